@@ -1,0 +1,51 @@
+import * as contracts from '@latchkey/contracts';
+import { createHttpApp, type Db } from '@latchkey/runtime';
+import type { Config } from './config.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
+import { connectorRoutes } from './features/connector/connector.routes.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
+import { createHubGuard } from './http/guard.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { registerSecurity } from './http/security.ts';
+import { ensureSecret } from './platform/secrets.ts';
+
+/** Every call this program answers, for its OpenAPI document. */
+export const HUB_ENDPOINTS = [
+  contracts.hubHealthEndpoint,
+  contracts.hubConnectorEndpoint,
+  contracts.hubTokenEndpoint,
+  contracts.hubRefreshEndpoint,
+  contracts.hubWhoAmIEndpoint,
+];
+
+export interface HubDeps {
+  config: Config;
+  db: Db;
+  /** Requests per minute per client address before 429. */
+  rateLimitPerMinute?: number;
+}
+
+export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps) {
+  const app = createHttpApp({
+    logLevel: config.LOG_LEVEL,
+    checkReplies: config.NODE_ENV !== 'production',
+    trustProxy: config.TRUST_PROXY,
+  });
+  await registerSecurity(app, config.ALLOWED_ORIGINS);
+  registerRateLimit(app, rateLimitPerMinute);
+
+  const secret = await ensureSecret(db, 'hub_token_secret', config.HUB_TOKEN_SECRET);
+  const sessions = createHubSessionsService(db, secret, {
+    accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTtlMinutes: config.REFRESH_TTL_MINUTES,
+    maxHours: config.SESSION_MAX_HOURS,
+    hubVersion: config.HUB_VERSION,
+  });
+  const guard = createHubGuard(sessions);
+
+  healthRoutes(app, guard, db, config.HUB_VERSION, HUB_ENDPOINTS);
+  connectorRoutes(app, guard, db, config.HUB_VERSION);
+  authRoutes(app, guard, db, sessions);
+  return app;
+}

@@ -1,0 +1,165 @@
+import type { HubTokens } from '@latchkey/contracts';
+import { type Db, hashToken } from '@latchkey/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHubDb, type RunningHub, signGrant, startHub, TEAM } from '../../testing/hub-fixture.ts';
+
+let db: Db;
+let hub: RunningHub;
+
+beforeAll(async () => {
+  db = await createHubDb();
+  hub = await startHub(db);
+});
+afterAll(async () => {
+  await hub.app.close();
+  await db.close();
+});
+
+const exchange = (grant: string, teamSlug = TEAM, target = hub) =>
+  target.post('/auth/token/', { team_slug: teamSlug, device: { browser: 'Chromium' } }, { authorization: `Bearer ${grant}` });
+const refresh = (token: string) => hub.post('/auth/token/refresh/', { refresh: token });
+const whoami = (access: string, teamSlug = TEAM) =>
+  hub.post('/api/v1/session/', { team_slug: teamSlug }, { authorization: `Bearer ${access}` });
+
+async function signIn(): Promise<HubTokens> {
+  const res = await exchange(await signGrant());
+  expect(res.status).toBe(200);
+  return (await res.json()) as HubTokens;
+}
+
+async function expectError(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(await res.json()).toMatchObject({ code, description: expect.any(String) });
+}
+
+describe('token exchange', () => {
+  it('turns a valid aux grant into Hub tokens', async () => {
+    const before = Date.now();
+    const tokens = await signIn();
+    expect(tokens.access.split('.')).toHaveLength(3);
+    expect(tokens.refresh.length).toBeGreaterThanOrEqual(40);
+    expect(tokens.hub_version).toBe('2.2.0');
+    expect(tokens.expires_at).toBeGreaterThanOrEqual(before + 300_000 - 1000);
+    expect(tokens.expires_at).toBeLessThanOrEqual(Date.now() + 300_000);
+    expect(tokens.refresh_expires_at).toBeGreaterThanOrEqual(before + 3_600_000 - 1000);
+    // Only the hash of a refresh token is kept.
+    const stored = await db.query<{ token_hash: string }>('select token_hash from hub_refresh_tokens');
+    expect(stored.map((r) => r.token_hash)).toContain(hashToken(tokens.refresh));
+    expect(stored.map((r) => r.token_hash)).not.toContain(tokens.refresh);
+  });
+
+  it('reports the configured version in the tokens of an older Hub', async () => {
+    const oldHub = await startHub(db, { HUB_VERSION: '1.0' });
+    try {
+      const res = await exchange(await signGrant(), TEAM, oldHub);
+      expect(((await res.json()) as HubTokens).hub_version).toBe('1.0');
+    } finally {
+      await oldHub.app.close();
+    }
+  });
+
+  it('refuses an expired grant with token_expired', async () => {
+    await expectError(await exchange(await signGrant({ exp: Math.floor(Date.now() / 1000) - 5 })), 401, 'token_expired');
+  });
+
+  it('refuses a grant signed with another secret', async () => {
+    await expectError(
+      await exchange(await signGrant({ secret: 'not-the-shared-secret-at-all-0123456789' })),
+      401,
+      'unauthorized',
+    );
+  });
+
+  it('refuses a grant for another audience', async () => {
+    await expectError(await exchange(await signGrant({ audience: 'latchkey-console' })), 401, 'unauthorized');
+  });
+
+  it('refuses a credential it does not know with hub_not_registered', async () => {
+    await expectError(await exchange(await signGrant({ kid: 'cred-unknown' })), 403, 'hub_not_registered');
+  });
+
+  it('refuses a grant for a team other than the one the console names', async () => {
+    await expectError(await exchange(await signGrant(), 'contoso'), 403, 'forbidden');
+  });
+
+  it("refuses a grant whose team is not the registration's, even with the right secret", async () => {
+    await expectError(await exchange(await signGrant({ teamSlug: 'contoso' }), 'contoso'), 401, 'unauthorized');
+  });
+
+  it('refuses a call without a grant or with garbage', async () => {
+    await expectError(await hub.post('/auth/token/', { team_slug: TEAM }), 401, 'unauthorized');
+    await expectError(await exchange('not-a-jwt'), 401, 'unauthorized');
+  });
+});
+
+describe('refresh', () => {
+  it('rotates: new tokens, and the new access token works', async () => {
+    const first = await signIn();
+    const res = await refresh(first.refresh);
+    expect(res.status).toBe(200);
+    const second = (await res.json()) as HubTokens;
+    expect(second.refresh).not.toBe(first.refresh);
+    expect(second.hub_version).toBe('2.2.0');
+    expect((await whoami(second.access)).status).toBe(200);
+  });
+
+  it('revokes the whole family when a rotated token is reused', async () => {
+    const first = await signIn();
+    const second = (await (await refresh(first.refresh)).json()) as HubTokens;
+    await expectError(await refresh(first.refresh), 400, 'invalid_grant');
+    // The thief and the user are indistinguishable now: every token of the session is dead.
+    await expectError(await refresh(second.refresh), 400, 'invalid_grant');
+    await expectError(await whoami(second.access), 401, 'token_expired');
+    await expectError(await whoami(first.access), 401, 'token_expired');
+  });
+
+  it('leaves other sessions alone when one family is revoked', async () => {
+    const mine = await signIn();
+    const other = await signIn();
+    await refresh(other.refresh);
+    await refresh(other.refresh);
+    expect((await whoami(mine.access)).status).toBe(200);
+    expect((await refresh(mine.refresh)).status).toBe(200);
+  });
+
+  it('refuses an unknown refresh token', async () => {
+    await expectError(await refresh('never-issued'), 400, 'invalid_grant');
+  });
+
+  it('refuses an expired refresh token', async () => {
+    const tokens = await signIn();
+    await db.query("update hub_refresh_tokens set expires_at = now() - interval '1 second' where token_hash = $1", [
+      hashToken(tokens.refresh),
+    ]);
+    await expectError(await refresh(tokens.refresh), 400, 'invalid_grant');
+  });
+});
+
+describe('whoami', () => {
+  it('names the console user of a Hub access token', async () => {
+    const tokens = await signIn();
+    const res = await whoami(tokens.access);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ email: 'alex@northwind.example', team_slug: TEAM, scopes: ['super_admin'] });
+  });
+
+  it('refuses a token used for another team', async () => {
+    const tokens = await signIn();
+    await expectError(await whoami(tokens.access, 'contoso'), 403, 'forbidden');
+  });
+
+  it('refuses a call without a token, and an aux grant used as an access token', async () => {
+    await expectError(await hub.post('/api/v1/session/', { team_slug: TEAM }), 401, 'unauthorized');
+    await expectError(await whoami(await signGrant()), 401, 'token_expired');
+  });
+
+  it('ends the sessions of a registration when it is removed', async () => {
+    await db.query("insert into registrations (team_slug, credential_id, secret) values ('acme', 'cred-acme', 'acme-secret')");
+    const grant = await signGrant({ kid: 'cred-acme', teamSlug: 'acme', secret: 'acme-secret' });
+    const tokens = (await (await exchange(grant, 'acme')).json()) as HubTokens;
+    expect((await whoami(tokens.access, 'acme')).status).toBe(200);
+    await db.query("delete from registrations where credential_id = 'cred-acme'");
+    await expectError(await whoami(tokens.access, 'acme'), 401, 'token_expired');
+    await expectError(await refresh(tokens.refresh), 400, 'invalid_grant');
+  });
+});

@@ -1,0 +1,16 @@
+import { hubConnectorEndpoint } from '@latchkey/contracts';
+import { type Db, registerEndpoint } from '@latchkey/runtime';
+import type { FastifyInstance } from 'fastify';
+import type { HubGuard } from '../../http/guard.ts';
+import { registrationsRepository } from '../registrations/registrations.repository.ts';
+import { servicesFor } from './capabilities.ts';
+
+/** Unprotected: the console checks, before connecting, that this Hub serves its team. */
+export function connectorRoutes(app: FastifyInstance, guard: HubGuard, db: Db, version: string) {
+  const services = servicesFor(version);
+  registerEndpoint(app, hubConnectorEndpoint, guard, async ({ input }) => ({
+    registered: await registrationsRepository.existsForTeam(db, input.team_slug),
+    version,
+    services,
+  }));
+}

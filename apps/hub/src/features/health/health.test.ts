@@ -1,0 +1,59 @@
+import type { Db } from '@latchkey/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHubDb, type RunningHub, startHub } from '../../testing/hub-fixture.ts';
+
+let db: Db;
+let hub: RunningHub;
+let oldHub: RunningHub;
+
+beforeAll(async () => {
+  db = await createHubDb();
+  hub = await startHub(db);
+  oldHub = await startHub(db, { HUB_VERSION: '1.0' });
+});
+afterAll(async () => {
+  await hub.app.close();
+  await oldHub.app.close();
+  await db.close();
+});
+
+describe('health', () => {
+  it('reports ok and the configured version, unprotected', async () => {
+    const res = await fetch(`${hub.url}/api/v1/server/health/status/`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', version: '2.2.0' });
+  });
+
+  it('reports an older version when the Hub is configured with one', async () => {
+    const res = await fetch(`${oldHub.url}/api/v1/server/health/status/`);
+    expect(await res.json()).toEqual({ status: 'ok', version: '1.0' });
+  });
+
+  it('answers liveness and readiness probes', async () => {
+    expect(await (await fetch(`${hub.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${hub.url}/readyz`)).json()).toEqual({ status: 'ready' });
+  });
+
+  it('describes every Hub call in /openapi.json', async () => {
+    const doc = (await (await fetch(`${hub.url}/openapi.json`)).json()) as { info: { version: string }; paths: object };
+    expect(doc.info.version).toBe('2.2.0');
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/integrate/connector/',
+      '/api/v1/server/health/status/',
+      '/api/v1/session/',
+      '/auth/token/',
+      '/auth/token/refresh/',
+    ]);
+    expect(doc.paths).toHaveProperty(['/api/v1/server/health/status/', 'get']);
+    expect(doc.paths).toHaveProperty(['/auth/token/', 'post']);
+  });
+
+  it('replies to an unknown call in the error shape, with security headers', async () => {
+    const res = await fetch(`${hub.url}/nope`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ code: 'not_found', description: 'No such call.' });
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.headers.get('strict-transport-security')).toContain('max-age=31536000');
+  });
+});

@@ -1,0 +1,22 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The console calls the Hub from the browser, so only the configured console origins get CORS
+ * headers; any other page's script cannot read a reply. Bearer tokens, never cookies: no credentials.
+ */
+export async function registerSecurity(app: FastifyInstance, allowedOrigins: readonly string[]): Promise<void> {
+  await app.register(cors, {
+    origin: [...allowedOrigins],
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['Authorization', 'Content-Type'],
+    credentials: false,
+    maxAge: 600,
+  });
+  // A JSON API: nothing may be rendered, framed or loaded from its replies.
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
+  });
+}

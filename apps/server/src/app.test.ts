@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SERVER_ENDPOINTS } from './app.ts';
+import { type Harness, startHarness } from './test/harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ seed: false });
+});
+afterAll(() => h?.close());
+
+describe('operations', () => {
+  test('/healthz and /readyz answer', async () => {
+    const health = await h.get('/healthz');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'ok' });
+    const ready = await h.get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready' });
+  });
+
+  test('/openapi.json lists every call the server answers, with its method and security', async () => {
+    const res = await h.get<{ openapi: string; paths: Record<string, Record<string, { security: unknown[] }>> }>('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths).sort()).toEqual(SERVER_ENDPOINTS.map((e) => e.path).sort());
+    for (const endpoint of SERVER_ENDPOINTS) {
+      const operation = res.body.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
+      expect(operation, endpoint.path).toBeDefined();
+      expect(operation?.security).toEqual(endpoint.auth === 'public' ? [] : [{ bearer: [] }]);
+    }
+  });
+
+  test('every call in the document is served', async () => {
+    for (const endpoint of SERVER_ENDPOINTS) {
+      const res = endpoint.method === 'GET' ? await h.get(endpoint.path) : await h.post(endpoint.path, {});
+      expect(res.body.code, endpoint.path).not.toBe('not_found');
+    }
+  });
+});
+
+describe('security headers', () => {
+  for (const path of ['/healthz', '/no-such-page']) {
+    test(`are sent on ${path}`, async () => {
+      const res = await h.get(path);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const directives = new Map(
+        csp.split(';').map((d) => {
+          const [name = '', ...values] = d.trim().split(/\s+/);
+          return [name, values] as const;
+        }),
+      );
+      expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(directives.get('script-src')).toEqual(["'self'"]);
+      expect(directives.get('object-src')).toEqual(["'none'"]);
+      expect(directives.get('default-src')).toEqual(["'self'"]);
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('strict-transport-security')).toContain('max-age=31536000');
+      expect(res.headers.get('x-powered-by')).toBeNull();
+    });
+  }
+});

@@ -1,0 +1,47 @@
+import { hubUrlProblem } from '@latchkey/contracts';
+import { envFlag, parseConfig } from '@latchkey/runtime';
+import { z } from 'zod';
+
+const Config = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** A PostgreSQL server; without it the embedded database in DATA_DIR is used. */
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data/server'),
+  /** Public address of the console, for links in emails. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** smtp(s)://user:pass@host:port; without it mail is written to the log. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Latchkey <no-reply@latchkey.local>'),
+  /** Signs access tokens; generated and stored in the database when absent. */
+  TOKEN_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
+  /** A session ends after this long without a refresh… */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(60),
+  /** …and this long after sign-in, whatever happens. */
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+  EMAIL_CODE_TTL_MINUTES: z.coerce.number().int().min(1).default(10),
+  /** Built console to serve at /. */
+  WEB_DIST: z.string().default('apps/web/dist'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Seed the demo teams into an empty database. */
+  SEED_DEMO: envFlag,
+  /** Hub the demo team is connected to, and the secret they share. */
+  DEMO_HUB_URL: z.string().url().optional(),
+  DEMO_HUB_SECRET: z.string().optional(),
+  /** Behind a load balancer: take the client address from X-Forwarded-For. */
+  TRUST_PROXY: envFlag,
+});
+export type Config = z.output<typeof Config>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config = parseConfig(Config, env);
+  const problem =
+    config.DEMO_HUB_URL && hubUrlProblem(config.DEMO_HUB_URL, { allowLoopbackHttp: config.NODE_ENV !== 'production' });
+  if (problem) throw new Error(`Invalid configuration:\n  DEMO_HUB_URL: ${problem}`);
+  // Mail written to the log carries sign-in codes and reset links: a demo convenience only.
+  if (config.NODE_ENV === 'production' && !config.SMTP_URL)
+    throw new Error('Invalid configuration:\n  SMTP_URL: required in production');
+  return config;
+}

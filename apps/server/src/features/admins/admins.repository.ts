@@ -1,0 +1,84 @@
+import type { Scope } from '@latchkey/contracts';
+import type { Queryable } from '@latchkey/runtime';
+import { containsPattern } from '../people/people.repository.ts';
+
+export interface AdminRow {
+  user_id: string;
+  email: string;
+  name: string;
+  scopes: Scope[];
+}
+
+export const adminsRepository = {
+  async list(q: Queryable, teamId: string, search?: string): Promise<AdminRow[]> {
+    const params: unknown[] = [teamId];
+    let where = 'ta.team_id = $1 and cardinality(ta.scopes) > 0';
+    if (search) {
+      params.push(containsPattern(search));
+      where += ` and lower(u.email || ' ' || u.name) like $2`;
+    }
+    return q.query<AdminRow>(
+      `select u.id as user_id, u.email, u.name, ta.scopes from team_admins ta join users u on u.id = ta.user_id
+       where ${where} order by u.email`,
+      params,
+    );
+  },
+
+  /** The team's administrators, locked until the transaction ends (two removals cannot both pass the last-super-admin check). */
+  async lockAll(q: Queryable, teamId: string): Promise<AdminRow[]> {
+    return q.query<AdminRow>(
+      `select u.id as user_id, u.email, u.name, ta.scopes from team_admins ta join users u on u.id = ta.user_id
+       where ta.team_id = $1 order by u.email for update of ta`,
+      [teamId],
+    );
+  },
+
+  async ensureUser(q: Queryable, email: string): Promise<string> {
+    const [row] = await q.query<{ id: string }>(
+      `insert into users (email) values ($1) on conflict (email) do update set email = excluded.email returning id`,
+      [email],
+    );
+    return row?.id as string;
+  },
+
+  async upsert(q: Queryable, teamId: string, userId: string, scopes: Scope[]): Promise<void> {
+    await q.query(
+      `insert into team_admins (team_id, user_id, scopes) values ($1, $2, $3)
+       on conflict (team_id, user_id) do update set scopes = excluded.scopes`,
+      [teamId, userId, scopes],
+    );
+  },
+
+  async remove(q: Queryable, teamId: string, userId: string): Promise<void> {
+    await q.query('delete from team_admins where team_id = $1 and user_id = $2', [teamId, userId]);
+    await q.query(
+      `update sessions set revoked_at = now(), revoked_reason = 'admin_removed'
+       where team_id = $1 and user_id = $2 and revoked_at is null`,
+      [teamId, userId],
+    );
+  },
+
+  /** Clears password, authenticator and backup codes, and ends every session of the person. */
+  async resetAuth(q: Queryable, userId: string): Promise<void> {
+    await q.query(
+      `update users set password_hash = null, totp_secret = null, totp_pending_secret = null, totp_last_step = null
+       where id = $1`,
+      [userId],
+    );
+    await q.query('delete from recovery_codes where user_id = $1', [userId]);
+    await q.query(
+      `update sessions set revoked_at = now(), revoked_reason = 'auth_reset' where user_id = $1 and revoked_at is null`,
+      [userId],
+    );
+  },
+
+  async recordEvent(q: Queryable, teamId: string, actorId: string, kind: string, email: string, detail: object): Promise<void> {
+    await q.query('insert into security_events (kind, email, user_id, team_id, detail) values ($1, $2, $3, $4, $5)', [
+      kind,
+      email,
+      actorId,
+      teamId,
+      JSON.stringify(detail),
+    ]);
+  },
+};

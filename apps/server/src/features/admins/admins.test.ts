@@ -1,0 +1,169 @@
+import { roundUpToTen } from '@latchkey/contracts';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Harness, startHarness } from '../../test/harness.ts';
+import { DEMO_ADMINS } from '../demo/seed.ts';
+import { assertKeepsSuperAdmin } from './admins.service.ts';
+
+let h: Harness;
+const tokens = new Map<string, string>();
+beforeAll(async () => {
+  h = await startHarness();
+  for (const who of ['superAdmin', 'admin', 'recoveryAgent'] as const)
+    tokens.set(who, (await h.signIn(DEMO_ADMINS[who])).token.access);
+  tokens.set('family', (await h.signIn(DEMO_ADMINS.twoTeams, 'sam-family')).token.access);
+});
+afterAll(() => h?.close());
+const token = (who: string) => tokens.get(who) as string;
+const events = (kind: string) =>
+  h.db.query<{ email: string }>('select email from security_events where kind = $1 order by id', [kind]);
+
+describe('rules (unit)', () => {
+  test('admin count rounds up to a multiple of 10', () => {
+    expect([0, 1, 9, 10, 11, 20].map(roundUpToTen)).toEqual([0, 10, 10, 10, 20, 20]);
+  });
+  test('the last super admin stays', () => {
+    const admins = [
+      { email: 'a@x', scopes: ['super_admin' as const] },
+      { email: 'b@x', scopes: ['admin' as const] },
+    ];
+    expect(() => assertKeepsSuperAdmin(admins, 'a@x')).toThrow(/at least one super admin/);
+    expect(() => assertKeepsSuperAdmin(admins, 'b@x')).not.toThrow();
+  });
+});
+
+describe('administrators', () => {
+  test('list with scopes, search, and the count rounded up to a multiple of 10', async () => {
+    const res = await h.post('/api/v1/team/admin/members/', {}, token('superAdmin'));
+    expect(res.status, res.text).toBe(200);
+    const body = res.body as { admins: { email: string; scopes: string[] }[]; total: number; total_rounded: number };
+    expect(body.admins.find((a) => a.email === DEMO_ADMINS.superAdmin)?.scopes).toEqual(['super_admin']);
+    expect(body.total).toBe(body.admins.length);
+    expect(body.total_rounded).toBe(Math.ceil(body.total / 10) * 10);
+    const search = await h.post('/api/v1/team/admin/members/', { search_value: 'ivy' }, token('superAdmin'));
+    expect((search.body as { admins: { email: string }[] }).admins.map((a) => a.email)).toEqual([DEMO_ADMINS.integrator]);
+  });
+
+  test('an admin scope gets 403 on every super-admin-only call', async () => {
+    for (const [path, body] of [
+      ['/api/v1/team/admin/members/', {}],
+      ['/organization/admin/user/add/', { email: 'x@northwind.example', scopes: ['admin'] }],
+      ['/organization/admin/user/remove/', { action: 'remove_admin', email: DEMO_ADMINS.superAdmin }],
+      ['/organization/admin/auth/reset/', { email: DEMO_ADMINS.superAdmin, reset_auth: true }],
+    ] as const) {
+      for (const who of ['admin', 'recoveryAgent']) {
+        const res = await h.post(path, body, token(who));
+        expect(res.status, `${who} ${path}`).toBe(403);
+        expect(res.body).toMatchObject({ code: 'forbidden' });
+      }
+    }
+  });
+
+  test('add with scopes (a new person or an existing one), refuse duplicates, remove with remove_admin', async () => {
+    const add = await h.post(
+      '/organization/admin/user/add/',
+      { email: ' Newadmin@Northwind.example ', scopes: ['admin', 'integrator'] },
+      token('superAdmin'),
+    );
+    expect(add.status, add.text).toBe(200);
+    const again = await h.post(
+      '/organization/admin/user/add/',
+      { email: 'newadmin@northwind.example', scopes: ['admin'] },
+      token('superAdmin'),
+    );
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'admin_already_exists' });
+    const noScope = await h.post(
+      '/organization/admin/user/add/',
+      { email: 'other@northwind.example', scopes: [] },
+      token('superAdmin'),
+    );
+    expect(noScope.status).toBe(400);
+    const list = await h.post('/api/v1/team/admin/members/', { search_value: 'newadmin' }, token('superAdmin'));
+    expect(list.body).toMatchObject({ admins: [{ email: 'newadmin@northwind.example', scopes: ['admin', 'integrator'] }] });
+
+    const wrongAction = await h.post(
+      '/organization/admin/user/remove/',
+      { action: 'delete', email: 'newadmin@northwind.example' },
+      token('superAdmin'),
+    );
+    expect(wrongAction.status).toBe(400);
+    const remove = await h.post(
+      '/organization/admin/user/remove/',
+      { action: 'remove_admin', email: 'newadmin@northwind.example', scopes: ['admin', 'integrator'] },
+      token('superAdmin'),
+    );
+    expect(remove.status, remove.text).toBe(200);
+    const gone = await h.post('/api/v1/team/admin/members/', { search_value: 'newadmin' }, token('superAdmin'));
+    expect(gone.body).toMatchObject({ admins: [] });
+    const missing = await h.post(
+      '/organization/admin/user/remove/',
+      { action: 'remove_admin', email: 'newadmin@northwind.example' },
+      token('superAdmin'),
+    );
+    expect(missing.status).toBe(404);
+    expect((await events('admin_added')).map((e) => e.email)).toEqual(['newadmin@northwind.example']);
+    expect((await events('admin_removed')).map((e) => e.email)).toEqual(['newadmin@northwind.example']);
+  });
+
+  test('the server refuses removing the last super admin', async () => {
+    const self = await h.post(
+      '/organization/admin/user/remove/',
+      { action: 'remove_admin', email: DEMO_ADMINS.superAdmin },
+      token('superAdmin'),
+    );
+    expect(self.status).toBe(400);
+    expect(self.body).toMatchObject({ code: 'last_super_admin' });
+    // Administrators are managed in organisation settings; a family team has none to manage (403).
+    const family = await h.post(
+      '/organization/admin/user/remove/',
+      { action: 'remove_admin', email: DEMO_ADMINS.twoTeams },
+      token('family'),
+    );
+    expect(family.status).toBe(403);
+  });
+
+  test('a second super admin can be removed, and two concurrent removals cannot empty the team', async () => {
+    await h.post(
+      '/organization/admin/user/add/',
+      { email: 'second@northwind.example', scopes: ['super_admin'] },
+      token('superAdmin'),
+    );
+    const [a, b] = await Promise.all([
+      h.post(
+        '/organization/admin/user/remove/',
+        { action: 'remove_admin', email: 'second@northwind.example' },
+        token('superAdmin'),
+      ),
+      h.post('/organization/admin/user/remove/', { action: 'remove_admin', email: DEMO_ADMINS.superAdmin }, token('superAdmin')),
+    ]);
+    expect([a.status, b.status].filter((s) => s === 200)).toHaveLength(1);
+    const [row] = await h.db.query<{ n: number }>(
+      `select count(*)::int as n from team_admins ta join teams t on t.id = ta.team_id
+       where t.slug = 'northwind' and 'super_admin' = any(ta.scopes)`,
+    );
+    expect(row?.n).toBe(1);
+  });
+
+  test('reset auth clears the sign-in factors and ends the sessions of that admin only', async () => {
+    const victim = (await h.signIn(DEMO_ADMINS.recoveryAgent)).token.access;
+    const [superAdmin] = await h.db.query<{ email: string }>(
+      `select u.email from team_admins ta join users u on u.id = ta.user_id join teams t on t.id = ta.team_id
+       where t.slug = 'northwind' and 'super_admin' = any(ta.scopes)`,
+    );
+    const actor =
+      superAdmin?.email === DEMO_ADMINS.superAdmin
+        ? token('superAdmin')
+        : (await h.signIn(superAdmin?.email as string)).token.access;
+    const self = await h.post('/organization/admin/auth/reset/', { email: superAdmin?.email, reset_auth: true }, actor);
+    expect(self.status).toBe(400);
+    const res = await h.post('/organization/admin/auth/reset/', { email: DEMO_ADMINS.recoveryAgent, reset_auth: true }, actor);
+    expect(res.status, res.text).toBe(200);
+    const [user] = await h.db.query<{ password_hash: string | null }>('select password_hash from users where email = $1', [
+      DEMO_ADMINS.recoveryAgent,
+    ]);
+    expect(user?.password_hash).toBeNull();
+    expect((await h.post('/api/v1/team/admin/scope/', {}, victim)).status).toBe(401);
+    expect((await h.post('/api/v1/team/admin/scope/', {}, actor)).status).toBe(200);
+    expect((await events('admin_auth_reset')).map((e) => e.email)).toEqual([DEMO_ADMINS.recoveryAgent]);
+  });
+});

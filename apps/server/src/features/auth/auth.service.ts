@@ -1,0 +1,298 @@
+import { type EndpointInput, type EndpointOutput, type LoginSuccess, type loginEndpoint, OTP_LENGTH } from '@latchkey/contracts';
+import { AppError, type Db, hashToken, numericCode, randomToken, safeEqual } from '@latchkey/runtime';
+import type { Mailer } from '../../platform/mail.ts';
+import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
+import type { Sealer } from '../../platform/sealed.ts';
+import { matchTotp } from '../../platform/totp.ts';
+import { accountRepository } from '../security/account.repository.ts';
+import { type Limiter, type LimitKind, LimitReached } from '../security/limits.ts';
+import { passwordResetRepository } from '../security/password-reset.repository.ts';
+import { recoveryCodeHash } from '../security/recovery-codes.ts';
+import type { RelyingParty, SecurityKeys } from '../security/security-keys.ts';
+import { teamRepository } from '../team/team.repository.ts';
+import { authRepository as repo, type UserRow } from './auth.repository.ts';
+import { issueAuxGrant } from './aux-grant.ts';
+import type { SessionsService } from './sessions.service.ts';
+
+const MAX_CODE_ATTEMPTS = 5;
+/** How long the set-password token of a set_password_first reply works. */
+const SET_PASSWORD_MINUTES = 10;
+
+export interface AuthDeps {
+  db: Db;
+  mailer: Mailer;
+  sessions: SessionsService;
+  limiter: Limiter;
+  sealer: Sealer;
+  keys: SecurityKeys;
+  relyingParty: (origin: string | undefined) => RelyingParty | null;
+  emailCodeTtlMinutes: number;
+}
+
+type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
+
+/**
+ * The console sign-in sequence of spec §4: email → password → emailed code or authenticator
+ * (or a backup code) → session. Every success and failure is a security event; every factor is
+ * behind the brute-force limits of `../security/limits.ts`.
+ */
+export function createAuthService({ db, mailer, sessions, limiter, sealer, keys, relyingParty, emailCodeTtlMinutes }: AuthDeps) {
+  const codeHash = (id: string, code: string) => hashToken(`${id}:${code}`);
+
+  const failed = (reason: string, ip: string, user?: UserRow, teamId?: string) =>
+    repo.recordSecurityEvent(db, {
+      kind: 'sign_in_failed',
+      email: user?.email,
+      userId: user?.id,
+      teamId,
+      ip,
+      detail: { reason },
+    });
+
+  async function userOrFail(email: string, ip: string): Promise<UserRow> {
+    const user = await repo.findUserByEmail(db, email);
+    if (!user) {
+      await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'email_notregistered' } });
+      throw new AppError('email_notregistered', 'This email is not registered.');
+    }
+    return user;
+  }
+
+  /** The team the person administers with that slug, or the one team they administer. */
+  async function adminTeam(user: UserRow, teamSlug: string | undefined, ip: string) {
+    const teams = await teamRepository.adminTeams(db, user.id);
+    if (teams.length === 0) {
+      await failed('admin_not_found', ip, user);
+      throw new AppError('admin_not_found', 'This email is not an administrator of any team.');
+    }
+    if (!teamSlug) return { teams, team: teams.length === 1 ? teams[0] : undefined };
+    const team = teams.find((t) => t.slug === teamSlug);
+    if (!team) {
+      await failed('admin_not_found', ip, user);
+      throw new AppError('admin_not_found', 'This email is not an administrator of that team.');
+    }
+    return { teams, team };
+  }
+
+  async function userAndTeam(email: string, teamSlug: string, ip: string): Promise<{ user: UserRow; team: Team }> {
+    const user = await userOrFail(email, ip);
+    const { team } = await adminTeam(user, teamSlug, ip);
+    if (!team) throw new AppError('admin_not_found', 'Choose a team.');
+    return { user, team };
+  }
+
+  /** Runs one guarded check: counted before it runs, given back when it passes. */
+  async function limited(kind: LimitKind, user: UserRow, team: Team, ip: string, check: () => Promise<boolean>) {
+    let attempt: Awaited<ReturnType<Limiter['begin']>>;
+    try {
+      attempt = await limiter.begin(kind, user.id, ip);
+    } catch (error) {
+      if (error instanceof LimitReached) await failed(`too_many_attempts:${kind}`, ip, user, team.id);
+      throw error;
+    }
+    const ok = await check();
+    if (ok) await attempt.succeeded();
+    return ok;
+  }
+
+  async function sendCode(user: UserRow, team: Team, ip: string): Promise<void> {
+    await limited('code_mail', user, team, ip, async () => false);
+    const code = numericCode(OTP_LENGTH);
+    // The hash is salted with the user and team so equal codes never share a stored value.
+    await repo.createEmailCode(
+      db,
+      user.id,
+      team.id,
+      codeHash(`${user.id}:${team.id}`, code),
+      new Date(Date.now() + emailCodeTtlMinutes * 60_000),
+    );
+    await mailer.send({
+      to: user.email,
+      subject: `Your Latchkey sign-in code: ${code}`,
+      text: `Your code to sign in to the ${team.name} admin console is ${code}.\nIt expires in ${emailCodeTtlMinutes} minutes. If you did not try to sign in, ignore this email.`,
+    });
+  }
+
+  async function checkPassword(user: UserRow, password: string | undefined, team: Team, ip: string): Promise<void> {
+    const ok = await limited('password', user, team, ip, () => verifyPassword(user.password_hash, password ?? ''));
+    if (ok) return;
+    await failed('password_invalid', ip, user, team.id);
+    throw new AppError('password_invalid', 'The password is not correct.');
+  }
+
+  const totpOn = (user: UserRow) => user.auth_type === 'password' && user.totp_secret !== null;
+
+  async function finish(user: UserRow, team: Team, ip: string, method: string): Promise<LoginSuccess> {
+    const token = await sessions.start(user.id, team.id);
+    const [hub] = await teamRepository.hubs(db, team.id);
+    const aux_code = hub?.services.integration?.enabled
+      ? await issueAuxGrant(hub, { userId: user.id, email: user.email, teamSlug: team.slug, scopes: team.scopes })
+      : null;
+    await repo.recordSecurityEvent(db, {
+      kind: 'sign_in',
+      email: user.email,
+      userId: user.id,
+      teamId: team.id,
+      ip,
+      detail: { method },
+    });
+    return { token, team_slug: team.slug, aux_code };
+  }
+
+  return {
+    async checkEmail(
+      input: EndpointInput<typeof loginEndpoint> & { email: string },
+      ip: string,
+    ): Promise<EndpointOutput<typeof loginEndpoint>> {
+      const user = await userOrFail(input.email, ip);
+      const { teams, team } = await adminTeam(user, input.team_slug, ip);
+      if (!team) return { code: 'select_team', teams: teams.map((t) => ({ team_slug: t.slug, team_name: t.name })) };
+      // An admin who has no password yet proves the email first, then sets one (set_password_first).
+      const otpOnly = user.auth_type === 'otp' || !user.password_hash;
+      if (otpOnly) await sendCode(user, team, ip);
+      return {
+        code: 'ok',
+        team_slug: team.slug,
+        team_name: team.name,
+        auth_type: otpOnly ? 'otp' : 'password',
+        is_sso_active: false,
+        otp_sent: otpOnly,
+      };
+    },
+
+    async verifyPassword(input: { email: string; password: string; team_slug: string }, ip: string) {
+      const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
+      await checkPassword(user, input.password, team, ip);
+      if (user.auth_type === 'password' && (await keys.count(user.id)) > 0) return { code: 'u2f_required' as const };
+      if (totpOn(user)) return { code: 'totp_required' as const };
+      await sendCode(user, team, ip);
+      return { code: 'otp_sent' as const };
+    },
+
+    async verifyOtp(
+      input: { email: string; otp: string; password?: string | undefined; team_slug: string },
+      ip: string,
+    ): Promise<LoginSuccess | { code: 'set_password_first'; set_auth_token: string }> {
+      const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
+      const needsFirstPassword = user.auth_type === 'password' && !user.password_hash;
+      if (user.auth_type === 'password' && !needsFirstPassword) await checkPassword(user, input.password, team, ip);
+      // An admin with an authenticator finishes with it (or a backup code), never with an email code.
+      if (totpOn(user) || (user.auth_type === 'password' && (await keys.count(user.id)) > 0)) {
+        await failed('otp_not_allowed', ip, user, team.id);
+        throw new AppError('otp_invalid', 'This account signs in with its authenticator app.');
+      }
+      const valid = await limited('email_code', user, team, ip, async () => {
+        const code = await repo.latestEmailCode(db, user.id, team.id);
+        return (
+          code !== undefined &&
+          code.expires_at.getTime() > Date.now() &&
+          (await repo.spendEmailCodeAttempt(db, code.id, MAX_CODE_ATTEMPTS)) &&
+          safeEqual(code.code_hash, codeHash(`${user.id}:${team.id}`, input.otp)) &&
+          (await repo.useEmailCode(db, code.id))
+        );
+      });
+      if (!valid) {
+        await failed('otp_invalid', ip, user, team.id);
+        throw new AppError('otp_invalid', 'The code is invalid or has expired.');
+      }
+      await limiter.giveBack('code_mail', user.id, ip);
+      if (needsFirstPassword) {
+        const token = randomToken(32);
+        await passwordResetRepository.createSetFirst(
+          db,
+          user.id,
+          hashToken(token),
+          new Date(Date.now() + SET_PASSWORD_MINUTES * 60_000),
+        );
+        return { code: 'set_password_first', set_auth_token: token };
+      }
+      return finish(user, team, ip, user.auth_type === 'otp' ? 'email_code' : 'password_email_code');
+    },
+
+    recordSignOut: (caller: { userId: string; email: string; team: { id: string } }, ip: string) =>
+      repo.recordSecurityEvent(db, { kind: 'sign_out', email: caller.email, userId: caller.userId, teamId: caller.team.id, ip }),
+
+    /** /login/set-password: the token of set_password_first, then the new password signs in. */
+    async setFirstPasswordAndSignIn(
+      input: { email: string; team_slug: string; token: string; password: string; confirm_password: string },
+      ip: string,
+    ): Promise<LoginSuccess> {
+      const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
+      if (input.password !== input.confirm_password) throw new AppError('password_mismatch', 'The passwords do not match.');
+      const hash = await hashPassword(input.password);
+      const done = await db.transaction(async (tx) => {
+        if (user.password_hash) return false;
+        if (!(await passwordResetRepository.consumeSetFirst(tx, user.id, hashToken(input.token)))) return false;
+        await accountRepository.setPassword(tx, user.id, hash);
+        return true;
+      });
+      if (!done) {
+        await failed('set_password_token_invalid', ip, user, team.id);
+        throw new AppError('token_expired', 'The set-password step has expired. Sign in again.', 400);
+      }
+      await repo.recordSecurityEvent(db, { kind: 'password_set', email: user.email, userId: user.id, teamId: team.id, ip });
+      return finish(user, team, ip, 'email_code_first_password');
+    },
+
+    /** /login/u2f: after the password, the challenge for one of the admin's security keys. */
+    async securityKeyOptions(input: { email: string; password: string; team_slug: string }, ip: string, origin?: string) {
+      const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
+      await checkPassword(user, input.password, team, ip);
+      const rp = relyingParty(origin);
+      if (!rp || (await keys.count(user.id)) === 0) throw new AppError('invalid_input', 'No security key can be used here.');
+      return { options: await keys.signInOptions(user.id, rp) };
+    },
+
+    async verifySecurityKey(
+      input: { email: string; password: string; team_slug: string; response: Record<string, unknown> },
+      ip: string,
+      origin?: string,
+    ) {
+      const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
+      await checkPassword(user, input.password, team, ip);
+      const rp = relyingParty(origin);
+      const valid = await limited('security_key', user, team, ip, async () =>
+        rp ? keys.check(user.id, input.response, rp) : false,
+      );
+      if (!valid) {
+        await failed('security_key_invalid', ip, user, team.id);
+        throw new AppError('u2f_invalid', 'The security key was not accepted. Try again.');
+      }
+      return finish(user, team, ip, 'password_security_key');
+    },
+
+    async verifyTotp(input: { email: string; password: string; team_slug: string; totp: string }, ip: string) {
+      const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
+      await checkPassword(user, input.password, team, ip);
+      const valid = await limited('totp', user, team, ip, async () => {
+        if (!totpOn(user) || !user.totp_secret) return false;
+        const last = user.totp_last_step === null ? null : Number(user.totp_last_step);
+        const step = await matchTotp(sealer.open(user.totp_secret), input.totp, last);
+        return step !== null && (await accountRepository.useTotpStep(db, user.id, step));
+      });
+      if (!valid) {
+        await failed('totp_invalid', ip, user, team.id);
+        throw new AppError('totp_invalid', 'The code is invalid or has expired.');
+      }
+      return finish(user, team, ip, 'password_totp');
+    },
+
+    async verifyRecoveryCode(input: { email: string; password: string; team_slug: string; recovery_code: string }, ip: string) {
+      const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
+      await checkPassword(user, input.password, team, ip);
+      const valid = await limited(
+        'backup_code',
+        user,
+        team,
+        ip,
+        async () =>
+          totpOn(user) && (await accountRepository.useRecoveryCode(db, user.id, recoveryCodeHash(user.id, input.recovery_code))),
+      );
+      if (!valid) {
+        await failed('code_invalid', ip, user, team.id);
+        throw new AppError('code_invalid', 'The backup code is invalid or was already used.');
+      }
+      return finish(user, team, ip, 'password_backup_code');
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { TokenPair } from '@latchkey/contracts';
+import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
+import { jwtVerify, SignJWT } from 'jose';
+import { authRepository } from './auth.repository.ts';
+import { sessionsRepository as repo } from './sessions.repository.ts';
+
+export interface SessionPolicy {
+  accessTtlSeconds: number;
+  idleMinutes: number;
+  maxHours: number;
+}
+
+export interface AccessClaims {
+  userId: string;
+  sessionId: string;
+}
+
+// RFC 6749 §5.2: a refused refresh token is a 400 invalid_grant, as at the Hub.
+const invalidGrant = () => new AppError('invalid_grant', 'The session has ended. Sign in again.');
+
+/**
+ * Console sessions: short-lived signed access tokens, and opaque refresh tokens that rotate on
+ * every use. A refresh token used twice means it was stolen, so the whole session is revoked.
+ */
+export function createSessionsService(db: Db, secret: string, policy: SessionPolicy) {
+  const key = new TextEncoder().encode(secret);
+
+  async function tokens(
+    sessionId: string,
+    userId: string,
+    absoluteExpiry: Date,
+    q = db as Pick<Db, 'query'>,
+  ): Promise<TokenPair> {
+    const now = Date.now();
+    const expiresAt = now + policy.accessTtlSeconds * 1000;
+    const refreshExpiresAt = Math.min(now + policy.idleMinutes * 60_000, absoluteExpiry.getTime());
+    const access = await new SignJWT({ sid: sessionId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt / 1000))
+      .sign(key);
+    const refresh = randomToken();
+    await repo.addRefresh(q, hashToken(refresh), sessionId, new Date(refreshExpiresAt));
+    return { access, refresh_token: refresh, expires_at: expiresAt, refresh_expires_at: refreshExpiresAt };
+  }
+
+  return {
+    async start(userId: string, teamId: string): Promise<TokenPair> {
+      const absolute = new Date(Date.now() + policy.maxHours * 3_600_000);
+      return db.transaction(async (tx) => {
+        const sessionId = await repo.create(tx, userId, teamId, absolute);
+        return tokens(sessionId, userId, absolute, tx);
+      });
+    },
+
+    async rotate(refreshToken: string): Promise<TokenPair> {
+      const hash = hashToken(refreshToken);
+      const found = await repo.findRefresh(db, hash);
+      if (!found) throw invalidGrant();
+      const session = await repo.find(db, found.session_id);
+      if (!session || session.revoked_at || session.absolute_expires_at.getTime() <= Date.now()) throw invalidGrant();
+      if (found.used_at || !(await repo.useRefresh(db, hash))) {
+        await repo.revoke(db, session.id, 'refresh_reuse');
+        // A stolen refresh token: the event log must show it.
+        await authRepository.recordSecurityEvent(db, {
+          kind: 'session_revoked',
+          userId: session.user_id,
+          teamId: session.team_id,
+          detail: { reason: 'refresh_reuse' },
+        });
+        throw invalidGrant();
+      }
+      if (found.expires_at.getTime() <= Date.now()) throw invalidGrant();
+      return tokens(session.id, session.user_id, session.absolute_expires_at);
+    },
+
+    /** Verifies an access token's signature and expiry; the session itself is checked by the caller. */
+    async verifyAccess(token: string): Promise<AccessClaims> {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
+        return { userId: payload.sub, sessionId: payload.sid };
+      } catch {
+        throw new AppError('token_expired', 'The access token is invalid or expired.', 401);
+      }
+    },
+
+    revoke: (sessionId: string, reason: string) => repo.revoke(db, sessionId, reason),
+  };
+}
+export type SessionsService = ReturnType<typeof createSessionsService>;

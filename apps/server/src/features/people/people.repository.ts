@@ -1,0 +1,220 @@
+import type { AppUsage, LicenseStatus, MemberFilters, MemberStatus } from '@latchkey/contracts';
+import type { Queryable } from '@latchkey/runtime';
+
+export interface MemberRow {
+  email: string;
+  name: string;
+  licensed: boolean;
+  usage: AppUsage;
+  status: MemberStatus;
+  onboarded_at: Date;
+  last_active_at: Date | null;
+}
+
+const MEMBER_COLUMNS = 'email, name, licensed, usage, status, onboarded_at, last_active_at';
+/** Members a search first looks through in email order before using the trigram index. */
+const SEARCH_WINDOW = 500;
+
+/** `%term%` for LIKE, with the term's own wildcards taken literally. */
+export const containsPattern = (term: string): string => `%${term.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * The WHERE clause of current members matching the filters, built from only the filters given so
+ * the planner sees plain predicates (the trigram index for a search, the email index otherwise).
+ */
+function memberWhere(teamId: string, filters: MemberFilters): { sql: string; params: unknown[] } {
+  const params: unknown[] = [teamId];
+  const clauses = ['team_id = $1', 'deboarded_at is null'];
+  const search = filters.search_value?.trim();
+  if (search) {
+    params.push(containsPattern(search));
+    clauses.push(`lower(email || ' ' || name) like $${params.length}`);
+  }
+  const licence = filters.license_status ?? [];
+  if (licence.length === 1) clauses.push(licence[0] === ('licensed' satisfies LicenseStatus) ? 'licensed' : 'not licensed');
+  const usage = filters.app_usage ?? [];
+  if (usage.length > 0 && usage.length < 3) {
+    params.push(usage);
+    clauses.push(`usage = any($${params.length}::text[])`);
+  }
+  return { sql: clauses.join(' and '), params };
+}
+
+export const peopleRepository = {
+  async page(
+    q: Queryable,
+    teamId: string,
+    filters: MemberFilters,
+    after: string | null | undefined,
+    limit: number,
+  ): Promise<MemberRow[]> {
+    const where = memberWhere(teamId, filters);
+    const params = [...where.params];
+    if (after) params.push(after);
+    const cursor = after ? ` and email > $${params.length}` : '';
+    params.push(limit);
+    if ((filters.search_value?.trim().length ?? 0) >= 3) {
+      // A common term is answered by the next SEARCH_WINDOW members by email (a short index walk);
+      // a rarer one by its matches read through the trigram index and sorted, never by a walk
+      // over the whole team.
+      const windowed = await q.query<MemberRow>(
+        `select ${MEMBER_COLUMNS} from (select * from members where team_id = $1 and deboarded_at is null${cursor}
+           order by email limit ${SEARCH_WINDOW}) as w where ${where.sql} order by email limit $${params.length}`,
+        params,
+      );
+      if (windowed.length === limit) return windowed;
+      return q.query<MemberRow>(
+        `with matches as materialized (select ${MEMBER_COLUMNS} from members where ${where.sql})
+         select * from matches where true${cursor} order by email limit $${params.length}`,
+        params,
+      );
+    }
+    return q.query<MemberRow>(
+      `select ${MEMBER_COLUMNS} from members where ${where.sql}${cursor} order by email limit $${params.length}`,
+      params,
+    );
+  },
+
+  async count(q: Queryable, teamId: string, filters: MemberFilters): Promise<number> {
+    const where = memberWhere(teamId, filters);
+    const [row] = await q.query<{ n: number }>(`select count(*)::int as n from members where ${where.sql}`, where.params);
+    return row?.n ?? 0;
+  },
+
+  async all(q: Queryable, teamId: string, filters: MemberFilters): Promise<MemberRow[]> {
+    const where = memberWhere(teamId, filters);
+    return q.query<MemberRow>(`select ${MEMBER_COLUMNS} from members where ${where.sql} order by email`, where.params);
+  },
+
+  /** Current members among `emails`. */
+  async current(q: Queryable, teamId: string, emails: string[]): Promise<MemberRow[]> {
+    return q.query<MemberRow>(
+      `select ${MEMBER_COLUMNS} from members where team_id = $1 and deboarded_at is null and email = any($2::text[])`,
+      [teamId, emails],
+    );
+  },
+
+  /** Locks the team's licence count for the rest of the transaction, so two assignments never both take the last one. */
+  async lockLicences(q: Queryable, teamId: string): Promise<{ total: number; used: number }> {
+    const [team] = await q.query<{ total: number }>('select total_licences as total from teams where id = $1 for update', [
+      teamId,
+    ]);
+    const [used] = await q.query<{ n: number }>(
+      'select count(*)::int as n from members where team_id = $1 and deboarded_at is null and licensed',
+      [teamId],
+    );
+    return { total: team?.total ?? -1, used: used?.n ?? 0 };
+  },
+
+  async setLicensed(q: Queryable, teamId: string, emails: string[], licensed: boolean): Promise<string[]> {
+    const rows = await q.query<{ email: string }>(
+      `update members set licensed = $3 where team_id = $1 and deboarded_at is null and email = any($2::text[])
+       and licensed <> $3 returning email`,
+      [teamId, emails, licensed],
+    );
+    return rows.map((r) => r.email);
+  },
+
+  async setStatus(q: Queryable, teamId: string, emails: string[], from: MemberStatus, to: MemberStatus): Promise<string[]> {
+    const rows = await q.query<{ email: string }>(
+      `update members set status = $4 where team_id = $1 and deboarded_at is null and email = any($2::text[])
+       and status = $3 returning email`,
+      [teamId, emails, from, to],
+    );
+    return rows.map((r) => r.email);
+  },
+
+  async deboard(q: Queryable, teamId: string, emails: string[]): Promise<string[]> {
+    const rows = await q.query<{ email: string }>(
+      `update members set deboarded_at = now(), licensed = false where team_id = $1 and deboarded_at is null
+       and email = any($2::text[]) returning email`,
+      [teamId, emails],
+    );
+    return rows.map((r) => r.email);
+  },
+
+  /** New members, or former members coming back, as invited and licensed. */
+  async invite(q: Queryable, teamId: string, emails: string[]): Promise<string[]> {
+    const rows = await q.query<{ email: string }>(
+      `insert into members (team_id, email, status, licensed, usage, invited_at, onboarded_at)
+       select $1, e, 'invited', true, 'unresponsive', now(), now() from unnest($2::text[]) as e
+       on conflict (team_id, email) do update set deboarded_at = null, status = 'invited', licensed = true,
+         usage = 'unresponsive', invited_at = now(), onboarded_at = now(), last_active_at = null
+       where members.deboarded_at is not null
+       returning email`,
+      [teamId, emails],
+    );
+    return rows.map((r) => r.email);
+  },
+
+  async touchInvited(q: Queryable, teamId: string, emails: string[]): Promise<void> {
+    await q.query('update members set invited_at = now() where team_id = $1 and email = any($2::text[])', [teamId, emails]);
+  },
+
+  async recordEvents(
+    q: Queryable,
+    teamId: string,
+    actorId: string,
+    action: string,
+    emails: string[],
+    detail: Record<string, unknown> = {},
+  ): Promise<void> {
+    if (emails.length === 0) return;
+    await q.query(
+      `insert into member_events (team_id, actor_id, action, target_email, detail)
+       select $1, $2, $3, e, $4 from unnest($5::text[]) as e`,
+      [teamId, actorId, action, JSON.stringify(detail), emails],
+    );
+  },
+
+  async activity(q: Queryable, teamId: string) {
+    const [row] = await q.query<{
+      active_members: number;
+      inactive_members: number;
+      unresponsive_members: number;
+      unlicensed_members: number;
+    }>(
+      `select count(*) filter (where usage = 'active')::int as active_members,
+        count(*) filter (where usage = 'inactive')::int as inactive_members,
+        count(*) filter (where usage = 'unresponsive')::int as unresponsive_members,
+        count(*) filter (where not licensed)::int as unlicensed_members
+       from members where team_id = $1 and deboarded_at is null`,
+      [teamId],
+    );
+    return row ?? { active_members: 0, inactive_members: 0, unresponsive_members: 0, unlicensed_members: 0 };
+  },
+
+  /** Joiners and leavers per month for the last 12 months (UTC), oldest first. */
+  async provisioning(q: Queryable, teamId: string) {
+    return q.query<{ date: number; month: string; year: number; onboarded: number; deboarded: number }>(
+      `with months as (
+         select generate_series(date_trunc('month', now() at time zone 'UTC') - interval '11 months',
+           date_trunc('month', now() at time zone 'UTC'), interval '1 month') as m
+       )
+       select (extract(epoch from m) * 1000)::bigint::float8 as date, to_char(m, 'MM') as month,
+         extract(year from m)::int as year,
+         (select count(*) from members where team_id = $1 and (onboarded_at at time zone 'UTC') >= m
+           and (onboarded_at at time zone 'UTC') < m + interval '1 month')::int as onboarded,
+         (select count(*) from members where team_id = $1 and (deboarded_at at time zone 'UTC') >= m
+           and (deboarded_at at time zone 'UTC') < m + interval '1 month')::int as deboarded
+       from months order by m`,
+      [teamId],
+    );
+  },
+
+  async renameTeam(q: Queryable, teamId: string, name: string): Promise<void> {
+    await q.query('update teams set name = $2 where id = $1', [teamId, name]);
+  },
+
+  async recordAnalytics(
+    q: Queryable,
+    teamId: string,
+    userId: string,
+    e: { interaction_type: string; object: string; section: string },
+  ): Promise<void> {
+    await q.query(
+      'insert into analytics_events (team_id, user_id, interaction_type, object, section) values ($1, $2, $3, $4, $5)',
+      [teamId, userId, e.interaction_type, e.object, e.section],
+    );
+  },
+};

@@ -1,0 +1,91 @@
+import type { AuxService, BusinessCloud, OrganizationType, Scope, ServiceState, TeamType } from '@latchkey/contracts';
+import type { Queryable } from '@latchkey/runtime';
+
+export interface TeamRow {
+  id: string;
+  slug: string;
+  name: string;
+  team_type: TeamType;
+  organization_type: OrganizationType;
+  bill_state: string;
+  bill_type: string;
+  business_cloud: BusinessCloud;
+  purchase_partner: string | null;
+  is_team_policy_present: boolean;
+  started_on: string;
+  valid_till: string;
+  onboarding_wizard: { show_wizard: boolean; enable_console: boolean; resume_notification: boolean; state: { stage: string } };
+}
+
+export interface HubRow {
+  id: string;
+  server_url: string;
+  credential_id: string;
+  secret: string;
+  hub_version: string | null;
+  services: Partial<Record<AuxService, ServiceState>>;
+}
+
+/** Everything a request's access decision needs, read in one query. */
+export interface SessionContextRow {
+  session_id: string;
+  user_id: string;
+  email: string;
+  revoked_at: Date | null;
+  absolute_expires_at: Date;
+  scopes: Scope[] | null;
+  team: TeamRow;
+  first_hub_services: Partial<Record<AuxService, ServiceState>> | null;
+}
+
+const TEAM_COLUMNS = `t.id, t.slug, t.name, t.team_type, t.organization_type, t.bill_state, t.bill_type, t.business_cloud,
+  t.purchase_partner, t.is_team_policy_present, to_char(t.started_on, 'YYYY-MM-DD') as started_on,
+  to_char(t.valid_till, 'YYYY-MM-DD') as valid_till, t.onboarding_wizard`;
+
+export const teamRepository = {
+  async findSessionContext(q: Queryable, sessionId: string): Promise<SessionContextRow | undefined> {
+    const [row] = await q.query<SessionContextRow>(
+      `select s.id as session_id, s.user_id, u.email, s.revoked_at, s.absolute_expires_at, ta.scopes,
+        (select row_to_json(x) from (select ${TEAM_COLUMNS} from teams t where t.id = s.team_id) x) as team,
+        (select h.services from hubs h where h.team_id = s.team_id order by h.created_at limit 1) as first_hub_services
+       from sessions s
+       join users u on u.id = s.user_id
+       left join team_admins ta on ta.team_id = s.team_id and ta.user_id = s.user_id
+       where s.id = $1`,
+      [sessionId],
+    );
+    return row;
+  },
+
+  async findBySlug(q: Queryable, slug: string): Promise<TeamRow | undefined> {
+    const [row] = await q.query<TeamRow>(`select ${TEAM_COLUMNS} from teams t where t.slug = $1`, [slug]);
+    return row;
+  },
+
+  async countActiveMembers(q: Queryable, teamId: string): Promise<number> {
+    const [row] = await q.query<{ n: number }>(
+      'select count(*)::int as n from members where team_id = $1 and deboarded_at is null',
+      [teamId],
+    );
+    return row?.n ?? 0;
+  },
+
+  /** Teams where the person is an administrator, by name. */
+  async adminTeams(
+    q: Queryable,
+    userId: string,
+  ): Promise<(Pick<TeamRow, 'id' | 'slug' | 'name' | 'team_type'> & { scopes: Scope[] })[]> {
+    return q.query(
+      `select t.id, t.slug, t.name, t.team_type, ta.scopes from team_admins ta join teams t on t.id = ta.team_id
+       where ta.user_id = $1 and cardinality(ta.scopes) > 0 order by t.name`,
+      [userId],
+    );
+  },
+
+  async hubs(q: Queryable, teamId: string): Promise<HubRow[]> {
+    return q.query(
+      'select id, server_url, credential_id, secret, hub_version, services from hubs where team_id = $1 order by created_at',
+      [teamId],
+    );
+  },
+};

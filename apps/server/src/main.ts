@@ -1,0 +1,25 @@
+import { migrate, openDb } from '@latchkey/runtime';
+import { buildServer } from './app.ts';
+import { loadConfig } from './config.ts';
+import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
+import { seedDemo } from './features/demo/seed.ts';
+import { seedSecurityDemo } from './features/security/security.demo.ts';
+
+const config = loadConfig();
+const db = await openDb({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+await migrate(db, MIGRATIONS_DIR);
+const app = await buildServer({ config, db });
+if (config.SEED_DEMO) {
+  const seeded = await seedDemo(db, { hubUrl: config.DEMO_HUB_URL, hubSecret: config.DEMO_HUB_SECRET });
+  if (seeded) await seedSecurityDemo(db);
+  if (seeded) app.log.info('seeded the demo teams');
+}
+await app.listen({ host: config.HOST, port: config.PORT });
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  });
+}

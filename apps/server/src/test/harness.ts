@@ -1,0 +1,150 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LoginSuccess } from '@latchkey/contracts';
+import type { Db } from '@latchkey/runtime';
+import { createTestDb } from '@latchkey/runtime/testing';
+import type { FastifyInstance } from 'fastify';
+import { SMTPServer } from 'smtp-server';
+import { buildServer } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { MIGRATIONS_DIR } from '../db/migrations-dir.ts';
+import { DEMO_PASSWORD, seedDemo } from '../features/demo/seed.ts';
+
+export const HUB_URL = 'http://127.0.0.1:1';
+export const HUB_SECRET = 'x'.repeat(32);
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+export interface Reply<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+  /** The body as sent, for checks that no secret leaks into a reply. */
+  text: string;
+}
+
+export interface Harness {
+  db: Db;
+  config: Config;
+  app: FastifyInstance;
+  url: string;
+  /** Every message the SMTP receiver accepted, oldest first. */
+  mail: ReceivedMail[];
+  post<T = Record<string, unknown>>(path: string, body?: unknown, token?: string): Promise<Reply<T>>;
+  postForm<T = Record<string, unknown>>(path: string, fields: Record<string, string>): Promise<Reply<T>>;
+  get<T = Record<string, unknown>>(path: string, token?: string): Promise<Reply<T>>;
+  /** The code of the newest sign-in mail to `email`; consumes every mail to that address. */
+  waitForCode(email: string): Promise<string>;
+  /** login → verify/password → verify/otp, as the console does. */
+  signIn(email: string, teamSlug?: string): Promise<LoginSuccess>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  seed?: boolean;
+  rateLimitPerMinute?: number;
+  /** Registers extra routes on the built app before it listens (test-only endpoints). */
+  beforeListen?: (app: FastifyInstance, db: Db) => Promise<void> | void;
+}
+
+/** A real server: migrated test database, seeded demo, SMTP receiver, listening on a free port. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const db = await createTestDb(MIGRATIONS_DIR);
+  const mail: ReceivedMail[] = [];
+  const smtp = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    // No AUTH and no STARTTLS: nodemailer then sends in plain text to this local receiver.
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mail.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as { port: number }).port;
+
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    // Independent of whether the console has been built.
+    WEB_DIST: join(tmpdir(), 'latchkey-no-web-dist'),
+  });
+  if (options.seed ?? true) await seedDemo(db, { hubUrl: HUB_URL, hubSecret: HUB_SECRET });
+  const app = await buildServer({ config, db, rateLimitPerMinute: options.rateLimitPerMinute });
+  await options.beforeListen?.(app, db);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  async function reply<T>(response: Response): Promise<Reply<T>> {
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as T, text };
+  }
+
+  const harness: Harness = {
+    db,
+    config,
+    app,
+    url,
+    mail,
+    async post(path, body = {}, token) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (token) headers.authorization = `Bearer ${token}`;
+      return reply(await fetch(url + path, { method: 'POST', headers, body: JSON.stringify(body) }));
+    },
+    async postForm(path, fields) {
+      return reply(await fetch(url + path, { method: 'POST', body: new URLSearchParams(fields) }));
+    },
+    async get(path, token) {
+      return reply(await fetch(url + path, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
+    },
+    async waitForCode(email) {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const mine = mail.filter((m) => m.to.includes(email));
+        const latest = mine.at(-1);
+        if (latest) {
+          for (const m of mine) mail.splice(mail.indexOf(m), 1);
+          const code = /sign-in code: (\d{6})/.exec(latest.raw)?.[1];
+          if (!code) throw new Error(`no code in mail to ${email}`);
+          return code;
+        }
+        if (Date.now() > deadline) throw new Error(`no mail to ${email}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async signIn(email, teamSlug = 'northwind') {
+      const login = await harness.post('/api/v1/console/auth/login/', { email, team_slug: teamSlug });
+      if (login.status !== 200) throw new Error(`login ${login.status}: ${login.text}`);
+      const password = await harness.post('/api/v1/console/auth/verify/password/', {
+        email,
+        password: DEMO_PASSWORD,
+        team_slug: teamSlug,
+      });
+      if (password.status !== 200) throw new Error(`verify/password ${password.status}: ${password.text}`);
+      const otp = await harness.waitForCode(email);
+      const done = await harness.post('/api/v1/console/auth/verify/otp/', {
+        email,
+        otp,
+        password: DEMO_PASSWORD,
+        team_slug: teamSlug,
+      });
+      if (done.status !== 200) throw new Error(`verify/otp ${done.status}: ${done.text}`);
+      return LoginSuccess.parse(done.body);
+    },
+    async close() {
+      await app.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await db.close();
+    },
+  };
+  return harness;
+}

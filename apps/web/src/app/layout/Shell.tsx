@@ -1,0 +1,152 @@
+import '@mantine/notifications/styles.css';
+import { isRestricted, QUERY_CACHE_LIFETIME_MS, TOAST_MS } from '@latchkey/contracts/client';
+import { AppShell, Burger, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Notifications, notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Redirect, useLocation, useSearch } from 'wouter';
+import { Footer } from '../../components/Footer.tsx';
+import { Logo } from '../../components/Logo.tsx';
+import { DataFetchError } from '../../components/StatusScreens.tsx';
+import {
+  useAccessContext,
+  useAdminInfoQuery,
+  useAllTeamsQuery,
+  useAuxServicesQuery,
+  useTeamInfoQuery,
+} from '../../features/console/api.ts';
+import { scheduleRefresh } from '../../lib/auth.ts';
+import { rememberPath, setSession, useSession } from '../../lib/session.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { ConsoleRoutes } from './ConsoleRoutes.tsx';
+import { ConsoleContextProvider } from './console-context.ts';
+import { ProfileMenu } from './ProfileMenu.tsx';
+import { Sidebar } from './Sidebar.tsx';
+
+const WIDE = '(min-width: 62em)';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { gcTime: QUERY_CACHE_LIFETIME_MS, retry: 1, refetchOnWindowFocus: false, staleTime: 15_000 },
+  },
+});
+
+/** The signed-in frame: top bar, sidebar, content, footer (spec §2 Layout, UI.md Frame). */
+export function Shell() {
+  const session = useSession();
+  const [path] = useLocation();
+  const search = useSearch();
+  if (!session) {
+    rememberPath(search ? `${path}?${search}` : path);
+    return <Redirect to="/login" replace />;
+  }
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SignedInShell />
+    </QueryClientProvider>
+  );
+}
+
+function SignedInShell() {
+  const wide = useMediaQuery(WIDE, true);
+  const [mobileOpen, mobile] = useDisclosure(false);
+  const [desktopOpen, desktop] = useDisclosure(true);
+  const { ctx, isError, refetch } = useAccessContext();
+  const team = useTeamInfoQuery();
+  const admin = useAdminInfoQuery();
+  const teams = useAllTeamsQuery();
+  const servers = useAuxServicesQuery();
+  const hubVersion = servers.data?.[0]?.hub_version ?? null;
+  const [pathname] = useLocation();
+
+  useEffect(scheduleRefresh, []);
+  const { t } = useTranslation();
+  const session = useSession();
+  useEffect(() => {
+    if (session?.hubUnreachable) {
+      notifications.show({ color: 'yellow', message: t('hub.unreachable_at_sign_in') });
+      setSession({ ...session, hubUnreachable: false });
+    }
+  }, [session, t]);
+  // Below 992 px the sidebar is a drawer that closes itself on navigation (spec §2).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close on every path change
+  useEffect(() => mobile.close(), [pathname]);
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !mobileOpen, desktop: !desktopOpen } }}
+      padding={{ base: 'md', md: 'xl' }}
+    >
+      <Notifications position="top-right" autoClose={TOAST_MS} />
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            <Burger
+              opened={wide ? desktopOpen : mobileOpen}
+              onClick={wide ? desktop.toggle : mobile.toggle}
+              size="sm"
+              aria-label="menu"
+              data-testid="sidebar-toggle"
+            />
+            <Logo size={26} withText={wide} />
+            {team.data ? (
+              <Text fw={600} truncate="end" data-testid="team-name">
+                {team.data.team_name}
+              </Text>
+            ) : (
+              <Skeleton h={18} w={140} />
+            )}
+          </Group>
+          {team.data && admin.data ? (
+            <ProfileMenu
+              team={team.data}
+              name={admin.data.user_name}
+              email={admin.data.user_email}
+              hubVersion={hubVersion}
+              canSwitchTeams={(teams.data?.length ?? 0) > 1}
+            />
+          ) : (
+            <Skeleton h={36} w={36} circle />
+          )}
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar data-testid="sidebar">
+        {ctx && team.data ? (
+          <Sidebar ctx={ctx} team={team.data} hubVersion={hubVersion} onNavigate={mobile.close} />
+        ) : (
+          <Stack p="sm" gap="xs">
+            {[1, 2, 3, 4, 5, 6].map((n) => (
+              <Skeleton key={n} h={36} />
+            ))}
+          </Stack>
+        )}
+      </AppShell.Navbar>
+      <AppShell.Main style={{ display: 'flex', flexDirection: 'column' }}>
+        <div style={{ flex: 1 }}>
+          {isError ? (
+            <DataFetchError onRetry={refetch} />
+          ) : ctx && team.data ? (
+            <ConsoleContextProvider value={{ ctx, team: team.data, restricted: isRestricted(ctx.scopes) }}>
+              <ConsoleRoutes />
+            </ConsoleContextProvider>
+          ) : (
+            <PageSkeleton />
+          )}
+        </div>
+        <Footer />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+function PageSkeleton() {
+  return (
+    <Stack gap="md" data-testid="page-skeleton">
+      <Skeleton h={28} w={240} />
+      <Skeleton h={16} w={360} />
+      <Skeleton h={180} mt="md" />
+    </Stack>
+  );
+}

@@ -1,0 +1,73 @@
+import { Alert, Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useAllTeamsQuery } from '../../features/console/api.ts';
+import { resetLoginState } from '../../features/login/login-state.ts';
+import { call } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api-error.ts';
+import { deviceInfo, logout } from '../../lib/auth.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+
+/**
+ * Team switching (spec §4): confirm, sign out with reason team_switch, then verify the email
+ * again for the chosen team.
+ */
+export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug: string; email: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const teams = useAllTeamsQuery();
+  const [chosen, setChosen] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const others = (teams.data ?? []).filter((team) => team.team_slug !== currentSlug);
+
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      const reply = await call('login', { email, team_slug: chosen, device: deviceInfo() });
+      if (reply.code !== 'ok') throw new Error('unexpected');
+      resetLoginState({
+        email,
+        team_slug: reply.team_slug,
+        team_name: reply.team_name,
+        auth: reply.auth_type === 'password' ? 'password' : 'default',
+        otp_sent: reply.otp_sent,
+      });
+      logout('team_switch', reply.auth_type === 'password' ? '/login/verify-password' : '/login/verify-otp');
+    } catch (e) {
+      setError(errorMessage(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal opened onClose={onClose} title={t('switch_team.title')} centered>
+      <Stack gap="md">
+        {error && (
+          <Alert color="red" variant="light" role="alert">
+            {t(error)}
+          </Alert>
+        )}
+        <Text size="sm">{t('switch_team.body')}</Text>
+        {teams.isPending ? (
+          <Skeleton h={60} />
+        ) : (
+          <Radio.Group value={chosen} onChange={setChosen} aria-label={t('switch_team.title')}>
+            <Stack gap="xs">
+              {others.map((team) => (
+                <Radio key={team.team_slug} value={team.team_slug} label={team.team_name} />
+              ))}
+            </Stack>
+          </Radio.Group>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button onClick={confirm} disabled={!chosen} loading={busy} data-testid="confirm-switch">
+            {t('switch_team.confirm')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,457 @@
+import { OTP_LENGTH } from '@latchkey/contracts/client';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  PasswordInput,
+  Radio,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
+import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { call } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api-error.ts';
+import { useSession } from '../../lib/session.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { digitsOnly } from '../login/CodeBoxes.tsx';
+
+const useSummary = () => {
+  const team = useSession()?.team_slug ?? '';
+  return useQuery({ queryKey: ['account', team, 'security'], queryFn: () => call('authType', {}) });
+};
+
+/** Runs a form's call with a spinner, the server's error above the form, success as a toast. */
+function useSubmit() {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function run<T>(fn: () => Promise<T>, successKey?: string): Promise<T | undefined> {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await fn();
+      if (successKey) notifications.show({ color: 'green', message: t(successKey), autoClose: 5000 });
+      return result;
+    } catch (e) {
+      setError(errorMessage(e));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }
+  const alert = error ? (
+    <Alert color="red" variant="light" role="alert">
+      {t(error)}
+    </Alert>
+  ) : null;
+  return { busy, run, alert, setError };
+}
+
+function Section({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder padding="lg" radius="md" data-testid={testId}>
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          {t(title)}
+        </Title>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+function CodeInput({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <TextInput
+      label={t(label)}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={OTP_LENGTH}
+      value={value}
+      onChange={(e) => onChange(digitsOnly(e.currentTarget.value))}
+      w={180}
+    />
+  );
+}
+
+/** spec §2 /settings/account-security: sign-in method, password, authenticator and backup codes. */
+export function AccountSecurity() {
+  const summary = useSummary();
+  if (summary.isError) return <DataFetchError onRetry={() => void summary.refetch()} />;
+  if (!summary.data)
+    return (
+      <Stack aria-busy="true">
+        <Skeleton h={160} />
+        <Skeleton h={220} />
+      </Stack>
+    );
+  const data = summary.data;
+  return (
+    <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+      <AuthenticatorCard
+        totpEnabled={data.totp_enabled}
+        codesLeft={data.recovery_codes_left}
+        canEnable={data.auth_type === 'password' && data.has_password}
+      />
+      <SecurityKeysCard count={data.security_keys} canAdd={data.auth_type === 'password' && data.has_password} />
+      {data.has_password ? <ChangePasswordCard /> : <FirstPasswordCard />}
+      <SignInMethodCard current={data.auth_type} totpEnabled={data.totp_enabled} hasPassword={data.has_password} />
+    </SimpleGrid>
+  );
+}
+
+function SecurityKeysCard({ count, canAdd }: { count: number; canAdd: boolean }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { busy, run, alert, setError } = useSubmit();
+  async function add() {
+    const done = await run(async () => {
+      const { options } = await call('u2fRegisterOptions', {});
+      const { startRegistration } = await import('@simplewebauthn/browser');
+      let response: unknown;
+      try {
+        response = await startRegistration({ optionsJSON: options as never });
+      } catch {
+        return null;
+      }
+      return call('u2fRegisterVerify', { response: response as Record<string, unknown>, name: '' });
+    });
+    if (done === null) setError('account.security_key_failed');
+    else if (done) {
+      notifications.show({ color: 'green', message: t('account.security_key_added'), autoClose: 5000 });
+      await queryClient.invalidateQueries({ queryKey: ['account'] });
+    }
+  }
+  return (
+    <Section title="account.security_keys" testId="security-keys">
+      <Text size="sm">{t('account.security_keys_info')}</Text>
+      {alert}
+      <Text size="sm" data-testid="security-keys-count">
+        {t('account.security_keys_count', { count })}
+      </Text>
+      {!canAdd && (
+        <Text size="sm" c="dimmed">
+          {t('account.authenticator_needs_password')}
+        </Text>
+      )}
+      <Group>
+        <Button onClick={() => void add()} loading={busy} disabled={!canAdd}>
+          {t('account.security_key_add')}
+        </Button>
+      </Group>
+    </Section>
+  );
+}
+
+function SignInMethodCard({
+  current,
+  totpEnabled,
+  hasPassword,
+}: {
+  current: 'password' | 'otp';
+  totpEnabled: boolean;
+  hasPassword: boolean;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [choice, setChoice] = useState(current);
+  const [password, setPassword] = useState('');
+  const { busy, run, alert, setError } = useSubmit();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!password) return setError('please enter your password');
+    const done = await run(() => call('authTypeUpdate', { auth_type: choice, password }), 'account.method_saved');
+    if (done) {
+      setPassword('');
+      await queryClient.invalidateQueries({ queryKey: ['account'] });
+    }
+  }
+  return (
+    <Section title="account.sign_in_method" testId="sign-in-method">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {alert}
+          <Radio.Group value={choice} onChange={(v) => setChoice(v === 'otp' ? 'otp' : 'password')}>
+            <Stack gap="xs">
+              <Radio value="password" label={t('account.method_password')} />
+              <Radio value="otp" label={t('account.method_otp')} disabled={totpEnabled} />
+            </Stack>
+          </Radio.Group>
+          {totpEnabled && (
+            <Text size="xs" c="dimmed">
+              {t('account.method_otp_needs_no_authenticator')}
+            </Text>
+          )}
+          {hasPassword && (
+            <PasswordInput
+              label={t('account.current_password')}
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+            />
+          )}
+          <Group>
+            <Button type="submit" loading={busy} disabled={choice === current || !hasPassword}>
+              {t('account.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+function ChangePasswordCard() {
+  const { t } = useTranslation();
+  const [old, setOld] = useState('');
+  const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
+  const [fieldError, setFieldError] = useState<{ field: 'old' | 'next' | 'again'; key: string } | null>(null);
+  const { busy, run, alert } = useSubmit();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFieldError(null);
+    if (!old) return setFieldError({ field: 'old', key: 'please enter your password' });
+    if (!next) return setFieldError({ field: 'next', key: 'settingspage.enter_pwd_alert' });
+    if (!again) return setFieldError({ field: 'again', key: 'settingspage.retype_pwd_alert' });
+    if (next !== again) return setFieldError({ field: 'again', key: 'settingspage.pwd_no_match' });
+    const done = await run(() => call('changePassword', { old_password: old, new_password: next }), 'account.password_changed');
+    if (done) {
+      setOld('');
+      setNext('');
+      setAgain('');
+    }
+  }
+  const err = (f: 'old' | 'next' | 'again') => (fieldError?.field === f ? t(fieldError.key) : undefined);
+  return (
+    <Section title="account.change_password" testId="change-password">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {alert}
+          <PasswordInput
+            label={t('account.current_password')}
+            autoComplete="current-password"
+            value={old}
+            onChange={(e) => setOld(e.currentTarget.value)}
+            error={err('old')}
+          />
+          <NewPasswordFields
+            password={next}
+            again={again}
+            onPassword={setNext}
+            onAgain={setAgain}
+            passwordError={err('next')}
+            againError={err('again')}
+          />
+          <Group>
+            <Button type="submit" loading={busy}>
+              {t('account.change_password')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+function FirstPasswordCard() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
+  const [fieldError, setFieldError] = useState<{ field: 'next' | 'again'; key: string } | null>(null);
+  const { busy, run, alert } = useSubmit();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFieldError(null);
+    if (!next) return setFieldError({ field: 'next', key: 'settingspage.enter_pwd_alert' });
+    if (!again) return setFieldError({ field: 'again', key: 'settingspage.retype_pwd_alert' });
+    if (next !== again) return setFieldError({ field: 'again', key: 'settingspage.pwd_no_match' });
+    const done = await run(() => call('setFirstPassword', { password: next, confirm_password: again }), 'account.password_set');
+    if (done) await queryClient.invalidateQueries({ queryKey: ['account'] });
+  }
+  const err = (f: 'next' | 'again') => (fieldError?.field === f ? t(fieldError.key) : undefined);
+  return (
+    <Section title="account.set_password" testId="set-password">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {alert}
+          <NewPasswordFields
+            password={next}
+            again={again}
+            onPassword={setNext}
+            onAgain={setAgain}
+            passwordError={err('next')}
+            againError={err('again')}
+          />
+          <Group>
+            <Button type="submit" loading={busy}>
+              {t('account.set_password')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+type Flow =
+  | { step: 'idle' }
+  | { step: 'prove'; next: 'change' | 'regenerate' }
+  | { step: 'confirm'; mode: 'register' | 'change'; secret: string; url: string }
+  | { step: 'codes'; codes: string[] };
+
+function AuthenticatorCard({
+  totpEnabled,
+  codesLeft,
+  canEnable,
+}: {
+  totpEnabled: boolean;
+  codesLeft: number;
+  canEnable: boolean;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [flow, setFlow] = useState<Flow>({ step: 'idle' });
+  const [code, setCode] = useState('');
+  const { busy, run, alert } = useSubmit();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['account'] });
+  const go = (next: Flow) => {
+    setCode('');
+    setFlow(next);
+  };
+
+  async function startRegister() {
+    const setup = await run(() => call('totpRegister', {}));
+    if (setup) go({ step: 'confirm', mode: 'register', secret: setup.secret, url: setup.otpauth_url });
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (code.length !== OTP_LENGTH) return;
+    if (flow.step === 'confirm' && flow.mode === 'register') {
+      const done = await run(() => call('totpRegisterVerify', { totp: code }), 'account.authenticator_enabled');
+      if (done) {
+        go({ step: 'codes', codes: done.recovery_codes });
+        await refresh();
+      }
+    } else if (flow.step === 'confirm') {
+      const done = await run(() => call('totpChangeVerify', { totp: code }), 'account.authenticator_changed');
+      if (done) go({ step: 'idle' });
+    } else if (flow.step === 'prove' && flow.next === 'change') {
+      const setup = await run(() => call('totpChange', { totp: code }));
+      if (setup) go({ step: 'confirm', mode: 'change', secret: setup.secret, url: setup.otpauth_url });
+    } else if (flow.step === 'prove') {
+      const done = await run(() => call('regenerateRecoveryCodes', { totp: code }));
+      if (done) {
+        go({ step: 'codes', codes: done.recovery_codes });
+        await refresh();
+      }
+    }
+  }
+
+  return (
+    <Section title="account.authenticator" testId="authenticator">
+      <Group gap="xs">
+        <Badge color={totpEnabled ? 'green' : 'gray'} variant="light">
+          {t(totpEnabled ? 'account.on' : 'account.off')}
+        </Badge>
+        <Text size="sm">{t(totpEnabled ? 'account.authenticator_on' : 'account.authenticator_off')}</Text>
+      </Group>
+      {alert}
+      {flow.step === 'idle' && !totpEnabled && (
+        <Stack gap="xs">
+          {!canEnable && (
+            <Text size="sm" c="dimmed">
+              {t('account.authenticator_needs_password')}
+            </Text>
+          )}
+          <Group>
+            <Button onClick={startRegister} loading={busy} disabled={!canEnable}>
+              {t('account.authenticator_setup')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+      {flow.step === 'idle' && totpEnabled && (
+        <Stack gap="sm">
+          <Text size="sm" data-testid="codes-left">
+            {t('account.backup_codes_left', { count: codesLeft })}
+          </Text>
+          <Group>
+            <Button variant="default" onClick={() => go({ step: 'prove', next: 'change' })}>
+              {t('account.authenticator_change')}
+            </Button>
+            <Button variant="default" onClick={() => go({ step: 'prove', next: 'regenerate' })}>
+              {t('account.backup_codes_regenerate')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+      {(flow.step === 'prove' || flow.step === 'confirm') && (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            {flow.step === 'confirm' && (
+              <>
+                <Text size="sm">{t('account.authenticator_scan')}</Text>
+                <Text size="sm" fw={500}>
+                  {t('account.secret_key')}
+                </Text>
+                <Code block data-testid="totp-secret" style={{ letterSpacing: '0.1em', wordBreak: 'break-all' }}>
+                  {flow.secret.replace(/(.{4})/g, '$1 ').trim()}
+                </Code>
+                <Anchor href={flow.url} size="sm">
+                  {t('account.open_in_app')}
+                </Anchor>
+              </>
+            )}
+            <CodeInput
+              label={flow.step === 'prove' ? 'account.current_code' : 'loginpage.code'}
+              value={code}
+              onChange={setCode}
+            />
+            <Group>
+              <Button type="submit" loading={busy} disabled={code.length !== OTP_LENGTH}>
+                {t('account.confirm')}
+              </Button>
+              <Button variant="subtle" onClick={() => go({ step: 'idle' })}>
+                {t('common.cancel')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+      {flow.step === 'codes' && (
+        <Stack gap="sm">
+          <Alert color="yellow" variant="light" title={t('account.backup_codes')}>
+            {t('account.backup_codes_save')}
+          </Alert>
+          <SimpleGrid cols={2} spacing="xs" data-testid="backup-codes">
+            {flow.codes.map((c) => (
+              <Code key={c} fz="sm">
+                {c}
+              </Code>
+            ))}
+          </SimpleGrid>
+          <Group>
+            <Button onClick={() => go({ step: 'idle' })}>{t('account.done')}</Button>
+          </Group>
+        </Stack>
+      )}
+    </Section>
+  );
+}

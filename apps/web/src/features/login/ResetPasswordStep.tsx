@@ -1,0 +1,129 @@
+import { Alert, Button, Loader, Stack, Text, Title } from '@mantine/core';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
+import { call } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../../lib/api-error.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+
+/** The password_request of the link: in the hash's query (`#/reset-password?password_request=…`) or the page's. */
+function tokenFromUrl(): string {
+  const inHash = window.location.hash.split('?')[1] ?? '';
+  return (
+    new URLSearchParams(inHash).get('password_request') ??
+    new URLSearchParams(window.location.search).get('password_request') ??
+    ''
+  );
+}
+
+type State = { step: 'checking' } | { step: 'invalid' } | { step: 'form'; email: string } | { step: 'done' };
+
+/**
+ * /reset-password?password_request=… (spec §4 Password reset): validate the link, set the new
+ * password, then success or the invalid/expired-link state.
+ */
+export function ResetPasswordStep() {
+  const { t } = useTranslation();
+  const [token] = useState(tokenFromUrl);
+  const [state, setState] = useState<State>({ step: 'checking' });
+  const [password, setPassword] = useState('');
+  const [again, setAgain] = useState('');
+  const [fieldError, setFieldError] = useState<{ field: 'password' | 'again'; key: string } | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    // The link is a secret: keep it out of the address bar and history once read.
+    if (window.location.hash.includes('?')) window.history.replaceState(null, '', '#/reset-password');
+    if (!token) return setState({ step: 'invalid' });
+    call('validatePasswordRequest', { password_request: token })
+      .then((reply) => setState({ step: 'form', email: reply.email }))
+      .catch(() => setState({ step: 'invalid' }));
+  }, [token]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFieldError(null);
+    if (!password) return setFieldError({ field: 'password', key: 'settingspage.enter_pwd_alert' });
+    if (!again) return setFieldError({ field: 'again', key: 'settingspage.retype_pwd_alert' });
+    if (password !== again) return setFieldError({ field: 'again', key: 'settingspage.pwd_no_match' });
+    setBusy(true);
+    setFormError(null);
+    try {
+      await call('changePasswordRequest', { password_request: token, password, confirm_password: again });
+      setState({ step: 'done' });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'invalid_link') setState({ step: 'invalid' });
+      else setFormError(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (state.step === 'checking')
+    return (
+      <Stack align="center" py="lg" aria-busy="true">
+        <Loader size="sm" />
+      </Stack>
+    );
+  if (state.step === 'invalid')
+    return (
+      <Stack gap="md" data-testid="reset-invalid">
+        <Title order={2} size="h3">
+          {t('invalid or expired link')}
+        </Title>
+        <Text size="sm">{t('resetpage.invalid_body')}</Text>
+        <Button component={Link} to="/login/forgot-password" size="md" fullWidth>
+          {t('resetpage.new_link')}
+        </Button>
+        <Button component={Link} to="/login" variant="default" size="md" fullWidth>
+          {t('loginpage.back_to_login')}
+        </Button>
+      </Stack>
+    );
+  if (state.step === 'done')
+    return (
+      <Stack gap="md" data-testid="reset-done">
+        <Title order={2} size="h3">
+          {t('resetpage.done_title')}
+        </Title>
+        <Text size="sm">{t('resetpage.done_body')}</Text>
+        <Button component={Link} to="/login" size="md" fullWidth>
+          {t('loginpage.back_to_login')}
+        </Button>
+      </Stack>
+    );
+  const err = (f: 'password' | 'again') => (fieldError?.field === f ? t(fieldError.key) : undefined);
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Stack gap={4}>
+          <Title order={2} size="h3">
+            {t('resetpage.title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('resetpage.for', { email: state.email })}
+          </Text>
+        </Stack>
+        {formError && (
+          <Alert color="red" variant="light" role="alert">
+            {t(formError)}
+          </Alert>
+        )}
+        <input type="email" name="username" autoComplete="username" value={state.email} readOnly hidden />
+        <NewPasswordFields
+          autoFocus
+          password={password}
+          again={again}
+          onPassword={setPassword}
+          onAgain={setAgain}
+          passwordError={err('password')}
+          againError={err('again')}
+        />
+        <Button type="submit" size="md" loading={busy} fullWidth>
+          {t('resetpage.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,47 @@
+import { useSyncExternalStore } from 'react';
+
+/** What the sign-in steps know so far (spec §3 Login state). Held in memory only: never stored. */
+export interface LoginState {
+  email: string;
+  team_slug: string;
+  team_name: string;
+  teams: { team_slug: string; team_name: string }[];
+  auth: 'default' | 'password';
+  password: string;
+  tfa_type: 'otp_email' | 'otp_totp' | 'u2f' | null;
+  otp_sent: boolean;
+  /** From a set_password_first reply: lets /login/set-password set the first password. */
+  set_auth_token: string;
+}
+
+const EMPTY: LoginState = {
+  email: '',
+  team_slug: '',
+  team_name: '',
+  teams: [],
+  auth: 'default',
+  password: '',
+  tfa_type: null,
+  otp_sent: false,
+  set_auth_token: '',
+};
+let state = EMPTY;
+const listeners = new Set<() => void>();
+
+export const getLoginState = (): LoginState => state;
+
+export function updateLoginState(patch: Partial<LoginState>): void {
+  state = { ...state, ...patch };
+  for (const l of listeners) l();
+}
+
+export const resetLoginState = (patch: Partial<LoginState> = {}): void => updateLoginState({ ...EMPTY, ...patch });
+
+export const useLoginState = (): LoginState =>
+  useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => state,
+  );

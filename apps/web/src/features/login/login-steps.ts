@@ -1,0 +1,10 @@
+/** The sign-in steps after the email, loaded once the email is known. */
+export { BackupCodeStep } from './BackupCodeStep.tsx';
+export { ForgotPasswordStep } from './ForgotPasswordStep.tsx';
+export { NoAdminFoundStep } from './NoAdminFoundStep.tsx';
+export { OtpStep } from './OtpStep.tsx';
+export { PasswordStep } from './PasswordStep.tsx';
+export { ResetPasswordStep } from './ResetPasswordStep.tsx';
+export { SetPasswordStep } from './SetPasswordStep.tsx';
+export { TotpStep } from './TotpStep.tsx';
+export { U2fStep } from './U2fStep.tsx';

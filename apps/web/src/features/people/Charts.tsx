@@ -1,0 +1,71 @@
+import type { ProvisioningEntry } from '@latchkey/contracts/client';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { formatMonth, formatNumber } from './format.ts';
+
+/** Whole-number ticks from 0 to at least `max` (spec §9: integer y-axis). */
+export function integerTicks(max: number, wanted = 4): number[] {
+  const step = Math.max(1, Math.ceil(max / wanted));
+  const top = Math.max(step, Math.ceil(max / step) * step);
+  const ticks: number[] = [];
+  for (let v = 0; v <= top; v += step) ticks.push(v);
+  return ticks;
+}
+
+const SERIES = [
+  { key: 'onboarded', color: 'var(--mantine-color-teal-6)', label: 'dashboard.onboarded' },
+  { key: 'deboarded', color: 'var(--mantine-color-orange-5)', label: 'dashboard.deboarded' },
+] as const;
+
+/** Onboarded (green) and deboarded (amber) lines by month with an integer y-axis and a legend; its own lazy chunk. */
+export function ProvisioningChart({ data }: { data: ProvisioningEntry[] }) {
+  const { t } = useTranslation();
+  // A narrow drawing scaled to the card: its labels stay readable from phone to desktop.
+  const width = 420;
+  const height = 200;
+  const pad = { left: 32, right: 22, top: 10, bottom: 24 };
+  const ticks = integerTicks(Math.max(0, ...data.flatMap((d) => [d.onboarded, d.deboarded])));
+  const top = ticks.at(-1) ?? 1;
+  const x = (i: number) => pad.left + (data.length > 1 ? (i * (width - pad.left - pad.right)) / (data.length - 1) : 0);
+  const y = (v: number) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
+  return (
+    <div>
+      <svg viewBox={`0 0 ${width} ${height}`} width="100%" style={{ maxHeight: 280 }} aria-hidden>
+        {ticks.map((v) => (
+          <g key={v}>
+            <line x1={pad.left} x2={width - pad.right} y1={y(v)} y2={y(v)} stroke="var(--mantine-color-gray-2)" />
+            <text x={pad.left - 8} y={y(v) + 4} textAnchor="end" fontSize="10" fill="var(--mantine-color-dimmed)">
+              {formatNumber(v)}
+            </text>
+          </g>
+        ))}
+        {data.map((d, i) => (
+          <text key={d.date} x={x(i)} y={height - 8} textAnchor="middle" fontSize="10" fill="var(--mantine-color-dimmed)">
+            {i % 2 === data.length % 2 ? '' : formatMonth(d.date)}
+          </text>
+        ))}
+        {SERIES.map((s) => (
+          <g key={s.key}>
+            <polyline
+              fill="none"
+              stroke={s.color}
+              strokeWidth={2.5}
+              strokeLinejoin="round"
+              points={data.map((d, i) => `${x(i)},${y(d[s.key])}`).join(' ')}
+            />
+            {data.map((d, i) => (
+              <circle key={d.date} cx={x(i)} cy={y(d[s.key])} r={3} fill={s.color} />
+            ))}
+          </g>
+        ))}
+      </svg>
+      <div style={{ display: 'flex', gap: 16, justifyContent: 'center', fontSize: 13 }} data-testid="provisioning-legend">
+        {SERIES.map((s) => (
+          <span key={s.key} style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
+            <span style={{ width: 14, height: 3, background: s.color, borderRadius: 2 }} />
+            {t(s.label)}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}

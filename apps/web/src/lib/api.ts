@@ -1,0 +1,129 @@
+import type { ApiMap, EndpointInput, EndpointOutput, HubTokens, RouteInfo } from '@latchkey/contracts/client';
+import { ApiError } from './api-error.ts';
+import { getSession, needsRefresh, type Session, setSession } from './session.ts';
+
+const TIMEOUT_MS = 30_000;
+
+/** The table of every call's path, loaded with the first call so the first page stays small. */
+export const routeTable = () => import('@latchkey/contracts/routes').then((m) => m.ROUTES);
+
+type SessionLostHandler = (status: number) => void;
+let onSessionLost: SessionLostHandler = () => {};
+/** Who handles a session the server no longer accepts (the auth module logs out). */
+export const handleSessionLost = (handler: SessionLostHandler): void => {
+  onSessionLost = handler;
+};
+
+async function send(base: string, endpoint: RouteInfo, input: unknown, bearer: string | undefined, target: 'server' | 'hub') {
+  const headers: Record<string, string> = {};
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  let url = base + endpoint.path;
+  let body: string | undefined;
+  if (endpoint.method === 'GET') {
+    const query = new URLSearchParams(input as Record<string, string>).toString();
+    if (query) url += `?${query}`;
+  } else if (endpoint.encoding === 'form') {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(input as Record<string, string>).toString();
+  } else {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(input ?? {});
+  }
+  let response: Response;
+  try {
+    response = await fetch(url, { method: endpoint.method, headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (error) {
+    const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+    throw new ApiError('network', 'The request did not reach the server.', 0, timedOut ? 'TIMEOUT_ERROR' : 'FETCH_ERROR', target);
+  }
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch {
+    throw new ApiError('parsing', 'The reply could not be read.', response.status, 'PARSING_ERROR', target);
+  }
+  if (!response.ok) {
+    const e = json as { code?: string; description?: string; issues?: { path: string; message: string }[] };
+    throw new ApiError(e.code ?? 'unknown', e.description ?? '', response.status, undefined, target, e.issues);
+  }
+  return json;
+}
+
+let refreshing: Promise<Session> | null = null;
+
+/** Rotates the console's tokens (and the Hub's when due), once at a time however many calls ask. */
+export function refreshSession(): Promise<Session> {
+  refreshing ??= (async () => {
+    const session = getSession();
+    if (!session) throw new ApiError('token_expired', 'Not signed in.', 401);
+    const token = (await send(
+      '',
+      (
+        await routeTable()
+      ).refreshToken,
+      { grant_type: 'refresh_token', refresh_token: session.token.refresh_token },
+      undefined,
+      'server',
+    ).catch((error: unknown) => {
+      // A refused refresh (invalid_grant) means the session is over, like a 401.
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+        throw new ApiError('token_expired', error.description, 401);
+      }
+      throw error;
+    })) as EndpointOutput<ApiMap['refreshToken']>;
+    let hub = session.hub;
+    if (hub && needsRefresh(hub.tokens.expires_at)) {
+      const tokens = (await send(
+        hub.server_url,
+        (
+          await routeTable()
+        ).hubRefresh,
+        { refresh: hub.tokens.refresh },
+        undefined,
+        'hub',
+      ).catch(() => null)) as HubTokens | null;
+      hub = tokens ? { ...hub, tokens } : hub;
+    }
+    const next = { ...session, token, hub };
+    // Only store if nobody signed out meanwhile.
+    if (getSession()?.token.refresh_token === session.token.refresh_token) setSession(next);
+    return next;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+type Out<K extends keyof ApiMap> = EndpointOutput<ApiMap[K]>;
+
+/** Calls a contract's endpoint by name with its typed input; session calls carry a fresh access token. */
+export async function call<K extends keyof ApiMap>(name: K, input: EndpointInput<ApiMap[K]>): Promise<Out<K>> {
+  const endpoint: RouteInfo = (await routeTable())[name];
+  if (endpoint.auth === 'public') return (await send('', endpoint, input, undefined, 'server')) as Out<K>;
+  const hub = endpoint.auth === 'hubAuth';
+  const attempt = async (forceRefresh: boolean) => {
+    let session = getSession();
+    if (!session) throw new ApiError('token_expired', 'Not signed in.', 401);
+    if (forceRefresh || needsRefresh(session.token.expires_at)) session = await refreshSession();
+    if (hub && !session.hub) throw new ApiError('hub_not_connected', 'No Hub is connected.', 0, 'FETCH_ERROR', 'hub');
+    const base = hub && session.hub ? session.hub.server_url : '';
+    const bearer = hub ? session.hub?.tokens.access : session.token.access;
+    return send(base, endpoint, input, bearer, hub ? 'hub' : 'server');
+  };
+  try {
+    return (await attempt(false)) as Out<K>;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 401) {
+      // Refresh once and retry; a refused refresh ends the session.
+      try {
+        return (await attempt(true)) as Out<K>;
+      } catch (retryError) {
+        if (retryError instanceof ApiError && retryError.status === 401) onSessionLost(401);
+        throw retryError;
+      }
+    }
+    if (error.status === 403) onSessionLost(403);
+    throw error;
+  }
+}

@@ -1,0 +1,119 @@
+import {
+  type HubTokens,
+  hubUrlProblem,
+  type LoginSuccess,
+  type LogoutReason,
+  TOKEN_EXPIRY_MARGIN_MS,
+} from '@latchkey/contracts/client';
+import { handleSessionLost, refreshSession, routeTable } from './api.ts';
+import { ApiError } from './api-error.ts';
+import { getSession, rememberPath, type Session, setLogoutReason, setSession, takeRememberedPath } from './session.ts';
+
+type Navigate = (path: string) => void;
+let navigate: Navigate = (path) => {
+  window.location.hash = `#${path}`;
+};
+/** The router registers itself so logout can move without reloading. */
+export const setNavigator = (fn: Navigate): void => {
+  navigate = fn;
+};
+
+const currentPath = (): string => window.location.hash.replace(/^#/, '') || '/';
+
+/** What the console tells the server and Hub about this browser. */
+export function deviceInfo() {
+  return {
+    browser: navigator.userAgent.slice(0, 100),
+    lang: navigator.language.slice(0, 20),
+    time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone.slice(0, 60),
+    type: 'browser',
+  };
+}
+
+/**
+ * Ends the session for a reason of spec §4 and goes to /login, remembering where the admin was.
+ * The session is cleared first, so the many calls failing at once after an expiry log out once.
+ */
+export function logout(reason: LogoutReason, next = '/login'): void {
+  const session = getSession();
+  stopRefresh();
+  if (reason !== 'manual_logout' && reason !== 'team_switch') rememberPath(currentPath());
+  setSession(null);
+  if (reason !== 'team_switch') setLogoutReason(reason);
+  navigate(next);
+  if (session) {
+    // Best effort: the server revokes the session; its answer changes nothing here.
+    void routeTable()
+      .then((routes) =>
+        fetch(routes.signout.path, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${session.token.access}`, 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      )
+      .catch(() => undefined);
+  }
+}
+
+handleSessionLost(() => {
+  if (getSession()) logout('session_expired');
+});
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
+
+/** Exchanges the sign-in's aux code for Hub tokens; a Hub that does not answer leaves the console usable. */
+async function hubTokens(success: LoginSuccess): Promise<Session['hub']> {
+  const aux = success.aux_code;
+  // Only https Hubs, except a loopback http Hub for a console itself served from this machine.
+  if (!aux || hubUrlProblem(aux.server_url, { allowLoopbackHttp: LOOPBACK.test(window.location.hostname) })) return null;
+  try {
+    const response = await fetch(`${aux.server_url}${(await routeTable()).hubToken.path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${aux.access}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ team_slug: aux.team_slug, device: deviceInfo() }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!response.ok) return null;
+    return { server_url: aux.server_url, tokens: (await response.json()) as HubTokens };
+  } catch {
+    return null;
+  }
+}
+
+/** Stores the new session and goes to the remembered path or '/' (spec §4 Login sequence). */
+export async function completeSignIn(success: LoginSuccess, email: string): Promise<void> {
+  const hub = await hubTokens(success);
+  setSession({
+    email,
+    team_slug: success.team_slug,
+    token: success.token,
+    hub,
+    hubUnreachable: Boolean(success.aux_code && !hub),
+  });
+  navigate(takeRememberedPath() ?? '/');
+}
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+export function stopRefresh(): void {
+  clearTimeout(timer);
+  timer = undefined;
+}
+
+/** Keeps the tokens fresh: renews about two minutes before the access token expires. */
+export function scheduleRefresh(): () => void {
+  stopRefresh();
+  const session = getSession();
+  if (!session) return stopRefresh;
+  const due = Math.max(0, session.token.expires_at - Date.now() - TOKEN_EXPIRY_MARGIN_MS);
+  timer = setTimeout(() => {
+    refreshSession()
+      .then(() => void scheduleRefresh())
+      .catch((error) => {
+        if (!getSession()) return;
+        if (error instanceof ApiError && error.status === 401) logout('session_expired');
+        else timer = setTimeout(() => void scheduleRefresh(), 15_000);
+      });
+  }, due);
+  return stopRefresh;
+}

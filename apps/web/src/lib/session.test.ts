@@ -1,0 +1,21 @@
+import { TOKEN_EXPIRY_MARGIN_MS } from '@latchkey/contracts/client';
+import { describe, expect, it } from 'vitest';
+import { needsRefresh, rememberPath, takeRememberedPath } from './session.ts';
+
+describe('token refresh timing', () => {
+  it('refreshes within two minutes of expiry, not before', () => {
+    const now = 1_000_000;
+    expect(needsRefresh(now + TOKEN_EXPIRY_MARGIN_MS + 1, now)).toBe(false);
+    expect(needsRefresh(now + TOKEN_EXPIRY_MARGIN_MS, now)).toBe(true);
+    expect(needsRefresh(now - 1, now)).toBe(true);
+  });
+});
+
+describe('remembered path', () => {
+  it('remembers a console path once, and never a login path', () => {
+    rememberPath('/settings');
+    rememberPath('/login/verify-otp');
+    expect(takeRememberedPath()).toBe('/settings');
+    expect(takeRememberedPath()).toBeNull();
+  });
+});

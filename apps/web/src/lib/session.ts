@@ -1,0 +1,76 @@
+import { type HubTokens, type LogoutReason, TOKEN_EXPIRY_MARGIN_MS, type TokenPair } from '@latchkey/contracts/client';
+import { useSyncExternalStore } from 'react';
+
+/** A signed-in console session: the server's tokens, and the Hub's when the team has one. */
+export interface Session {
+  email: string;
+  team_slug: string;
+  token: TokenPair;
+  hub: { server_url: string; tokens: HubTokens } | null;
+  /** The team has a Hub but it did not answer at sign-in. */
+  hubUnreachable?: boolean;
+}
+
+const SESSION_KEY = 'latchkey.session';
+const RETURN_KEY = 'latchkey.returnTo';
+const REASON_KEY = 'latchkey.logoutReason';
+
+let current: Session | null = read();
+const listeners = new Set<() => void>();
+
+function read(): Session | null {
+  try {
+    const raw = localStorage.getItem(SESSION_KEY);
+    return raw ? (JSON.parse(raw) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const getSession = (): Session | null => current;
+
+export function setSession(next: Session | null): void {
+  current = next;
+  if (next) localStorage.setItem(SESSION_KEY, JSON.stringify(next));
+  else localStorage.removeItem(SESSION_KEY);
+  for (const l of listeners) l();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export const useSession = (): Session | null => useSyncExternalStore(subscribe, getSession);
+
+// Another tab signing in or out changes this one too.
+window.addEventListener('storage', (event) => {
+  if (event.key === SESSION_KEY) {
+    current = read();
+    for (const l of listeners) l();
+  }
+});
+
+/** True when the token should be renewed now: within the spec's two-minute margin of expiry. */
+export const needsRefresh = (expiresAt: number, now = Date.now()): boolean => expiresAt - now <= TOKEN_EXPIRY_MARGIN_MS;
+
+/** The path to return to after the next sign-in (spec §4: remembered unless manual or on login). */
+export function rememberPath(path: string): void {
+  if (!path.startsWith('/login')) sessionStorage.setItem(RETURN_KEY, path);
+}
+
+export function takeRememberedPath(): string | null {
+  const path = sessionStorage.getItem(RETURN_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
+  return path;
+}
+
+export function setLogoutReason(reason: LogoutReason): void {
+  sessionStorage.setItem(REASON_KEY, reason);
+}
+
+export function takeLogoutReason(): LogoutReason | null {
+  const reason = sessionStorage.getItem(REASON_KEY) as LogoutReason | null;
+  sessionStorage.removeItem(REASON_KEY);
+  return reason;
+}

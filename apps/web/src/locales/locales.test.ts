@@ -1,0 +1,63 @@
+/// <reference types="node" />
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LOCALES } from '@latchkey/contracts/client';
+import { describe, expect, it } from 'vitest';
+
+type Messages = Record<string, string>;
+
+// A path, not a URL: under happy-dom the global URL is the DOM's, which node:fs does not read.
+const here = dirname(fileURLToPath(import.meta.url));
+const fileOf = (code: string): string => join(here, `${code}.json`);
+const load = (code: string): Messages => JSON.parse(readFileSync(fileOf(code), 'utf8')) as Messages;
+
+/** The distinct i18next placeholders in a message, e.g. `{{email}}` → `email`. */
+const placeholders = (text: string): string[] =>
+  [...new Set([...text.matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)].map((m) => m[1] ?? ''))].sort();
+
+const en = load('en');
+const enKeys = Object.keys(en).sort();
+// Sentences, not labels: a short label may legitimately read the same in another language.
+const sentenceKeys = Object.keys(en).filter((key) => (en[key] ?? '').trim().split(/\s+/).length > 3);
+const MAX_UNTRANSLATED = 0.25;
+
+describe('locale files', () => {
+  it('is a flat object of non-empty strings', () => {
+    for (const [key, value] of Object.entries(en)) {
+      expect(typeof value, key).toBe('string');
+      expect(value.trim(), key).not.toBe('');
+    }
+    expect(sentenceKeys.length).toBeGreaterThan(0);
+  });
+
+  it('has a translation file for every locale', () => {
+    expect(LOCALES.filter((code) => !existsSync(fileOf(code)))).toEqual([]);
+  });
+});
+
+describe.each(LOCALES.filter((code) => code !== 'en'))('locale %s', (code) => {
+  it('has exactly the keys of en.json', () => {
+    expect(Object.keys(load(code)).sort()).toEqual(enKeys);
+  });
+
+  it('keeps every placeholder and adds none', () => {
+    const messages = load(code);
+    for (const key of Object.keys(en)) {
+      expect(placeholders(messages[key] ?? ''), key).toEqual(placeholders(en[key] ?? ''));
+    }
+  });
+
+  it('has no empty values', () => {
+    for (const [key, value] of Object.entries(load(code))) {
+      expect(typeof value, key).toBe('string');
+      expect(value.trim(), key).not.toBe('');
+    }
+  });
+
+  it('is not a copy of English', () => {
+    const messages = load(code);
+    const same = sentenceKeys.filter((key) => messages[key] === en[key]);
+    expect(same.length / sentenceKeys.length, `identical to English: ${same.join(', ')}`).toBeLessThanOrEqual(MAX_UNTRANSLATED);
+  });
+});

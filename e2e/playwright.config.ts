@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { HUB_URL, MAILBOX_HTTP_PORT, MAILBOX_SMTP_PORT, MAILBOX_URL, SERVER_URL } from './support/env.ts';
+
+const root = resolve(import.meta.dirname, '..');
+
+// Every run starts from empty embedded databases, seeded with the demo. The runner creates them
+// once; its workers load this file again and inherit the path through the environment.
+let dataRoot = process.env.LATCHKEY_E2E_DATA;
+if (!dataRoot) {
+  const created = mkdtempSync(join(tmpdir(), 'latchkey-e2e-'));
+  process.env.LATCHKEY_E2E_DATA = created;
+  // The servers are stopped before the runner exits; their data goes with them.
+  process.on('exit', () => rmSync(created, { recursive: true, force: true }));
+  dataRoot = created;
+}
+
+/** The demo Hub and the server sign aux grants with this; fixed so a failure can be replayed. */
+const DEMO_HUB_SECRET = 'e2e-demo-hub-secret-not-for-production-0123456789';
+
+const tsx = join(root, 'node_modules/.bin/tsx');
+// Settings from the developer's shell must not point the servers at a real database.
+const cleanEnv = 'env -u DATABASE_URL -u HUB_DATABASE_URL -u REDIS_URL -u TOKEN_SECRET -u HUB_TOKEN_SECRET -u PUBLIC_URL';
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: join(root, 'test-results/e2e'),
+  // Tests are independent (own browser context, own sign-in), so they spread over both workers.
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: SERVER_URL,
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+    trace: 'on-first-retry',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: [
+    {
+      name: 'mailbox',
+      command: 'node support/mailbox.mjs',
+      cwd: import.meta.dirname,
+      url: `${MAILBOX_URL}/readyz`,
+      env: { MAILBOX_SMTP_PORT: String(MAILBOX_SMTP_PORT), MAILBOX_HTTP_PORT: String(MAILBOX_HTTP_PORT) },
+      reuseExistingServer: false,
+      timeout: 15_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 2_000 },
+    },
+    {
+      name: 'hub',
+      command: `${cleanEnv} ${tsx} apps/hub/src/main.ts`,
+      cwd: root,
+      url: `${HUB_URL}/readyz`,
+      env: {
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: new URL(HUB_URL).port,
+        DATA_DIR: join(dataRoot, 'hub'),
+        SEED_DEMO: '1',
+        DEMO_HUB_SECRET,
+        ALLOWED_ORIGINS: SERVER_URL,
+        LOG_LEVEL: 'warn',
+      },
+      // Warnings and fatal start-up errors (pino writes them to stdout) belong in the run's output.
+      stdout: 'pipe',
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+    },
+    {
+      name: 'server',
+      command: `${cleanEnv} ${tsx} apps/server/src/main.ts`,
+      cwd: root,
+      url: `${SERVER_URL}/readyz`,
+      env: {
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: new URL(SERVER_URL).port,
+        DATA_DIR: join(dataRoot, 'server'),
+        SEED_DEMO: '1',
+        DEMO_HUB_URL: HUB_URL,
+        DEMO_HUB_SECRET,
+        SMTP_URL: `smtp://127.0.0.1:${MAILBOX_SMTP_PORT}`,
+        // With the spec's two-minute margin the console renews ~10 s after sign-in.
+        ACCESS_TOKEN_TTL_SECONDS: '130',
+        WEB_DIST: 'apps/web/dist',
+        // Each test's browser sends its own client address (support/test.ts), as separate admins would.
+        TRUST_PROXY: '1',
+        LOG_LEVEL: 'warn',
+      },
+      // Warnings and fatal start-up errors (pino writes them to stdout) belong in the run's output.
+      stdout: 'pipe',
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+    },
+  ],
+});

@@ -1,0 +1,82 @@
+import { join, resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+import { SERVER_URL } from '../support/env.ts';
+import { atRoute, continueButton, emailInput, openProfileMenu, passwordInput, signIn } from '../support/latchkey.ts';
+import { expect, test } from '../support/test.ts';
+
+/** Adds a security key (apps/server/src/features/security/security.demo.ts). */
+const KEIKO = 'keiko@northwind.example';
+// WebAuthn refuses an IP address as the relying party: this test uses the console at localhost.
+const CONSOLE = SERVER_URL.replace('127.0.0.1', 'localhost');
+const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
+
+async function shots(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
+    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('security key: added in account security with Chromium’s virtual authenticator, then signs in on /login/u2f', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'usb',
+      hasResidentKey: false,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+
+  await page.goto(`${CONSOLE}/#/login`);
+  await signIn(page, KEIKO, { open: false, expectPath: '/dashboard' });
+  await page.goto(`${CONSOLE}/#/settings/account-security`);
+  const card = page.getByTestId('security-keys');
+  await expect(card.getByTestId('security-keys-count')).toHaveText('Security keys added: 0');
+  await card.getByRole('button', { name: 'Add security key' }).click();
+  await expect(page.getByText('Security key added', { exact: true })).toBeVisible();
+  await expect(card.getByTestId('security-keys-count')).toHaveText('Security keys added: 1');
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(credentials).toHaveLength(1);
+
+  const menu = await openProfileMenu(page);
+  await menu.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(atRoute('/login'));
+  await emailInput(page).fill(KEIKO);
+  await continueButton(page).click();
+  await passwordInput(page).fill('Latchkey-demo-2026');
+  await continueButton(page).click();
+  // The password step sends no email code: the key answers the challenge on /login/u2f.
+  await expect(page).toHaveURL(atRoute('/dashboard'));
+  const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(after.credentials[0]?.signCount).toBeGreaterThan(0);
+
+  // Without the key (removed from the browser), the step says so and offers to try again.
+  await openProfileMenu(page).then((m) => m.getByRole('menuitem', { name: 'Log out' }).click());
+  await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'usb',
+      hasResidentKey: false,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  await emailInput(page).fill(KEIKO);
+  await continueButton(page).click();
+  await passwordInput(page).fill('Latchkey-demo-2026');
+  await continueButton(page).click();
+  await expect(page).toHaveURL(atRoute('/login/u2f'));
+  await expect(page.getByRole('alert')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Use security key' })).toBeVisible();
+  await shots(page, 'login-u2f');
+});

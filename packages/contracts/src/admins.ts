@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { RULES, SCOPES } from './access.ts';
+import { Email } from './auth.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { ROUTES } from './routes.ts';
+
+/** Spec §9: the team admin count shown rounded up to a multiple of 10. */
+export const roundUpToTen = (n: number): number => Math.ceil(n / 10) * 10;
+
+const Scopes = z
+  .array(z.enum(SCOPES))
+  .min(1, 'Choose at least one scope.')
+  .transform((s) => [...new Set(s)]);
+
+export const TeamAdmin = z.object({ email: z.string(), name: z.string(), scopes: z.array(z.enum(SCOPES)) });
+export type TeamAdmin = z.infer<typeof TeamAdmin>;
+
+export const adminMembersEndpoint = defineEndpoint({
+  ...ROUTES.adminMembers,
+  access: RULES.superAdmin,
+  summary: "The team's administrators (optionally those matching a search), with the count rounded up to a multiple of 10.",
+  input: z.object({ search_value: z.string().trim().max(100).optional() }),
+  output: z.object({ admins: z.array(TeamAdmin), total: z.number().int(), total_rounded: z.number().int() }),
+});
+
+export const adminAddEndpoint = defineEndpoint({
+  ...ROUTES.adminAdd,
+  access: RULES.superAdmin,
+  summary: 'Make a person an administrator of the team with the given scopes.',
+  input: z.object({ action: z.literal('add_admin').default('add_admin'), email: Email, scopes: Scopes }),
+  output: z.object({ code: z.literal('updated') }),
+});
+
+export const adminRemoveEndpoint = defineEndpoint({
+  ...ROUTES.adminRemove,
+  access: RULES.superAdmin,
+  summary: 'Remove an administrator from the team; the last super admin cannot be removed.',
+  input: z.object({ action: z.literal('remove_admin'), email: Email, scopes: z.array(z.enum(SCOPES)).optional() }),
+  output: z.object({ code: z.literal('updated') }),
+});
+
+export const adminAuthResetEndpoint = defineEndpoint({
+  ...ROUTES.adminAuthReset,
+  access: RULES.superAdmin,
+  summary: "Reset another administrator's sign-in: password, authenticator and backup codes cleared, sessions ended.",
+  input: z.object({ email: Email, reset_auth: z.literal(true) }),
+  output: z.object({ code: z.literal('updated') }),
+});

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { SCOPES, type Scope } from './access.ts';
+import { CONSOLE_TYPE, OTP_LENGTH } from './constants.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { EMAIL_PATTERN } from './messages.ts';
+import { ROUTES } from './routes.ts';
+
+/** Emails are trimmed before use (spec §5); compared case-insensitively. */
+export const Email = z
+  .string()
+  .trim()
+  .min(1, 'please enter your email')
+  .max(254, 'loginpage.enter_valid_email')
+  .regex(EMAIL_PATTERN, 'loginpage.enter_valid_email')
+  .transform((e) => e.toLowerCase());
+
+export const OtpCode = z.string().regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), 'invalid or expired code entered');
+
+export const Device = z
+  .object({
+    browser: z.string().max(100).optional(),
+    version: z.string().max(50).optional(),
+    id: z.string().max(100).optional(),
+    lang: z.string().max(20).optional(),
+    os: z.string().max(50).optional(),
+    os_version: z.string().max(50).optional(),
+    time_zone: z.string().max(60).optional(),
+    type: z.string().max(30).optional(),
+    vendor: z.string().max(60).optional(),
+  })
+  .optional();
+
+export const AuthType = z.enum(['password', 'otp']);
+
+export const TeamChoice = z.object({ team_slug: z.string(), team_name: z.string() });
+
+export const loginEndpoint = defineEndpoint({
+  ...ROUTES.login,
+  summary: 'Check an email: which teams it administers and how it signs in.',
+  input: z.object({
+    email: Email,
+    team_slug: z.string().max(100).optional(),
+    console_type: z.literal(CONSOLE_TYPE).default(CONSOLE_TYPE),
+    device: Device,
+    resend_otp: z.boolean().optional(),
+  }),
+  output: z.discriminatedUnion('code', [
+    z.object({ code: z.literal('select_team'), teams: z.array(TeamChoice) }),
+    z.object({
+      code: z.literal('ok'),
+      team_slug: z.string(),
+      team_name: z.string(),
+      auth_type: AuthType,
+      is_sso_active: z.boolean(),
+      /** True when an email code was sent because the account signs in with codes only. */
+      otp_sent: z.boolean(),
+    }),
+  ]),
+});
+
+export const verifyPasswordEndpoint = defineEndpoint({
+  ...ROUTES.verifyPassword,
+  summary: 'Check the password; sends an email code unless an authenticator is required.',
+  input: z.object({
+    email: Email,
+    password: z.string().min(1, 'please enter your password').max(1024),
+    team_slug: z.string().max(100),
+    resend_otp: z.boolean().optional(),
+  }),
+  output: z.object({ code: z.enum(['otp_sent', 'totp_required', 'u2f_required']) }),
+});
+
+export const TokenPair = z.object({
+  access: z.string(),
+  refresh_token: z.string(),
+  /** Epoch milliseconds. */
+  expires_at: z.number(),
+  refresh_expires_at: z.number(),
+});
+export type TokenPair = z.infer<typeof TokenPair>;
+
+/** A one-minute grant the console exchanges at the team's Hub for Hub tokens. */
+export const AuxCode = z.object({
+  server_url: z.string(),
+  access: z.string(),
+  expires_at: z.number(),
+  team_slug: z.string(),
+});
+
+export const LoginSuccess = z.object({
+  token: TokenPair,
+  team_slug: z.string(),
+  aux_code: AuxCode.nullable(),
+});
+export type LoginSuccess = z.infer<typeof LoginSuccess>;
+
+/** An admin without a password proved the email: the token lets them set one (10 minutes, once). */
+export const SetPasswordFirst = z.object({ code: z.literal('set_password_first'), set_auth_token: z.string() });
+
+export const verifyOtpEndpoint = defineEndpoint({
+  ...ROUTES.verifyOtp,
+  summary: 'Finish sign-in with the emailed code (an admin without a password sets one first: set_password_first).',
+  input: z.object({
+    email: Email,
+    otp: OtpCode,
+    password: z.string().max(1024).optional(),
+    team_slug: z.string().max(100),
+    client_id: z.string().max(100).optional(),
+    device: Device,
+  }),
+  output: z.union([LoginSuccess, SetPasswordFirst]),
+});
+
+export const refreshTokenEndpoint = defineEndpoint({
+  ...ROUTES.refreshToken,
+  summary: 'Rotate a refresh token. A reused refresh token revokes its whole session.',
+  input: z.object({
+    client_id: z.string().max(100).optional(),
+    grant_type: z.literal('refresh_token'),
+    refresh_token: z.string().min(1).max(200),
+  }),
+  output: TokenPair,
+});
+
+export const signoutEndpoint = defineEndpoint({
+  ...ROUTES.signout,
+  access: { roles: SCOPES as readonly Scope[], teamTypes: ['organization', 'family'] },
+  summary: 'End the current session.',
+  input: z.object({ key: z.string().optional() }),
+  output: z.object({ code: z.literal('signed_out') }),
+});

@@ -1,0 +1,26 @@
+/**
+ * The zod-free part of the contracts, for the console's first page. Everything here is plain
+ * data and functions; schemas stay in the full entry point.
+ */
+export * from './access.ts';
+export type { ApiMap } from './api-map.ts';
+export type { LoginSuccess, TokenPair } from './auth.ts';
+export * from './constants.ts';
+export type { EndpointInput, EndpointOutput } from './endpoint.ts';
+export type { HubTokens } from './hub.ts';
+export * from './locales.ts';
+export { LOGOUT_REASONS, type LogoutReason } from './logout.ts';
+export * from './messages.ts';
+export type {
+  ActivityStats,
+  LicenceSummary,
+  Member,
+  MemberFilters,
+  Notification,
+  ProvisioningEntry,
+} from './people.ts';
+export * from './people-constants.ts';
+export type { RouteInfo, RouteName } from './routes.ts';
+export type { Team } from './team.ts';
+export * from './urls.ts';
+export * from './versions.ts';

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** Every error reply, from server and hub alike: a stable code and an English description. */
+export const ErrorReply = z.object({
+  code: z.string(),
+  description: z.string(),
+  /** Field-level problems of an `invalid_input` reply. */
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorReply = z.infer<typeof ErrorReply>;
+
+/** Error codes the programs send, with their HTTP status. */
+export const ERROR_STATUS = {
+  invalid_input: 400,
+  email_notregistered: 404,
+  admin_not_found: 404,
+  password_invalid: 400,
+  otp_invalid: 400,
+  totp_invalid: 400,
+  code_invalid: 400,
+  password_mismatch: 400,
+  invalid_password_validation: 400,
+  totp_already_enabled: 409,
+  totp_not_enabled: 409,
+  password_not_set: 409,
+  invalid_link: 400,
+  token_expired: 401,
+  invalid_grant: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  too_many_requests_msg: 429,
+  hub_not_registered: 403,
+  licence_limit_exceeded: 400,
+  member_already_exists: 409,
+  member_not_found: 404,
+  admin_already_exists: 409,
+  admin_not_in_team: 404,
+  last_super_admin: 400,
+  internal_error: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Client-side failure classes (spec §8). */
+export const FAILURE_CLASSES = ['TIMEOUT_ERROR', 'FETCH_ERROR', 'PARSING_ERROR'] as const;

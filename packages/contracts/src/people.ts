@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { RULES } from './access.ts';
+import { Email } from './auth.ts';
+import { DEFAULT_PAGE_SIZE } from './constants.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { APP_USAGES, LICENSE_STATUSES, MAX_BULK_EMAILS, MAX_PAGE_SIZE, MEMBER_STATUSES } from './people-constants.ts';
+import { ROUTES } from './routes.ts';
+
+export * from './people-constants.ts';
+
+const Empty = z.object({}).passthrough();
+const Done = z.object({ code: z.literal('updated') });
+
+// ── Dashboard (spec §2 Dashboard, §3 Notification / Dashboard stats, §4 Trial banner) ──────────
+
+export const Notification = z.object({
+  /** `trial` while the team is on a trial; null when there is nothing to say. */
+  code: z.enum(['trial']).nullable(),
+  days_left: z.number().int().nullable(),
+  notification: z.string().nullable(),
+});
+export type Notification = z.infer<typeof Notification>;
+
+export const notificationEndpoint = defineEndpoint({
+  ...ROUTES.notification,
+  access: RULES.dashboard,
+  summary: "The team's notice for the dashboard: trial days left (negative once expired).",
+  input: Empty,
+  output: Notification,
+});
+
+export const ActivityStats = z.object({
+  active_members: z.number().int(),
+  inactive_members: z.number().int(),
+  unlicensed_members: z.number().int(),
+  unresponsive_members: z.number().int(),
+});
+export type ActivityStats = z.infer<typeof ActivityStats>;
+
+export const dashboardActivityEndpoint = defineEndpoint({
+  ...ROUTES.dashboardActivity,
+  access: RULES.dashboard,
+  summary: 'Current members by app usage, and members without a licence.',
+  input: Empty,
+  output: ActivityStats,
+});
+
+export const ProvisioningEntry = z.object({
+  /** The month's first day, epoch milliseconds (UTC). */
+  date: z.number().int(),
+  /** `01`–`12`. */
+  month: z.string(),
+  year: z.number().int(),
+  onboarded: z.number().int(),
+  deboarded: z.number().int(),
+});
+export type ProvisioningEntry = z.infer<typeof ProvisioningEntry>;
+
+export const dashboardProvisioningEndpoint = defineEndpoint({
+  ...ROUTES.dashboardProvisioning,
+  access: RULES.dashboard,
+  summary: 'Members onboarded and deboarded in each of the last 12 months, oldest first.',
+  input: Empty,
+  output: z.object({ data: z.array(ProvisioningEntry) }),
+});
+
+export const LicenceSummary = z.object({
+  active_subscriptions: z.number().int(),
+  /** -1 means unlimited. */
+  total_subscriptions: z.number().int(),
+});
+export type LicenceSummary = z.infer<typeof LicenceSummary>;
+
+export const licenceSummaryEndpoint = defineEndpoint({
+  ...ROUTES.licenceSummary,
+  access: RULES.dashboard,
+  summary: 'Licences in use and licences bought (-1 unlimited).',
+  input: Empty,
+  output: LicenceSummary,
+});
+
+export const TeamName = z.string().trim().min(1, 'family name compulsory').max(100, 'The name can be at most 100 characters.');
+
+export const teamNameEditEndpoint = defineEndpoint({
+  ...ROUTES.teamNameEdit,
+  access: RULES.superAdminAnyTeam,
+  summary: "Rename the team (a family team's family name).",
+  input: z.object({ team_name: TeamName }),
+  output: z.object({ team_name: z.string() }),
+});
+
+export const analyticsEventEndpoint = defineEndpoint({
+  ...ROUTES.analyticsEvent,
+  access: RULES.anyAdmin,
+  summary: 'Record a console interaction (which control, on which screen) for product analytics.',
+  input: z.object({
+    interaction_type: z.string().trim().min(1).max(50),
+    object: z.string().trim().min(1).max(100),
+    section: z.string().trim().min(1).max(50),
+  }),
+  output: z.object({ code: z.literal('recorded') }),
+});
+
+// ── Members (spec §2 /users, issue 4) ──────────────────────────────────────────────────────────
+
+export const Member = z.object({
+  email: z.string(),
+  name: z.string(),
+  licensed: z.boolean(),
+  usage: z.enum(APP_USAGES),
+  status: z.enum(MEMBER_STATUSES),
+  onboarded_at: z.string(),
+  last_active_at: z.string().nullable(),
+});
+export type Member = z.infer<typeof Member>;
+
+export const MemberFilters = z.object({
+  search_value: z.string().trim().max(100).optional(),
+  license_status: z.array(z.enum(LICENSE_STATUSES)).max(2).optional(),
+  app_usage: z.array(z.enum(APP_USAGES)).max(3).optional(),
+});
+export type MemberFilters = z.infer<typeof MemberFilters>;
+
+export const membersEndpoint = defineEndpoint({
+  ...ROUTES.members,
+  access: RULES.people,
+  summary: 'One page of current members by email, after a keyset cursor (the last email of the previous page); never OFFSET.',
+  input: MemberFilters.extend({
+    after: z.string().max(320).nullable().optional(),
+    page_size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  }),
+  output: z.object({ results: z.array(Member), next_cursor: z.string().nullable() }),
+});
+
+export const membersCountEndpoint = defineEndpoint({
+  ...ROUTES.membersCount,
+  access: RULES.people,
+  summary: 'How many current members match the filters (asked once per filter, not per page).',
+  input: MemberFilters,
+  output: z.object({ total: z.number().int() }),
+});
+
+const Emails = z
+  .array(Email)
+  .min(1, 'this field is required')
+  .max(MAX_BULK_EMAILS, `At most ${MAX_BULK_EMAILS} emails at a time.`);
+
+export const membersInviteEndpoint = defineEndpoint({
+  ...ROUTES.membersInvite,
+  access: RULES.people,
+  summary: 'Invite people by email (one, or many from a CSV file); each gets a licence and an invitation email.',
+  input: z.object({ emails: Emails }),
+  output: z.object({ invited: z.array(z.string()) }),
+});
+
+export const membersResendInviteEndpoint = defineEndpoint({
+  ...ROUTES.membersResendInvite,
+  access: RULES.people,
+  summary: 'Send the invitation email again to members who have not joined yet.',
+  input: z.object({ emails: Emails }),
+  output: Done,
+});
+
+export const membersLicenceEndpoint = defineEndpoint({
+  ...ROUTES.membersLicence,
+  access: RULES.people,
+  summary: 'Assign or revoke licences; assigning never goes above the licences available.',
+  input: z.object({ emails: Emails, action: z.enum(['assign', 'revoke']) }),
+  output: Done,
+});
+
+export const membersStatusEndpoint = defineEndpoint({
+  ...ROUTES.membersStatus,
+  access: RULES.people,
+  summary: 'Suspend members (they cannot use the apps) or restore them.',
+  input: z.object({ emails: Emails, action: z.enum(['suspend', 'restore']) }),
+  output: Done,
+});
+
+export const membersRemoveEndpoint = defineEndpoint({
+  ...ROUTES.membersRemove,
+  access: RULES.people,
+  summary: 'Remove members from the team (deboarded; their licences are freed).',
+  input: z.object({ emails: Emails }),
+  output: Done,
+});
+
+export const membersExportEndpoint = defineEndpoint({
+  ...ROUTES.membersExport,
+  access: RULES.people,
+  summary: 'Every current member matching the filters, as CSV text.',
+  input: MemberFilters,
+  output: z.object({ csv: z.string(), count: z.number().int() }),
+});

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { AUX_SERVICES, BUSINESS_CLOUDS, ORGANIZATION_TYPES, RULES, SCOPES, TEAM_TYPES } from './access.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { ROUTES } from './routes.ts';
+
+const Empty = z.object({}).passthrough();
+
+export const OnboardingWizard = z.object({
+  enable_console: z.boolean(),
+  resume_notification: z.boolean(),
+  show_wizard: z.boolean(),
+  state: z.object({ stage: z.string() }).passthrough(),
+});
+
+export const Team = z.object({
+  team_name: z.string(),
+  team_slug: z.string(),
+  team_type: z.enum(TEAM_TYPES),
+  organization_type: z.enum(ORGANIZATION_TYPES),
+  bill_state: z.string(),
+  bill_type: z.string(),
+  business_cloud: z.enum(BUSINESS_CLOUDS),
+  purchase_partner: z.string().nullable(),
+  is_team_policy_present: z.boolean(),
+  started_on: z.string(),
+  valid_till: z.string(),
+  total_users: z.number(),
+  onboarding_wizard: OnboardingWizard,
+});
+export type Team = z.infer<typeof Team>;
+
+export const teamInfoEndpoint = defineEndpoint({
+  ...ROUTES.teamInfo,
+  access: RULES.anyAdmin,
+  summary: 'The signed-in team.',
+  input: Empty,
+  output: Team,
+});
+
+export const adminScopeEndpoint = defineEndpoint({
+  ...ROUTES.adminScope,
+  access: RULES.anyAdmin,
+  summary: "The signed-in admin's scopes in this team.",
+  input: Empty,
+  output: z.object({ scope: z.array(z.enum(SCOPES)) }),
+});
+
+export const adminInfoEndpoint = defineEndpoint({
+  ...ROUTES.adminInfo,
+  access: RULES.anyAdmin,
+  summary: 'The signed-in admin.',
+  input: Empty,
+  output: z.object({ user_email: z.string(), user_name: z.string() }),
+});
+
+export const allTeamsEndpoint = defineEndpoint({
+  ...ROUTES.allTeams,
+  access: RULES.anyAdmin,
+  summary: 'Teams the signed-in person administers (for switching teams).',
+  input: Empty,
+  output: z.object({
+    teams: z.array(z.object({ team_slug: z.string(), team_name: z.string(), team_type: z.enum(TEAM_TYPES) })),
+  }),
+});
+
+export const ServiceStates = z.partialRecord(z.enum(AUX_SERVICES), z.object({ enabled: z.boolean(), status: z.number().int() }));
+
+export const HubServer = z.object({
+  server_url: z.string(),
+  credential_id: z.string(),
+  hub_version: z.string().nullable(),
+  services: ServiceStates,
+});
+
+export const auxServicesEndpoint = defineEndpoint({
+  ...ROUTES.auxServices,
+  access: RULES.anyAdmin,
+  summary: "The team's Hub servers and the status of each auxiliary service.",
+  input: Empty,
+  output: z.object({ servers: z.array(HubServer) }),
+});

@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import pg from 'pg';
+
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+/** The one query layer: the same SQL runs on embedded PGlite and on a PostgreSQL server. */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs several statements (migrations); no parameters. */
+  exec(sql: string): Promise<void>;
+  /** Runs `fn` in one transaction: all its writes land, or none do. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Extensions the embedded database loads, so migrations run unchanged on PGlite and PostgreSQL (trigram search). */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+export function wrapPglite(lite: PGlite): Db {
+  return {
+    kind: 'pglite',
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await lite.query<T>(sql, params)).rows;
+    },
+    async exec(sql) {
+      await lite.exec(sql);
+    },
+    transaction(fn) {
+      return lite.transaction((tx) => fn({ query: async <T>(s: string, p?: unknown[]) => (await tx.query<T>(s, p)).rows }));
+    },
+    close: () => lite.close(),
+  };
+}
+
+export function wrapPool(pool: pg.Pool): Db {
+  return {
+    kind: 'postgres',
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await pool.query(sql, params)).rows as T[];
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({ query: async <T>(s: string, p?: unknown[]) => (await client.query(s, p)).rows as T[] });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** A PostgreSQL server when `url` is given, otherwise embedded PGlite stored in `dataDir`. */
+export async function openDb(options: { url?: string | undefined; dataDir: string }): Promise<Db> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // An idle client losing its connection (server restart, failover) must not crash the process;
+    // the pool drops it and the next query opens a new one.
+    pool.on('error', () => undefined);
+    await pool.query('select 1');
+    return wrapPool(pool);
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  return wrapPglite(await PGlite.create({ dataDir: options.dataDir, extensions: PGLITE_EXTENSIONS }));
+}

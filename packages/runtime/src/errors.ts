@@ -1,0 +1,16 @@
+import { ERROR_STATUS, type ErrorCode } from '@latchkey/contracts';
+
+/** A failure the caller should see, as the spec's `code` + `description`. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode | (string & {}),
+    readonly description: string,
+    readonly status: number = ERROR_STATUS[code as ErrorCode] ?? 400,
+    readonly issues?: { path: string; message: string }[],
+  ) {
+    super(description);
+  }
+}
+
+export const unauthorized = (description = 'Authentication required.') => new AppError('unauthorized', description, 401);
+export const forbidden = (description = 'You are not allowed to do this.') => new AppError('forbidden', description, 403);

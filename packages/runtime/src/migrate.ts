@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from './db.ts';
+
+/** Forward-only SQL migrations `NNNN_name.sql`, each applied once, in order; one run's are applied in one transaction. */
+export function readMigrations(dir: string): { name: string; sql: string }[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .sort()
+    .map((name) => ({ name, sql: readFileSync(join(dir, name), 'utf8') }));
+}
+
+export async function migrate(db: Db, dir: string): Promise<string[]> {
+  await db.exec(
+    'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
+  );
+  const applied: string[] = [];
+  // One instance migrates at a time when several start together on one PostgreSQL server.
+  await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock(7341001)');
+    const done = new Set((await tx.query<{ name: string }>('select name from schema_migrations')).map((r) => r.name));
+    for (const m of readMigrations(dir)) {
+      if (done.has(m.name)) continue;
+      for (const statement of splitStatements(m.sql)) await tx.query(statement);
+      await tx.query('insert into schema_migrations (name) values ($1)', [m.name]);
+      applied.push(m.name);
+    }
+  });
+  return applied;
+}
+
+/** Splits a migration on semicolons that end a line; migrations keep to that style (no functions with bodies). */
+function splitStatements(sql: string): string[] {
+  return sql
+    .replace(/^\s*--.*$/gm, '')
+    .split(/;\s*$/m)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,236 @@
+// `npm run bench` (people, issue 4): a 100,000-member team on the PostgreSQL server at
+// TEST_DATABASE_URL, and the members list through the real API (authenticated, validated, JSON
+// over HTTP) for the first page, a deep page and a substring search, beside the raw SQL of the same
+// queries. The load generator runs in a worker thread, so server and client each have a core.
+import { randomBytes } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { DEFAULT_PAGE_SIZE, type MemberFilters } from '@latchkey/contracts';
+import { migrate, wrapPool } from '@latchkey/runtime';
+import pg from 'pg';
+import { buildServer } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { MIGRATIONS_DIR } from '../apps/server/src/db/migrations-dir.ts';
+import { DEMO_ADMINS, DEMO_PASSWORD, seedDemo } from '../apps/server/src/features/demo/seed.ts';
+import { peopleRepository } from '../apps/server/src/features/people/people.repository.ts';
+import type { Mail } from '../apps/server/src/platform/mail.ts';
+
+const MEMBERS = 100_000;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONCURRENCY = 8;
+const SEARCHES = ['kowal', 'eriks', 'haddad', 'ito.17', '4242'];
+
+interface LoadResult {
+  latenciesMs: number[];
+  errors: number;
+  seconds: number;
+}
+
+const url = process.env.TEST_DATABASE_URL;
+if (!url) {
+  console.info('people bench skipped: set TEST_DATABASE_URL to a PostgreSQL server');
+  process.exit(0);
+}
+
+const withDatabase = (base: string, database: string) => {
+  const u = new URL(base);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+
+const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+function summary(r: LoadResult) {
+  const sorted = [...r.latenciesMs].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    rps: sorted.length / r.seconds,
+    errors: r.errors,
+  };
+}
+const ms = (n: number) => `${n.toFixed(2).padStart(6)} ms`;
+const line = (label: string, r: LoadResult) => {
+  const s = summary(r);
+  return `${label.padEnd(34)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  ${Math.round(s.rps).toString().padStart(6)} req/s${s.errors ? `  ${s.errors} errors` : ''}`;
+};
+
+function load(job: { url: string; token: string; bodies: string[]; seconds: number; concurrency: number; rate?: number }) {
+  return new Promise<LoadResult>((resolve, reject) => {
+    const worker = new Worker(new URL('./bench-load.mjs', import.meta.url), { workerData: job });
+    worker.once('message', (result: LoadResult) => {
+      void worker.terminate();
+      resolve(result);
+    });
+    worker.once('error', reject);
+  });
+}
+
+/** The same query the API runs, straight on the pool, closed loop. */
+async function sql(run: () => Promise<unknown>, seconds: number, concurrency: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const t = performance.now();
+        await run();
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return { latenciesMs: latencies, errors: 0, seconds: (performance.now() - started) / 1000 };
+}
+
+const name = `latchkey_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: url });
+await admin.connect();
+await admin.query(`create database ${name}`);
+const pool = new pg.Pool({ connectionString: withDatabase(url, name), max: 10 });
+// The database is dropped at the end with its idle connections.
+pool.on('error', () => undefined);
+const db = wrapPool(pool);
+try {
+  await migrate(db, MIGRATIONS_DIR);
+  await seedDemo(db, {});
+  const [team] = await db.query<{ id: string }>(`select id from teams where slug = 'northwind'`);
+  const teamId = team?.id as string;
+  const seedStarted = performance.now();
+  await db.query(
+    `insert into members (team_id, email, name, usage, licensed, onboarded_at)
+     select $1, lower(f || '.' || l || '.' || g || '@bench.example'), f || ' ' || l,
+       (array['active', 'inactive', 'unresponsive'])[1 + g % 3], g % 10 <> 0, now() - (g % 365) * interval '1 day'
+     from generate_series(1, $2::int) as g,
+     lateral (select (array['Ava','Ben','Chloe','Dev','Elif','Farah','Gus','Hana','Ines','Jon','Kai','Lena','Mateo',
+       'Nia','Omar','Pia','Quinn','Rosa','Sven','Tara','Umar','Vera','Wes','Yara','Zoe'])[1 + g % 25] as f,
+       (array['Andersen','Brooks','Costa','Dubois','Eriksen','Fischer','Garcia','Haddad','Ito','Jensen','Kowalski',
+       'Lopez','Moreau','Nakamura','Olsen','Petrov','Quist','Rossi','Schmidt','Tanaka'])[1 + (g / 25) % 20] as l) as n`,
+    [teamId, MEMBERS],
+  );
+  await db.exec('analyze members');
+  const [count] = await db.query<{ n: number }>('select count(*)::int as n from members where team_id = $1', [teamId]);
+  console.info(
+    `seeded ${count?.n.toLocaleString('en-US')} members in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+  );
+  const [deep] = await db.query<{ email: string }>(
+    'select email from members where team_id = $1 and deboarded_at is null order by email offset $2 limit 1',
+    [teamId, (count?.n ?? MEMBERS) - 15],
+  );
+  const deepCursor = deep?.email as string;
+  if (process.env.BENCH_EXPLAIN) {
+    for (const term of SEARCHES) {
+      const plan = await db.query<{ 'QUERY PLAN': string }>(
+        `explain analyze select email from (select * from members where team_id = $1 and deboarded_at is null
+           order by email limit 500) as w where lower(email || ' ' || name) like $2 order by email limit 11`,
+        [teamId, `%${term}%`],
+      );
+      console.info(plan.map((r) => r['QUERY PLAN']).join('\n'));
+    }
+  }
+
+  const codes: string[] = [];
+  const mailer = { send: async (m: Mail) => void codes.push(/\b(\d{6})\b/.exec(m.text)?.[1] ?? '') };
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: withDatabase(url, name),
+    WEB_DIST: '/nonexistent',
+  });
+  const app = await buildServer({ config, db, mailer, rateLimitPerMinute: 100_000_000 });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const post = async (path: string, body: unknown) =>
+    (
+      await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    ).json();
+  const email = DEMO_ADMINS.admin;
+  await post('/api/v1/console/auth/login/', { email, team_slug: 'northwind' });
+  await post('/api/v1/console/auth/verify/password/', { email, password: DEMO_PASSWORD, team_slug: 'northwind' });
+  for (let i = 0; i < 100 && codes.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  const signedIn = (await post('/api/v1/console/auth/verify/otp/', {
+    email,
+    otp: codes.at(-1),
+    password: DEMO_PASSWORD,
+    team_slug: 'northwind',
+  })) as { token: { access: string } };
+  if (!signedIn.token) throw new Error(`sign-in failed: ${JSON.stringify(signedIn)} (codes: ${codes.join(',')})`);
+  const token = signedIn.token.access;
+  const listUrl = `${base}/api/v1/team/members/`;
+
+  const cases: { label: string; bodies: unknown[]; filters: MemberFilters[]; after: string | null }[] = [
+    { label: 'first page', bodies: [{}], filters: [{}], after: null },
+    { label: `deep page (after row ${(count?.n ?? 0) - 15})`, bodies: [{ after: deepCursor }], filters: [{}], after: deepCursor },
+    {
+      label: 'substring search',
+      bodies: SEARCHES.map((s) => ({ search_value: s })),
+      filters: SEARCHES.map((s) => ({ search_value: s })),
+      after: null,
+    },
+  ];
+  // Warm both paths (JIT, plans, pool connections).
+  await load({ url: listUrl, token, bodies: ['{}'], seconds: 1, concurrency: CONCURRENCY });
+
+  const results: Record<string, { api: LoadResult; sql: LoadResult }> = {};
+  for (const c of cases) {
+    const api = await load({
+      url: listUrl,
+      token,
+      bodies: c.bodies.map((b) => JSON.stringify(b)),
+      seconds: SECONDS,
+      concurrency: CONCURRENCY,
+    });
+    let k = 0;
+    const raw = await sql(
+      () => peopleRepository.page(db, teamId, c.filters[k++ % c.filters.length] as MemberFilters, c.after, DEFAULT_PAGE_SIZE + 1),
+      SECONDS,
+      CONCURRENCY,
+    );
+    results[c.label] = { api, sql: raw };
+  }
+  const fixed = await load({
+    url: listUrl,
+    token,
+    bodies: [JSON.stringify({ after: deepCursor })],
+    seconds: SECONDS,
+    concurrency: 64,
+    rate: 2000,
+  });
+  await app.close();
+
+  console.info(
+    `\nmembers list, ${count?.n.toLocaleString('en-US')} members, page size ${DEFAULT_PAGE_SIZE}, ${CONCURRENCY} concurrent, ${SECONDS} s each`,
+  );
+  for (const [label, r] of Object.entries(results)) {
+    console.info(line(`API  ${label}`, r.api));
+    console.info(line(`SQL  ${label}`, r.sql));
+  }
+  console.info(line('API  deep page at 2,000 req/s', fixed));
+
+  const of = (label: string) => results[label] as { api: LoadResult; sql: LoadResult };
+  const deepLabel = (cases[1] as { label: string }).label;
+  const first = summary(of('first page').api);
+  const deepApi = summary(of(deepLabel).api);
+  const deepSql = summary(of(deepLabel).sql);
+  const search = summary(of('substring search').api);
+  const at2000 = summary(fixed);
+  const checks: [string, boolean][] = [
+    [
+      `deep page p99 at 2,000 req/s ${at2000.p99.toFixed(2)} ms ≤ 10 ms (served ${Math.round(at2000.rps)} req/s)`,
+      at2000.p99 <= 10 && at2000.rps >= 1900,
+    ],
+    [
+      `deepest page p50 ${deepApi.p50.toFixed(2)} ms within 1.2× of the first ${first.p50.toFixed(2)} ms`,
+      deepApi.p50 <= first.p50 * 1.2,
+    ],
+    [`search p99 ${search.p99.toFixed(2)} ms ≤ 15 ms`, search.p99 <= 15],
+    [
+      `API throughput ${Math.round(deepApi.rps)} req/s ≥ 20 % of raw SQL ${Math.round(deepSql.rps)} req/s (${Math.round((100 * deepApi.rps) / deepSql.rps)} %)`,
+      deepApi.rps >= 0.2 * deepSql.rps,
+    ],
+  ];
+  console.info('');
+  for (const [text, ok] of checks) console.info(`${ok ? 'met   ' : 'MISSED'} ${text}`);
+} finally {
+  await db.close();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}

@@ -1,0 +1,61 @@
+// `npm run bench`: the figures issue 2 asks for, measured on this machine.
+//   - the sign-in route's initial JS (gzip), from a fresh build;
+//   - start to ready of the built server and Hub together on an existing embedded database (median of 3).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipKb, initialChunks } from './bundle-budget.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+const signInKb = initialChunks().reduce((sum, f) => sum + gzipKb(f), 0);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-bench-'));
+const secret = 'b'.repeat(40);
+
+async function startBoth() {
+  const started = performance.now();
+  const env = { ...process.env, LOG_LEVEL: 'warn', SEED_DEMO: '1', DEMO_HUB_SECRET: secret };
+  const server = spawn(process.execPath, ['apps/server/dist/main.mjs'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...env, PORT: '18180', DATA_DIR: join(dataDir, 'server'), DEMO_HUB_URL: 'http://127.0.0.1:18181' },
+  });
+  const hub = spawn(process.execPath, ['apps/hub/dist/main.mjs'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...env, PORT: '18181', DATA_DIR: join(dataDir, 'hub') },
+  });
+  await Promise.all(['http://127.0.0.1:18180/readyz', 'http://127.0.0.1:18181/readyz'].map(waitFor));
+  const seconds = (performance.now() - started) / 1000;
+  for (const child of [server, hub]) child.kill('SIGTERM');
+  await Promise.all([server, hub].map((c) => new Promise((r) => c.once('exit', r))));
+  return seconds;
+}
+
+async function waitFor(url) {
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const first = await startBoth(); // creates and seeds the databases
+const runs = [await startBoth(), await startBoth(), await startBoth()].sort((a, b) => a - b);
+rmSync(dataDir, { recursive: true, force: true });
+
+console.info(`sign-in route initial JS     ${signInKb.toFixed(1)} KB gzip (budget 120 KB)`);
+console.info(`first start (create + seed)  ${first.toFixed(2)} s`);
+console.info(
+  `start to ready, existing DB  ${runs[1].toFixed(2)} s median (${runs.map((r) => r.toFixed(2)).join(', ')}; target 5 s)`,
+);
+
+// The members list of a 100,000-member team through the real API beside raw SQL (issue 4).
+if (process.env.TEST_DATABASE_URL) {
+  spawnSync(join(root, 'node_modules/.bin/tsx'), ['scripts/bench-people.ts'], { cwd: root, stdio: 'inherit' });
+} else {
+  console.info('members list at 100k members: set TEST_DATABASE_URL to a PostgreSQL server to measure it');
+}

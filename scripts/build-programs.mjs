@@ -1,0 +1,30 @@
+// Bundles the server and the Hub into one ES module each (apps/*/dist/main.mjs) with their SQL
+// migrations beside it: Node then starts them without compiling TypeScript (start-up time).
+// Workspace packages are bundled in; npm dependencies stay external.
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const dependencies = (dir) => Object.keys(JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')).dependencies ?? {});
+
+for (const app of ['server', 'hub']) {
+  const dir = join(root, 'apps', app);
+  const external = [
+    ...dependencies(`apps/${app}`),
+    ...dependencies('packages/runtime'),
+    ...dependencies('packages/contracts'),
+  ].filter((name) => !name.startsWith('@latchkey/'));
+  rmSync(join(dir, 'dist'), { recursive: true, force: true });
+  await build({
+    entryPoints: [join(dir, 'src/main.ts')],
+    outfile: join(dir, 'dist/main.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external,
+    logLevel: 'warning',
+  });
+  cpSync(join(dir, 'src/db/migrations'), join(dir, 'dist/migrations'), { recursive: true });
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One runner for every unit and API test. `TEST_DB=postgres` reruns the server and hub suites
+ * against the PostgreSQL server at TEST_DATABASE_URL (see scripts/test.mjs).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'] } },
+      { test: { name: 'runtime', include: ['packages/runtime/src/**/*.test.ts'], testTimeout: 30_000 } },
+      { test: { name: 'server', include: ['apps/server/src/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: 'hub', include: ['apps/hub/src/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom' } },
+    ],
+  },
+});
