@@ -10,6 +10,16 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
 import { ensureSecret } from './platform/secrets.ts';
 
+// Sign-in and account security (issue 3)
+
+// Groups, branding, member devices (issue 4)
+
+// Policies (issue 5)
+
+// Hub integration (issue 6)
+
+// Security audit, sharing, recovery (issue 6)
+
 /** Every call this program answers, for its OpenAPI document. */
 export const HUB_ENDPOINTS = [
   contracts.hubHealthEndpoint,
@@ -17,6 +27,16 @@ export const HUB_ENDPOINTS = [
   contracts.hubTokenEndpoint,
   contracts.hubRefreshEndpoint,
   contracts.hubWhoAmIEndpoint,
+
+  // Sign-in and account security (issue 3)
+
+  // Groups, branding, member devices (issue 4)
+
+  // Policies (issue 5)
+
+  // Hub integration (issue 6)
+
+  // Security audit, sharing, recovery (issue 6)
 ];
 
 export interface HubDeps {
@@ -47,5 +67,15 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   healthRoutes(app, guard, db, config.HUB_VERSION, HUB_ENDPOINTS);
   connectorRoutes(app, guard, db, config.HUB_VERSION);
   authRoutes(app, guard, db, sessions);
+
+  // Sign-in and account security (issue 3)
+
+  // Groups, branding, member devices (issue 4)
+
+  // Policies (issue 5)
+
+  // Hub integration (issue 6)
+
+  // Security audit, sharing, recovery (issue 6)
   return app;
 }

@@ -22,6 +22,16 @@ import { createMailer, type Mailer } from './platform/mail.ts';
 import { createSealer } from './platform/sealed.ts';
 import { ensureSecret } from './platform/secrets.ts';
 
+// Sign-in and account security (issue 3)
+
+// Groups, branding, member devices (issue 4)
+
+// Policies (issue 5)
+
+// Hub integration (issue 6)
+
+// Security audit, sharing, recovery (issue 6)
+
 /** Every call this program answers, for its OpenAPI document. */
 export const SERVER_ENDPOINTS = [
   contracts.loginEndpoint,
@@ -55,6 +65,16 @@ export const SERVER_ENDPOINTS = [
   contracts.auxServicesEndpoint,
   ...PEOPLE_ENDPOINTS,
   ...ADMINS_ENDPOINTS,
+
+  // Sign-in and account security (issue 3)
+
+  // Groups, branding, member devices (issue 4)
+
+  // Policies (issue 5)
+
+  // Hub integration (issue 6)
+
+  // Security audit, sharing, recovery (issue 6)
 ];
 
 export interface ServerDeps {
@@ -145,6 +165,16 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   teamRoutes(app, guard, db);
   peopleRoutes(app, guard, db, mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
   adminsRoutes(app, guard, db);
+
+  // Sign-in and account security (issue 3)
+
+  // Groups, branding, member devices (issue 4)
+
+  // Policies (issue 5)
+
+  // Hub integration (issue 6)
+
+  // Security audit, sharing, recovery (issue 6)
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {

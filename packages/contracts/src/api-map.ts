@@ -6,6 +6,16 @@ import type * as people from './people.ts';
 import type { RouteName } from './routes.ts';
 import type * as team from './team.ts';
 
+// Sign-in and account security (issue 3)
+
+// Groups, branding, member devices (issue 4)
+
+// Policies (issue 5)
+
+// Hub integration (issue 6)
+
+// Security audit, sharing, recovery (issue 6)
+
 /** Each route name's endpoint, as types only: lets the console type its calls without loading zod. */
 export interface ApiMap {
   login: typeof auth.loginEndpoint;
@@ -57,6 +67,16 @@ export interface ApiMap {
   membersExport: typeof people.membersExportEndpoint;
   hubToken: typeof hub.hubTokenEndpoint;
   hubRefresh: typeof hub.hubRefreshEndpoint;
+
+  // Sign-in and account security (issue 3)
+
+  // Groups, branding, member devices (issue 4)
+
+  // Policies (issue 5)
+
+  // Hub integration (issue 6)
+
+  // Security audit, sharing, recovery (issue 6)
 }
 
 // Every route has its endpoint type, and nothing else is listed.

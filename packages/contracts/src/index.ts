@@ -15,3 +15,13 @@ export * from './routes.ts';
 export * from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';
+
+// Sign-in and account security (issue 3)
+
+// Groups, branding, member devices (issue 4)
+
+// Policies (issue 5)
+
+// Hub integration (issue 6)
+
+// Security audit, sharing, recovery (issue 6)

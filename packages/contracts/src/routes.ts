@@ -60,6 +60,16 @@ export const ROUTES = {
   membersExport: { method: 'POST', path: '/api/v1/team/members/export/', auth: 'session' },
   hubToken: { method: 'POST', path: '/auth/token/', auth: 'public' },
   hubRefresh: { method: 'POST', path: '/auth/token/refresh/', auth: 'public' },
+
+  // Sign-in and account security (issue 3)
+
+  // Groups, branding, member devices (issue 4)
+
+  // Policies (issue 5)
+
+  // Hub integration (issue 6)
+
+  // Security audit, sharing, recovery (issue 6)
 } as const satisfies Record<string, RouteInfo>;
 
 export type RouteName = keyof typeof ROUTES;

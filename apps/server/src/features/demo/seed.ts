@@ -92,6 +92,16 @@ export async function seedDemo(
     await members(tx, northwind);
     await groups(tx, northwind);
     await seedPeopleDemo(tx, northwind, family);
+
+    // Sign-in and account security (issue 3)
+
+    // Groups, branding, member devices (issue 4)
+
+    // Policies (issue 5)
+
+    // Hub integration (issue 6)
+
+    // Security audit, sharing, recovery (issue 6)
     if (options.hubUrl) {
       const active = { enabled: true, status: 2 };
       await tx.query(

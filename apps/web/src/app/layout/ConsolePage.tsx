@@ -1,57 +1,23 @@
 import { accessDenial, landingPath } from '@latchkey/contracts/client';
 import { useMediaQuery } from '@mantine/hooks';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Redirect } from 'wouter';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { NotBuiltYet, UnavailableOnMobile } from '../../components/StatusScreens.tsx';
 import type { ConsoleRoute } from '../console-routes.ts';
 import { useConsoleContext } from './console-context.ts';
 import { wizardMustShow } from './nav.ts';
+import { SCREENS } from './screens.ts';
 
-const AccountSecurity = lazy(async () => ({
-  default: (await import('../../features/account/AccountSecurity.tsx')).AccountSecurity,
-}));
-
-const Dashboard = lazy(async () => ({ default: (await import('../../features/people/screens.ts')).Dashboard }));
-const Members = lazy(async () => ({ default: (await import('../../features/people/screens.ts')).Members }));
-const Profile = lazy(async () => ({ default: (await import('../../features/people/screens.ts')).Profile }));
-const Administrators = lazy(async () => ({
-  default: (await import('../../features/people/screens.ts')).Administrators,
-}));
-
-/** The screens built so far, by route path; the others say they are coming. */
+/** The screen for a route, or "coming in a later release" when it is not built yet. */
 function Screen({ path }: { path: string }) {
-  if (path === 'dashboard')
-    return (
-      <Suspense fallback={null}>
-        <Dashboard />
-      </Suspense>
-    );
-  if (path === 'users')
-    return (
-      <Suspense fallback={null}>
-        <Members />
-      </Suspense>
-    );
-  if (path === 'settings/manage-administrators')
-    return (
-      <Suspense fallback={null}>
-        <Administrators />
-      </Suspense>
-    );
-  if (path === 'profile')
-    return (
-      <Suspense fallback={null}>
-        <Profile />
-      </Suspense>
-    );
-  if (path === 'settings/account-security')
-    return (
-      <Suspense fallback={null}>
-        <AccountSecurity />
-      </Suspense>
-    );
-  return <NotBuiltYet />;
+  const Built = SCREENS[path];
+  if (!Built) return <NotBuiltYet />;
+  return (
+    <Suspense fallback={null}>
+      <Built />
+    </Suspense>
+  );
 }
 
 /**

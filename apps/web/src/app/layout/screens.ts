@@ -1,0 +1,33 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+type Screen = LazyExoticComponent<ComponentType>;
+
+/** One lazily loaded screen: `load` imports its module, `name` picks the component from it. */
+function screen<M>(load: () => Promise<M>, name: keyof M): Screen {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const people = () => import('../../features/people/screens.ts');
+
+/**
+ * The screens built so far, by console route path (console-routes.ts); the others say they are
+ * coming. Each feature adds its lines under its own heading, so parallel work merges cleanly.
+ */
+export const SCREENS: Record<string, Screen> = {
+  // People (issue 4)
+  dashboard: screen(people, 'Dashboard'),
+  users: screen(people, 'Members'),
+  profile: screen(people, 'Profile'),
+  'settings/manage-administrators': screen(people, 'Administrators'),
+
+  // Groups, branding, member devices (issue 4)
+
+  // Account security (issue 3)
+  'settings/account-security': screen(() => import('../../features/account/AccountSecurity.tsx'), 'AccountSecurity'),
+
+  // Policies (issue 5)
+
+  // Hub integration (issue 6)
+
+  // Security audit, sharing, recovery (issue 6)
+};
