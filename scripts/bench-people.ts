@@ -135,6 +135,8 @@ try {
     LOG_LEVEL: 'silent',
     DATABASE_URL: withDatabase(url, name),
     WEB_DIST: '/nonexistent',
+    // Production refuses to start without one; the bench passes its own mailer, so it is never dialled.
+    SMTP_URL: 'smtp://127.0.0.1:1',
   });
   const app = await buildServer({ config, db, mailer, rateLimitPerMinute: 100_000_000 });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
