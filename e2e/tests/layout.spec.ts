@@ -42,6 +42,9 @@ test('the demo Hub: tokens exchanged at sign-in, green dot beside Integration, H
   await expect(page.getByTestId('page-audit').getByRole('heading', { name: 'Security Audit' })).toBeVisible();
   // The current item is marked.
   await expect(nav.getByRole('link', { name: 'Security Audit' })).toHaveAttribute('data-active', 'true');
+  // The footer is its own landmark beside the page's main content, not inside it.
+  await expect(page.getByRole('contentinfo')).toContainText('All rights reserved.');
+  await expect(page.getByRole('main').getByRole('contentinfo')).toHaveCount(0);
 
   // The version entry of the profile menu reports the Hub's version from the exchange.
   const menu = await openProfileMenu(page);

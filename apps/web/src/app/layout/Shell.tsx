@@ -123,8 +123,9 @@ function SignedInShell() {
           </Stack>
         )}
       </AppShell.Navbar>
-      <AppShell.Main style={{ display: 'flex', flexDirection: 'column' }}>
-        <div style={{ flex: 1 }}>
+      {/* The frame's box is a div so the footer stays a landmark beside <main>, not inside it. */}
+      <AppShell.Main component="div" style={{ display: 'flex', flexDirection: 'column' }}>
+        <main style={{ flex: 1 }}>
           {isError ? (
             <DataFetchError onRetry={refetch} />
           ) : ctx && team.data ? (
@@ -134,7 +135,7 @@ function SignedInShell() {
           ) : (
             <PageSkeleton />
           )}
-        </div>
+        </main>
         <Footer />
       </AppShell.Main>
     </AppShell>
