@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Scope } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
@@ -55,6 +56,8 @@ export interface GrantOptions {
   /** Epoch seconds; one minute from now by default, as the licence server issues them. */
   exp?: number;
   audience?: string;
+  /** A fresh one per grant unless given, as the licence server does. */
+  jti?: string;
 }
 
 /** Signs an aux grant exactly as the licence server does (apps/server/src/features/auth/aux-grant.ts). */
@@ -66,6 +69,7 @@ export function signGrant(o: GrantOptions = {}): Promise<string> {
   })
     .setProtectedHeader({ alg: 'HS256', kid: o.kid ?? CREDENTIAL })
     .setSubject('5b0c8f5e-2d2a-4a51-9d1e-0d6f1f0a7a11')
+    .setJti(o.jti ?? randomUUID())
     .setAudience(o.audience ?? 'latchkey-hub')
     .setIssuedAt()
     .setExpirationTime(o.exp ?? Math.floor(Date.now() / 1000) + 60)

@@ -70,6 +70,15 @@ describe('token exchange', () => {
     );
   });
 
+  it('exchanges a grant once: a replayed grant is refused', async () => {
+    const grant = await signGrant();
+    expect((await exchange(grant)).status).toBe(200);
+    await expectError(await exchange(grant), 401, 'unauthorized');
+    // A grant without a jti cannot be tracked, so it is not accepted at all.
+    const untracked = await signGrant({ jti: '' });
+    await expectError(await exchange(untracked), 401, 'unauthorized');
+  });
+
   it('refuses a grant for another audience', async () => {
     await expectError(await exchange(await signGrant({ audience: 'latchkey-console' })), 401, 'unauthorized');
   });

@@ -9,6 +9,8 @@ export const AUX_GRANT_AUDIENCE = 'latchkey-hub';
 
 const GrantClaims = z.object({
   sub: z.string().min(1),
+  jti: z.string().min(16),
+  exp: z.number(),
   email: z.string().min(1),
   team_slug: z.string().min(1),
   scopes: z.array(z.enum(SCOPES)).min(1),
@@ -45,5 +47,16 @@ export async function verifyAuxGrant(db: Db, token: string): Promise<AuxGrant> {
   }
   const claims = GrantClaims.safeParse(payload);
   if (!claims.success || claims.data.team_slug !== registration.team_slug) throw invalidGrant();
+  await spendGrant(db, claims.data.jti, claims.data.exp);
   return { ...claims.data, registration };
+}
+
+/** Records the grant's jti; a second exchange of the same grant is refused. */
+async function spendGrant(db: Db, jti: string, exp: number) {
+  await db.query('delete from used_aux_grants where expires_at < now()');
+  const spent = await db.query(
+    'insert into used_aux_grants (jti, expires_at) values ($1, to_timestamp($2)) on conflict (jti) do nothing returning jti',
+    [jti, exp],
+  );
+  if (spent.length === 0) throw new AppError('unauthorized', 'This sign-in grant has already been used.', 401);
 }

@@ -1,4 +1,5 @@
 import type { Scope } from '@latchkey/contracts';
+import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { HubRow } from '../team/team.repository.ts';
 
@@ -14,6 +15,8 @@ export async function issueAuxGrant(hub: HubRow, who: { userId: string; email: s
   const access = await new SignJWT({ email: who.email, team_slug: who.teamSlug, scopes: who.scopes })
     .setProtectedHeader({ alg: 'HS256', kid: hub.credential_id })
     .setSubject(who.userId)
+    // One exchange per grant: the Hub records the jti (apps/hub/src/features/auth/aux-grant.ts).
+    .setJti(randomUUID())
     .setAudience(AUX_GRANT_AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(Math.floor(expiresAt / 1000))
