@@ -1,5 +1,5 @@
-import type { Scope } from '@latchkey/contracts';
 import { randomUUID } from 'node:crypto';
+import type { Scope } from '@latchkey/contracts';
 import { SignJWT } from 'jose';
 import type { HubRow } from '../team/team.repository.ts';
 
