@@ -8,7 +8,6 @@ function screen<M>(load: () => Promise<M>, name: keyof M): Screen {
 }
 
 const people = () => import('../../features/people/screens.ts');
-const groups = () => import('../../features/groups/screens.ts');
 
 /**
  * The screens built so far, by console route path (console-routes.ts); the others say they are
@@ -22,11 +21,11 @@ export const SCREENS: Record<string, Screen> = {
   'settings/manage-administrators': screen(people, 'Administrators'),
 
   // Groups, branding, member devices (issue 4)
-  groups: screen(groups, 'Groups'),
-  'groups/:groupId': screen(groups, 'GroupMembers'),
-  'groups/:groupId/:userData': screen(groups, 'MemberDevices'),
-  'users/:userData': screen(groups, 'MemberDevices'),
-  'settings/organization-branding': screen(() => import('../../features/branding/Branding.tsx'), 'Branding'),
+  groups: screen(people, 'Groups'),
+  'groups/:groupId': screen(people, 'GroupMembers'),
+  'groups/:groupId/:userData': screen(people, 'MemberDevices'),
+  'users/:userData': screen(people, 'MemberDevices'),
+  'settings/organization-branding': screen(people, 'Branding'),
 
   // Account security (issue 3)
   'settings/account-security': screen(() => import('../../features/account/AccountSecurity.tsx'), 'AccountSecurity'),
