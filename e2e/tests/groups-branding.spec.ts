@@ -63,9 +63,15 @@ test('groups: create with members, add members, set priority, open a member’s 
   await create.getByTestId('group-name').fill(name);
   const picker = create.getByRole('combobox', { name: 'Members' });
   await picker.fill('eriksen');
-  await page.getByRole('option', { name: /eriksen/ }).first().click();
+  await page
+    .getByRole('option', { name: /eriksen/ })
+    .first()
+    .click();
   await picker.fill('fischer');
-  await page.getByRole('option', { name: /fischer/ }).first().click();
+  await page
+    .getByRole('option', { name: /fischer/ })
+    .first()
+    .click();
   // The picker stays open for more choices; clicking elsewhere closes it.
   await create.getByTestId('group-name').click();
   await create.getByTestId('group-create-submit').click();
@@ -87,7 +93,10 @@ test('groups: create with members, add members, set priority, open a member’s 
   await page.getByTestId('group-add-open').click();
   const add = page.getByTestId('group-add-dialog');
   await add.getByRole('combobox', { name: 'Members' }).fill('haddad');
-  await page.getByRole('option', { name: /haddad/ }).first().click();
+  await page
+    .getByRole('option', { name: /haddad/ })
+    .first()
+    .click();
   await page.getByRole('dialog').getByRole('heading', { name: 'Add members' }).click();
   await add.getByTestId('group-add-submit').click();
   await expect(page.getByText('Members added: 1.')).toBeVisible();
@@ -168,7 +177,7 @@ test('branding: upload a logo, shown in the top bar and on the dashboard, then r
   const topbar = page.getByTestId('topbar-logo');
   await expect(topbar).toBeVisible();
   // The image really loaded (a broken image has no natural width).
-  await expect.poll(() => topbar.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(160);
+  await expect.poll(() => topbar.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(160);
   await shots(page, 'branding');
 
   await sidebarNav(page).getByRole('link', { name: 'Dashboard' }).click();
