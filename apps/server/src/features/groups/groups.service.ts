@@ -19,6 +19,16 @@ export const groupNotFound = () => new AppError('group_not_found', 'No such grou
 const nameTaken = (name: string) =>
   new AppError('group_already_exists', `A group named "${name}" already exists in this team.`, 409);
 
+/** Two admins saving the same name at once: the unique index refuses the second, with the same error. */
+async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') throw nameTaken(name);
+    throw error;
+  }
+}
+
 /** Group CRUD, membership and priority (spec §7 Team API). Policies of groups are another slice. */
 export function createGroupsService(db: Db) {
   const mustFind = async (q: Queryable, caller: Caller, id: string, lock = false) => {
@@ -52,25 +62,29 @@ export function createGroupsService(db: Db) {
     },
 
     async create(caller: Caller, name: string, emails: string[]) {
-      return db.transaction(async (tx) => {
-        // Two admins creating the same name: the unique index decides, this gives the clear error.
-        if (await repo.nameTaken(tx, caller.team.id, name)) throw nameTaken(name);
-        const ids = await memberIds(tx, caller, emails);
-        const id = await repo.create(tx, caller.team.id, name);
-        if (ids.length > 0) await repo.addMembers(tx, id, ids);
-        await record(tx, caller, 'group_created', name, { members: ids.length });
-        return toGroup(await mustFind(tx, caller, id));
-      });
+      return uniqueName(name, () =>
+        db.transaction(async (tx) => {
+          // The same name in another case is taken too (the index alone would allow it).
+          if (await repo.nameTaken(tx, caller.team.id, name)) throw nameTaken(name);
+          const ids = await memberIds(tx, caller, emails);
+          const id = await repo.create(tx, caller.team.id, name);
+          if (ids.length > 0) await repo.addMembers(tx, id, ids);
+          await record(tx, caller, 'group_created', name, { members: ids.length });
+          return toGroup(await mustFind(tx, caller, id));
+        }),
+      );
     },
 
     async rename(caller: Caller, id: string, name: string) {
-      return db.transaction(async (tx) => {
-        const before = await mustFind(tx, caller, id, true);
-        if (await repo.nameTaken(tx, caller.team.id, name, id)) throw nameTaken(name);
-        await repo.rename(tx, caller.team.id, id, name);
-        await record(tx, caller, 'group_renamed', name, { from: before.name });
-        return toGroup(await mustFind(tx, caller, id));
-      });
+      return uniqueName(name, () =>
+        db.transaction(async (tx) => {
+          const before = await mustFind(tx, caller, id, true);
+          if (await repo.nameTaken(tx, caller.team.id, name, id)) throw nameTaken(name);
+          await repo.rename(tx, caller.team.id, id, name);
+          await record(tx, caller, 'group_renamed', name, { from: before.name });
+          return toGroup(await mustFind(tx, caller, id));
+        }),
+      );
     },
 
     async remove(caller: Caller, ids: string[]) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/seed.ts';
+import { devicesRepository } from '../devices/devices.repository.ts';
 
 let h: Harness;
 const tokens = new Map<string, string>();
@@ -103,6 +104,15 @@ describe('group create, edit, members, priority, remove', () => {
     expect(stranger.body).toMatchObject({ code: 'member_not_found' });
     // Nothing half-made: the refused group does not exist.
     expect((await list('', { filters: { search_value: 'Strangers' } })).results).toEqual([]);
+  });
+
+  test('two admins creating the same name at once: one group, the other refused', async () => {
+    const replies = await Promise.all(
+      ['admin', 'superAdmin'].map((who) => h.post('/api/v1/team/group/create/', { group: 'Race', emails: [] }, token(who))),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(replies.find((r) => r.status === 409)?.body).toMatchObject({ code: 'group_already_exists' });
+    expect((await list('', { filters: { search_value: 'Race' } })).count).toBe(1);
   });
 
   test('edit renames; a taken name or unknown id is refused', async () => {
@@ -252,6 +262,43 @@ describe('member devices', () => {
     expect(body.devices).toHaveLength(n);
     const seen = body.devices.map((d) => d.last_seen_at);
     expect(seen).toEqual([...seen].sort().reverse());
+  });
+
+  test('a device report (what the Hub ingestion will send) adds a device, then updates it in place', async () => {
+    const [member] = await h.db.query<{ id: string; team_id: string; email: string }>(
+      `select m.id, m.team_id, m.email from members m left join member_devices d on d.member_id = m.id
+       where m.deboarded_at is null and d.id is null and m.team_id = (select id from teams where slug = 'northwind')
+       order by m.email limit 1`,
+    );
+    if (!member) throw new Error('the demo has members without devices');
+    const seen = new Date('2026-01-02T03:04:05Z');
+    const report = {
+      device_id: 'dev-1',
+      name: 'Work laptop',
+      type: 'desktop',
+      os: 'Linux',
+      app_version: '8.4.0',
+      seen_at: seen,
+    } as const;
+    await devicesRepository.upsert(h.db, member.team_id, member.id, report);
+    await devicesRepository.upsert(h.db, member.team_id, member.id, {
+      ...report,
+      app_version: '8.5.0',
+      seen_at: new Date('2026-01-01T00:00:00Z'),
+      hub_authenticated_at: seen,
+    });
+    const res = await h.post('/api/v1/team/member/devices/', { email: member.email }, token('admin'));
+    const { devices } = Devices.parse(res.body);
+    expect(devices).toHaveLength(1);
+    // A late, older report never moves "last seen" back.
+    expect(devices[0]).toMatchObject({
+      name: 'Work laptop',
+      type: 'desktop',
+      os: 'Linux',
+      app_version: '8.5.0',
+      last_seen_at: seen.toISOString(),
+      hub_authenticated_at: seen.toISOString(),
+    });
   });
 
   test('through a group: only a member of that group', async () => {
