@@ -42,7 +42,9 @@ export function Branding() {
         )}
         <Center
           h={140}
+          px="md"
           style={{
+            overflow: 'hidden',
             borderRadius: 12,
             border: '1px dashed var(--mantine-color-gray-4)',
             background: 'var(--mantine-color-gray-0)',
@@ -54,9 +56,10 @@ export function Branding() {
             <Image
               src={logo.data.url}
               alt={t('branding.logo')}
-              h={96}
+              h="auto"
               w="auto"
-              maw={360}
+              mah={96}
+              maw="100%"
               fit="contain"
               data-testid="branding-preview"
             />
