@@ -94,6 +94,8 @@ test('members: assigning more licences than available is refused with a clear er
   await page.getByRole('checkbox', { name: 'No licence' }).check();
   await page.keyboard.press('Escape');
   const rows = page.getByTestId('member-row');
+  // The previous page stays on screen until the filtered one arrives: wait for the filter's rows.
+  await expect(rows.first()).toContainText('No licence');
   await expect(rows).toHaveCount(10);
   for (const text of await rows.allTextContents()) expect(text).toContain('No licence');
   await page.getByRole('checkbox', { name: 'Select all on this page' }).check();

@@ -25,6 +25,9 @@ import { ensureSecret } from './platform/secrets.ts';
 // Sign-in and account security (issue 3)
 
 // Groups, branding, member devices (issue 4)
+import { BRANDING_ENDPOINTS, brandingRoutes } from './features/branding/branding.routes.ts';
+import { DEVICES_ENDPOINTS, devicesRoutes } from './features/devices/devices.routes.ts';
+import { GROUPS_ENDPOINTS, groupsRoutes } from './features/groups/groups.routes.ts';
 
 // Policies (issue 5)
 
@@ -69,6 +72,9 @@ export const SERVER_ENDPOINTS = [
   // Sign-in and account security (issue 3)
 
   // Groups, branding, member devices (issue 4)
+  ...GROUPS_ENDPOINTS,
+  ...DEVICES_ENDPOINTS,
+  ...BRANDING_ENDPOINTS,
 
   // Policies (issue 5)
 
@@ -169,6 +175,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   // Sign-in and account security (issue 3)
 
   // Groups, branding, member devices (issue 4)
+  await groupsRoutes(app, guard, db);
+  devicesRoutes(app, guard, db);
+  brandingRoutes(app, guard, db);
 
   // Policies (issue 5)
 

@@ -9,6 +9,9 @@ import type * as team from './team.ts';
 // Sign-in and account security (issue 3)
 
 // Groups, branding, member devices (issue 4)
+import type * as branding from './branding.ts';
+import type * as devices from './devices.ts';
+import type * as groups from './groups.ts';
 
 // Policies (issue 5)
 
@@ -71,6 +74,19 @@ export interface ApiMap {
   // Sign-in and account security (issue 3)
 
   // Groups, branding, member devices (issue 4)
+  groupCreate: typeof groups.groupCreateEndpoint;
+  groupEdit: typeof groups.groupEditEndpoint;
+  groupRemove: typeof groups.groupRemoveEndpoint;
+  group: typeof groups.groupEndpoint;
+  groups: typeof groups.groupsEndpoint;
+  groupPriority: typeof groups.groupPriorityEndpoint;
+  groupMembersAdd: typeof groups.groupMembersAddEndpoint;
+  groupMembersRemove: typeof groups.groupMembersRemoveEndpoint;
+  memberDevices: typeof devices.memberDevicesEndpoint;
+  branding: typeof branding.brandingEndpoint;
+  logoUpload: typeof branding.logoUploadEndpoint;
+  logoUpdate: typeof branding.logoUpdateEndpoint;
+  logoRemove: typeof branding.logoRemoveEndpoint;
 
   // Policies (issue 5)
 

@@ -5,8 +5,12 @@
 export * from './access.ts';
 export type { ApiMap } from './api-map.ts';
 export type { LoginSuccess, TokenPair } from './auth.ts';
+export type { TeamLogo } from './branding.ts';
 export * from './constants.ts';
+export type { MemberDevice } from './devices.ts';
 export type { EndpointInput, EndpointOutput } from './endpoint.ts';
+export type { Group, GroupMember } from './groups.ts';
+export * from './groups-constants.ts';
 export type { HubTokens } from './hub.ts';
 export * from './locales.ts';
 export { LOGOUT_REASONS, type LogoutReason } from './logout.ts';

@@ -19,6 +19,9 @@ export * from './versions.ts';
 // Sign-in and account security (issue 3)
 
 // Groups, branding, member devices (issue 4)
+export * from './branding.ts';
+export * from './devices.ts';
+export * from './groups.ts';
 
 // Policies (issue 5)
 

@@ -3,6 +3,7 @@ import { RULES } from './access.ts';
 import { Email } from './auth.ts';
 import { DEFAULT_PAGE_SIZE } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { HUB_AUTHENTICATION } from './groups-constants.ts';
 import { APP_USAGES, LICENSE_STATUSES, MAX_BULK_EMAILS, MAX_PAGE_SIZE, MEMBER_STATUSES } from './people-constants.ts';
 import { ROUTES } from './routes.ts';
 
@@ -118,6 +119,8 @@ export const MemberFilters = z.object({
   search_value: z.string().trim().max(100).optional(),
   license_status: z.array(z.enum(LICENSE_STATUSES)).max(2).optional(),
   app_usage: z.array(z.enum(APP_USAGES)).max(3).optional(),
+  /** Members with (or without) a device authenticated with the Hub; only when a Hub is connected. */
+  hub_authentication: z.enum(HUB_AUTHENTICATION).optional(),
 });
 export type MemberFilters = z.infer<typeof MemberFilters>;
 

@@ -64,6 +64,19 @@ export const ROUTES = {
   // Sign-in and account security (issue 3)
 
   // Groups, branding, member devices (issue 4)
+  groupCreate: { method: 'POST', path: '/api/v1/team/group/create/', auth: 'session' },
+  groupEdit: { method: 'POST', path: '/api/v1/team/group/edit/', auth: 'session' },
+  groupRemove: { method: 'POST', path: '/api/v1/team/group/remove/', auth: 'session' },
+  group: { method: 'POST', path: '/api/v1/team/group/', auth: 'session' },
+  groups: { method: 'POST', path: '/api/v1/team/groups/', auth: 'session' },
+  groupPriority: { method: 'POST', path: '/api/v1/team/group/update/priority/', auth: 'session' },
+  groupMembersAdd: { method: 'POST', path: '/api/v1/team/group/members/add/', auth: 'session' },
+  groupMembersRemove: { method: 'POST', path: '/api/v1/team/group/members/remove/', auth: 'session' },
+  memberDevices: { method: 'POST', path: '/api/v1/team/member/devices/', auth: 'session' },
+  branding: { method: 'POST', path: '/organization/account/branding/', auth: 'session' },
+  logoUpload: { method: 'POST', path: '/organization/account/logo/', auth: 'session' },
+  logoUpdate: { method: 'POST', path: '/organization/account/logo/update/', auth: 'session' },
+  logoRemove: { method: 'POST', path: '/organization/account/logo/remove/', auth: 'session' },
 
   // Policies (issue 5)
 

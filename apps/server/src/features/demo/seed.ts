@@ -1,5 +1,6 @@
 import { type Db, type Queryable, randomToken } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
+import { seedDevicesDemo } from '../devices/devices.demo.ts';
 import { seedPeopleDemo } from '../people/people.demo.ts';
 
 export const DEMO_PASSWORD = 'Latchkey-demo-2026';
@@ -96,6 +97,7 @@ export async function seedDemo(
     // Sign-in and account security (issue 3)
 
     // Groups, branding, member devices (issue 4)
+    await seedDevicesDemo(tx, northwind);
 
     // Policies (issue 5)
 

@@ -37,6 +37,10 @@ function memberWhere(teamId: string, filters: MemberFilters): { sql: string; par
     params.push(usage);
     clauses.push(`usage = any($${params.length}::text[])`);
   }
+  if (filters.hub_authentication) {
+    const has = `exists (select 1 from member_devices d where d.member_id = members.id and d.hub_authenticated_at is not null)`;
+    clauses.push(filters.hub_authentication === 'authenticated' ? has : `not ${has}`);
+  }
   return { sql: clauses.join(' and '), params };
 }
 
@@ -59,7 +63,7 @@ export const peopleRepository = {
       // over the whole team.
       const windowed = await q.query<MemberRow>(
         `select ${MEMBER_COLUMNS} from (select * from members where team_id = $1 and deboarded_at is null${cursor}
-           order by email limit ${SEARCH_WINDOW}) as w where ${where.sql} order by email limit $${params.length}`,
+           order by email limit ${SEARCH_WINDOW}) as members where ${where.sql} order by email limit $${params.length}`,
         params,
       );
       if (windowed.length === limit) return windowed;

@@ -42,6 +42,13 @@ export function assertLicencesAvailable(total: number, used: number, wanted: num
   }
 }
 
+/** Spec §2: the hub authentication filter exists only when the capability check passes (a connected Hub). */
+export function assertFilterAllowed(caller: Caller, filters: MemberFilters): void {
+  if (filters.hub_authentication && !caller.access.hubEnabled) {
+    throw new AppError('invalid_input', 'Filtering by Hub authentication needs a connected Hub.');
+  }
+}
+
 export function createPeopleService(db: Db, mailer: Mailer) {
   const missing = (wanted: string[], found: MemberRow[]) => {
     const have = new Set(found.map((m) => m.email));
@@ -90,6 +97,7 @@ export function createPeopleService(db: Db, mailer: Mailer) {
     },
 
     async page(caller: Caller, filters: MemberFilters, after: string | null | undefined, pageSize: number) {
+      assertFilterAllowed(caller, filters);
       // One row more than the page tells whether another page follows, without counting.
       const rows = await repo.page(db, caller.team.id, filters, after, pageSize + 1);
       const results = rows.slice(0, pageSize).map(toMember);
@@ -97,10 +105,12 @@ export function createPeopleService(db: Db, mailer: Mailer) {
     },
 
     async count(caller: Caller, filters: MemberFilters) {
+      assertFilterAllowed(caller, filters);
       return { total: await repo.count(db, caller.team.id, filters) };
     },
 
     async exportCsv(caller: Caller, filters: MemberFilters) {
+      assertFilterAllowed(caller, filters);
       const rows = (await repo.all(db, caller.team.id, filters)).map(toMember);
       const header = ['email', 'name', 'status', 'licensed', 'app_usage', 'onboarded_at', 'last_active_at'];
       const lines = rows.map((m) =>

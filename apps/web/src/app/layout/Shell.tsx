@@ -9,6 +9,7 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { TeamLogo } from '../../features/branding/TeamLogo.tsx';
 import {
   useAccessContext,
   useAdminInfoQuery,
@@ -91,6 +92,7 @@ function SignedInShell() {
               data-testid="sidebar-toggle"
             />
             <Logo size={26} withText={wide} />
+            <TeamLogo height={28} testId="topbar-logo" />
             {team.data ? (
               <Text fw={600} truncate="end" data-testid="team-name">
                 {team.data.team_name}

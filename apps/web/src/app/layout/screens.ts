@@ -21,6 +21,11 @@ export const SCREENS: Record<string, Screen> = {
   'settings/manage-administrators': screen(people, 'Administrators'),
 
   // Groups, branding, member devices (issue 4)
+  groups: screen(people, 'Groups'),
+  'groups/:groupId': screen(people, 'GroupMembers'),
+  'groups/:groupId/:userData': screen(people, 'MemberDevices'),
+  'users/:userData': screen(people, 'MemberDevices'),
+  'settings/organization-branding': screen(people, 'Branding'),
 
   // Account security (issue 3)
   'settings/account-security': screen(() => import('../../features/account/AccountSecurity.tsx'), 'AccountSecurity'),

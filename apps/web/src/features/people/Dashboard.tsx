@@ -23,6 +23,8 @@ import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { useLogoQuery } from '../branding/api.ts';
+import { TeamLogo } from '../branding/TeamLogo.tsx';
 import {
   trackInteraction,
   useActivityQuery,
@@ -98,20 +100,32 @@ function TeamInfoCard() {
   const { team, restricted } = useConsoleContext();
   const [rename, setRename] = useState(false);
   const initial = (team.team_name.trim()[0] ?? '?').toUpperCase();
+  const uploaded = useLogoQuery().data;
   const logo = (
-    <Text fw={700} size="xl" c="indigo.7" aria-hidden>
-      {initial}
-    </Text>
+    <TeamLogo
+      height={44}
+      testId="dashboard-logo"
+      fallback={
+        <Text fw={700} size="xl" c="indigo.7" aria-hidden>
+          {initial}
+        </Text>
+      }
+    />
   );
+  // An uploaded logo keeps its own shape (up to 160 px wide); the prompt is a dashed square.
   const logoBox = {
-    w: 56,
+    w: uploaded ? undefined : 56,
     h: 56,
     style: {
       borderRadius: 12,
       display: 'grid',
       placeItems: 'center',
-      background: 'var(--mantine-color-indigo-0)',
-      border: '1px dashed var(--mantine-color-indigo-3)',
+      minWidth: 56,
+      maxWidth: 160,
+      overflow: 'hidden',
+      padding: uploaded ? 6 : 0,
+      background: uploaded ? 'var(--mantine-color-white)' : 'var(--mantine-color-indigo-0)',
+      border: uploaded ? '1px solid var(--mantine-color-gray-3)' : '1px dashed var(--mantine-color-indigo-3)',
     },
   };
   return (
@@ -136,7 +150,7 @@ function TeamInfoCard() {
           <Text fw={600} size="lg" truncate="end" data-testid="dashboard-team-name">
             {team.team_name}
           </Text>
-          {!restricted && (
+          {!restricted && !uploaded && (
             <Text size="sm" c="dimmed">
               {t('dashboard.upload_logo_prompt')}
             </Text>

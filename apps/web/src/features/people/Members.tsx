@@ -2,6 +2,8 @@ import {
   APP_USAGES,
   type AppUsage,
   emailProblem,
+  HUB_AUTHENTICATION,
+  type HubAuthentication,
   LICENSE_STATUSES,
   type LicenseStatus,
   MAX_BULK_EMAILS,
@@ -11,6 +13,7 @@ import {
 import {
   ActionIcon,
   Alert,
+  Anchor,
   Badge,
   Button,
   Checkbox,
@@ -20,6 +23,7 @@ import {
   Modal,
   Pill,
   Popover,
+  Radio,
   Skeleton,
   Stack,
   Table,
@@ -29,7 +33,8 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
+import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -62,6 +67,9 @@ export function Members() {
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [licence, setLicence] = useState<LicenseStatus[]>([]);
   const [usage, setUsage] = useState<AppUsage[]>(preset);
+  // Spec §2: the hub authentication filter shows only when the capability check passes (a connected Hub).
+  const hubCapable = useConsoleContext().ctx.hubEnabled;
+  const [hubAuth, setHubAuth] = useState<HubAuthentication | null>(null);
   const [paging, setPaging] = useState<Paging>(firstPage);
   const [selected, setSelected] = useState<string[]>([]);
   const [pending, setPending] = useState<MemberAction | null>(null);
@@ -73,8 +81,9 @@ export function Members() {
       ...(debounced ? { search_value: debounced } : {}),
       ...(licence.length ? { license_status: licence } : {}),
       ...(usage.length ? { app_usage: usage } : {}),
+      ...(hubAuth && hubCapable ? { hub_authentication: hubAuth } : {}),
     }),
-    [debounced, licence, usage],
+    [debounced, licence, usage, hubAuth, hubCapable],
   );
   // Any change of search or filter goes back to page 1 (spec §4).
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every filter change
@@ -141,6 +150,17 @@ export function Members() {
               />
             ))}
           </FilterMenu>
+          {hubCapable && (
+            <FilterMenu label={t('members.filter.hub_authentication')} testId="filter-hub">
+              <Radio.Group value={hubAuth} onChange={(v) => setHubAuth(v as HubAuthentication)}>
+                <Stack gap="xs">
+                  {HUB_AUTHENTICATION.map((h) => (
+                    <Radio key={h} value={h} label={t(`devices.hub.${h}`)} />
+                  ))}
+                </Stack>
+              </Radio.Group>
+            </FilterMenu>
+          )}
         </Group>
         <Group gap="sm">
           <Button variant="default" size="sm" onClick={download} loading={exporting} data-testid="export-csv">
@@ -152,7 +172,7 @@ export function Members() {
         </Group>
       </Group>
 
-      {(licence.length > 0 || usage.length > 0) && (
+      {(licence.length > 0 || usage.length > 0 || (hubAuth && hubCapable)) && (
         <Group gap="xs" data-testid="filter-chips">
           {licence.map((s) => (
             <Pill
@@ -175,6 +195,16 @@ export function Members() {
               {t('members.filter.app_usage')}: {t(`dashboard.adoption.${u}`)}
             </Pill>
           ))}
+          {hubAuth && hubCapable && (
+            <Pill
+              withRemoveButton
+              removeButtonProps={removeProps(t('members.filter.remove'))}
+              onRemove={() => setHubAuth(null)}
+              data-testid="chip-hub"
+            >
+              {t('members.filter.hub_authentication')}: {t(`devices.hub.${hubAuth}`)}
+            </Pill>
+          )}
         </Group>
       )}
 
@@ -246,7 +276,9 @@ export function Members() {
       {page.data && rows.length === 0 && (
         <Stack align="center" gap="xs" py="xl" data-testid="members-empty">
           <Text c="dimmed">
-            {filters.search_value || usage.length || licence.length ? t('members.no_match') : t('members.empty')}
+            {filters.search_value || usage.length || licence.length || filters.hub_authentication
+              ? t('members.no_match')
+              : t('members.empty')}
           </Text>
           <Button variant="light" onClick={() => setInviting(true)}>
             {t('members.invite')}
@@ -336,9 +368,17 @@ function MemberRow({
         <Checkbox aria-label={t('members.select', { email: m.email })} checked={checked} onChange={onCheck} />
       </Table.Td>
       <Table.Td maw={280}>
-        <Text size="sm" fw={500} truncate="end">
+        <Anchor
+          component={Link}
+          href={`/users/${encodeURIComponent(m.email)}`}
+          size="sm"
+          fw={500}
+          truncate="end"
+          display="block"
+          data-testid="member-devices-link"
+        >
           {m.name || m.email}
-        </Text>
+        </Anchor>
         <Text size="xs" c="dimmed" truncate="end">
           {m.email}
         </Text>

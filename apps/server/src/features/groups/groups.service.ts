@@ -1,0 +1,130 @@
+import { type Group, NO_PRIORITY } from '@latchkey/contracts';
+import { AppError, type Db, type Queryable } from '@latchkey/runtime';
+import type { Caller } from '../../http/guard.ts';
+import { peopleRepository } from '../people/people.repository.ts';
+import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';
+
+const toGroup = (r: GroupRow): Group => ({
+  id: r.id,
+  name: r.name,
+  policy_override: r.policy_override,
+  priority_level: r.priority_level,
+  emails: r.emails,
+  member_count: r.member_count,
+});
+
+const unique = (emails: string[]): string[] => [...new Set(emails)];
+
+export const groupNotFound = () => new AppError('group_not_found', 'No such group in this team.', 404);
+const nameTaken = (name: string) =>
+  new AppError('group_already_exists', `A group named "${name}" already exists in this team.`, 409);
+
+/** Two admins saving the same name at once: the unique index refuses the second, with the same error. */
+async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') throw nameTaken(name);
+    throw error;
+  }
+}
+
+/** Group CRUD, membership and priority (spec §7 Team API). Policies of groups are another slice. */
+export function createGroupsService(db: Db) {
+  const mustFind = async (q: Queryable, caller: Caller, id: string, lock = false) => {
+    const group = await repo.find(q, caller.team.id, id, lock);
+    if (!group) throw groupNotFound();
+    return group;
+  };
+
+  /** Every email must be a current member of the team; returns their member ids. */
+  const memberIds = async (q: Queryable, caller: Caller, emails: string[]) => {
+    const wanted = unique(emails);
+    const found = await repo.currentMembers(q, caller.team.id, wanted);
+    const have = new Set(found.map((m) => m.email));
+    const absent = wanted.filter((e) => !have.has(e));
+    if (absent.length > 0) throw new AppError('member_not_found', `Not a member of this team: ${absent.join(', ')}.`);
+    return found.map((m) => m.id);
+  };
+
+  const record = (q: Queryable, caller: Caller, action: string, group: string, detail: Record<string, unknown> = {}) =>
+    peopleRepository.recordEvents(q, caller.team.id, caller.userId, action, [caller.email], { group, ...detail });
+
+  return {
+    async list(caller: Caller, search: string | undefined, page: number, pageSize: number) {
+      const { rows, count } = await repo.page(db, caller.team.id, search || undefined, page, pageSize);
+      return { results: rows.map(toGroup), pages: Math.max(1, Math.ceil(count / pageSize)), count };
+    },
+
+    async get(caller: Caller, id: string) {
+      const group = await mustFind(db, caller, id);
+      return { ...toGroup(group), members: await repo.members(db, id) };
+    },
+
+    async create(caller: Caller, name: string, emails: string[]) {
+      return uniqueName(name, () =>
+        db.transaction(async (tx) => {
+          // The same name in another case is taken too (the index alone would allow it).
+          if (await repo.nameTaken(tx, caller.team.id, name)) throw nameTaken(name);
+          const ids = await memberIds(tx, caller, emails);
+          const id = await repo.create(tx, caller.team.id, name);
+          if (ids.length > 0) await repo.addMembers(tx, id, ids);
+          await record(tx, caller, 'group_created', name, { members: ids.length });
+          return toGroup(await mustFind(tx, caller, id));
+        }),
+      );
+    },
+
+    async rename(caller: Caller, id: string, name: string) {
+      return uniqueName(name, () =>
+        db.transaction(async (tx) => {
+          const before = await mustFind(tx, caller, id, true);
+          if (await repo.nameTaken(tx, caller.team.id, name, id)) throw nameTaken(name);
+          await repo.rename(tx, caller.team.id, id, name);
+          await record(tx, caller, 'group_renamed', name, { from: before.name });
+          return toGroup(await mustFind(tx, caller, id));
+        }),
+      );
+    },
+
+    async remove(caller: Caller, ids: string[]) {
+      const wanted = unique(ids);
+      return db.transaction(async (tx) => {
+        const existing = await repo.existing(tx, caller.team.id, wanted);
+        if (existing.length !== wanted.length) throw groupNotFound();
+        const removed = await repo.remove(tx, caller.team.id, wanted);
+        await record(tx, caller, 'groups_removed', removed.join(','), { count: removed.length });
+        return { code: 'updated' as const, removed: removed.length };
+      });
+    },
+
+    async priority(caller: Caller, id: string, level: number | undefined, reset: boolean) {
+      const next = reset || level === undefined ? NO_PRIORITY : level;
+      return db.transaction(async (tx) => {
+        await repo.lockTeamGroups(tx, caller.team.id);
+        const group = await mustFind(tx, caller, id);
+        await repo.setPriority(tx, caller.team.id, id, next);
+        await record(tx, caller, 'group_priority_updated', group.name, { priority_level: next });
+        return toGroup(await mustFind(tx, caller, id));
+      });
+    },
+
+    async addMembers(caller: Caller, id: string, emails: string[]) {
+      return db.transaction(async (tx) => {
+        const group = await mustFind(tx, caller, id, true);
+        const added = await repo.addMembers(tx, id, await memberIds(tx, caller, emails));
+        await record(tx, caller, 'group_members_added', group.name, { count: added });
+        return { code: 'updated' as const, added };
+      });
+    },
+
+    async removeMembers(caller: Caller, id: string, emails: string[]) {
+      return db.transaction(async (tx) => {
+        const group = await mustFind(tx, caller, id, true);
+        const removed = await repo.removeMembers(tx, id, await memberIds(tx, caller, emails));
+        await record(tx, caller, 'group_members_removed', group.name, { count: removed });
+        return { code: 'updated' as const, removed };
+      });
+    },
+  };
+}

@@ -1,0 +1,235 @@
+import type { GroupMember } from '@latchkey/contracts/client';
+import { Alert, Anchor, Badge, Button, Card, Group, Modal, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { errorMessage } from '../../lib/api-error.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { formatNumber } from '../people/format.ts';
+import { useGroupMutation, useGroupQuery } from './api.ts';
+import { pageCount, pageOf } from './badges.ts';
+import { PriorityBadge } from './Groups.tsx';
+import { MemberPicker } from './MemberPicker.tsx';
+import { Pager } from './Pager.tsx';
+
+const STATUS_COLORS = { invited: 'blue', active: 'gray', suspended: 'orange' } as const;
+
+/** /groups/{groupId}: the group's members; add members, take them out, open a member's devices. */
+export function GroupMembers() {
+  const { t } = useTranslation();
+  const { groupId = '' } = useParams<{ groupId: string }>();
+  const group = useGroupQuery(groupId);
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<GroupMember | null>(null);
+  const term = search.trim().toLowerCase();
+  const members = (group.data?.members ?? []).filter(
+    (m) => !term || m.email.toLowerCase().includes(term) || m.name.toLowerCase().includes(term),
+  );
+  const rows = pageOf(members, page);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: back to page 1 on every search change
+  useEffect(() => setPage(1), [term]);
+
+  if (group.isError) return <DataFetchError onRetry={() => void group.refetch()} />;
+  return (
+    <Stack gap="md" data-testid="group-members">
+      <Anchor component={Link} href="/groups" size="sm">
+        ← {t('groups.back')}
+      </Anchor>
+      <Card withBorder radius="md" padding="lg">
+        {group.data ? (
+          <Group justify="space-between" wrap="wrap">
+            <Stack gap={4}>
+              <Title order={2} size="h3" data-testid="group-title">
+                {group.data.name}
+              </Title>
+              <Group gap="sm">
+                <Text size="sm" c="dimmed" data-testid="group-member-count">
+                  {t('groups.member_count', { n: formatNumber(group.data.member_count) })}
+                </Text>
+                <PriorityBadge level={group.data.priority_level} />
+              </Group>
+            </Stack>
+            <Button onClick={() => setAdding(true)} data-testid="group-add-open">
+              {t('groups.add_members')}
+            </Button>
+          </Group>
+        ) : (
+          <Stack gap="xs">
+            <Skeleton h={24} w={200} />
+            <Skeleton h={14} w={120} />
+          </Stack>
+        )}
+      </Card>
+
+      <TextInput
+        placeholder={t('members.search')}
+        aria-label={t('members.search')}
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        w={{ base: '100%', xs: 280 }}
+        size="sm"
+        data-testid="group-members-search"
+      />
+      <Table.ScrollContainer minWidth={640}>
+        <Table verticalSpacing="sm" highlightOnHover data-testid="group-members-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('members.col.member')}</Table.Th>
+              <Table.Th>{t('members.col.status')}</Table.Th>
+              <Table.Th w={220}>
+                <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {!group.data
+              ? [1, 2, 3].map((n) => (
+                  <Table.Tr key={n}>
+                    {[1, 2, 3].map((c) => (
+                      <Table.Td key={c}>
+                        <Skeleton h={16} />
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))
+              : rows.map((m) => (
+                  <Table.Tr key={m.email} data-testid="group-member-row" data-email={m.email}>
+                    <Table.Td maw={320}>
+                      <Text size="sm" fw={500} truncate="end">
+                        {m.name || m.email}
+                      </Text>
+                      <Text size="xs" c="dimmed" truncate="end">
+                        {m.email}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={STATUS_COLORS[m.status]}>
+                        {t(`members.status.${m.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" justify="flex-end" wrap="nowrap">
+                        <Button
+                          component={Link}
+                          href={`/groups/${groupId}/${encodeURIComponent(m.email)}`}
+                          size="xs"
+                          variant="light"
+                          data-testid="member-devices-link"
+                        >
+                          {t('devices.open')}
+                        </Button>
+                        <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(m)}>
+                          {t('groups.take_out')}
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {group.data && members.length === 0 && (
+        <Stack align="center" gap="xs" py="xl" data-testid="group-members-empty">
+          <Text c="dimmed">{term ? t('members.no_match') : t('groups.no_members')}</Text>
+          {!term && (
+            <Button variant="light" onClick={() => setAdding(true)}>
+              {t('groups.add_members')}
+            </Button>
+          )}
+        </Stack>
+      )}
+      {members.length > 0 && (
+        <Pager page={page} pages={pageCount(members.length)} total={members.length} shown={rows.length} onPage={setPage} />
+      )}
+
+      {adding && group.data && (
+        <AddMembersDialog id={groupId} existing={group.data.members.map((m) => m.email)} onClose={() => setAdding(false)} />
+      )}
+      {removing && <TakeOutDialog id={groupId} member={removing} onClose={() => setRemoving(null)} />}
+    </Stack>
+  );
+}
+
+function AddMembersDialog({ id, existing, onClose }: { id: string; existing: string[]; onClose: () => void }) {
+  const { t } = useTranslation();
+  const mutation = useGroupMutation();
+  const [emails, setEmails] = useState<string[]>([]);
+  return (
+    <Modal opened onClose={onClose} title={t('groups.add_members')} centered>
+      <Stack gap="md" data-testid="group-add-dialog">
+        {mutation.isError && (
+          <Alert color="red" data-testid="modal-error">
+            {t(errorMessage(mutation.error))}
+          </Alert>
+        )}
+        <MemberPicker label={t('groups.members')} value={emails} onChange={setEmails} exclude={existing} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            loading={mutation.isPending}
+            disabled={emails.length === 0}
+            data-testid="group-add-submit"
+            onClick={() =>
+              mutation.mutate(
+                { kind: 'add', id, emails },
+                {
+                  onSuccess: () => {
+                    notifications.show({ color: 'teal', message: t('groups.done.add', { n: formatNumber(emails.length) }) });
+                    onClose();
+                  },
+                },
+              )
+            }
+          >
+            {t('groups.add', { n: formatNumber(emails.length) })}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function TakeOutDialog({ id, member, onClose }: { id: string; member: GroupMember; onClose: () => void }) {
+  const { t } = useTranslation();
+  const mutation = useGroupMutation();
+  return (
+    <Modal opened onClose={onClose} title={t('groups.take_out.title')} centered>
+      <Stack gap="md" data-testid="group-take-out-dialog">
+        {mutation.isError && (
+          <Alert color="red" data-testid="modal-error">
+            {t(errorMessage(mutation.error))}
+          </Alert>
+        )}
+        <Text size="sm">{t('groups.take_out.body', { who: member.email })}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            color="red"
+            loading={mutation.isPending}
+            data-testid="group-take-out-confirm"
+            onClick={() =>
+              mutation.mutate(
+                { kind: 'take_out', id, emails: [member.email] },
+                {
+                  onSuccess: () => {
+                    notifications.show({ color: 'teal', message: t('groups.done.take_out', { who: member.email }) });
+                    onClose();
+                  },
+                },
+              )
+            }
+          >
+            {t('groups.take_out')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,135 @@
+import type { DeviceType, MemberDevice } from '@latchkey/contracts/client';
+import { Anchor, Badge, Card, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'wouter';
+import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { formatDateTime } from '../people/format.ts';
+import { useMemberDevicesQuery } from './api.ts';
+
+const TYPE_COLORS: Record<DeviceType, string> = { desktop: 'indigo', mobile: 'grape', browser_extension: 'cyan', web: 'gray' };
+
+/** Wouter hands the route parameter over still percent-encoded. */
+const decode = (value: string): string => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
+
+/** /users/{userData} and /groups/{groupId}/{userData}: the devices a member uses the apps on. */
+export function MemberDevices() {
+  const { t } = useTranslation();
+  const params = useParams<{ userData: string; groupId?: string }>();
+  const email = decode(params.userData ?? '');
+  const groupId = params.groupId;
+  const query = useMemberDevicesQuery(email, groupId);
+  const back = groupId ? `/groups/${groupId}` : '/users';
+
+  if (query.isError) return <DataFetchError onRetry={() => void query.refetch()} />;
+  const data = query.data;
+  return (
+    <Stack gap="md" data-testid="member-devices">
+      <Anchor component={Link} href={back} size="sm">
+        ← {groupId ? (data?.group?.name ?? t('groups.back')) : t('devices.back_to_users')}
+      </Anchor>
+      <Card withBorder radius="md" padding="lg">
+        {data ? (
+          <Stack gap={2}>
+            <Title order={2} size="h3" data-testid="device-member-name">
+              {data.member.name || data.member.email}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {data.member.email}
+            </Text>
+          </Stack>
+        ) : (
+          <Stack gap="xs">
+            <Skeleton h={24} w={220} />
+            <Skeleton h={14} w={260} />
+          </Stack>
+        )}
+      </Card>
+      <Table.ScrollContainer minWidth={760}>
+        <Table verticalSpacing="sm" data-testid="devices-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('devices.col.device')}</Table.Th>
+              <Table.Th>{t('devices.col.platform')}</Table.Th>
+              <Table.Th>{t('devices.col.app_version')}</Table.Th>
+              <Table.Th>{t('devices.col.last_seen')}</Table.Th>
+              <Table.Th>{t('devices.col.hub')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {!data
+              ? [1, 2].map((n) => (
+                  <Table.Tr key={n}>
+                    {[1, 2, 3, 4, 5].map((c) => (
+                      <Table.Td key={c}>
+                        <Skeleton h={16} />
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))
+              : data.devices.map((d) => <DeviceRow key={d.id} device={d} />)}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {data && data.devices.length === 0 && (
+        <Stack align="center" gap={4} py="xl" data-testid="devices-empty">
+          <Text fw={500}>{t('devices.empty')}</Text>
+          <Text size="sm" c="dimmed">
+            {t('devices.empty.body')}
+          </Text>
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function DeviceRow({ device: d }: { device: MemberDevice }) {
+  const { t } = useTranslation();
+  return (
+    <Table.Tr data-testid="device-row">
+      <Table.Td>
+        <Text size="sm" fw={500}>
+          {d.name}
+        </Text>
+        <Badge size="xs" variant="light" color={TYPE_COLORS[d.type]}>
+          {t(`devices.type.${d.type}`)}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{`${d.os} ${d.os_version}`.trim()}</Text>
+        {d.browser && (
+          <Text size="xs" c="dimmed">
+            {d.browser}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{d.app_version}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{formatDateTime(d.last_seen_at)}</Text>
+      </Table.Td>
+      <Table.Td>
+        {d.hub_authenticated_at ? (
+          <Group gap={6} wrap="nowrap">
+            <Badge variant="light" color="teal" data-testid="hub-auth">
+              {t('devices.hub.authenticated')}
+            </Badge>
+            <Text size="xs" c="dimmed">
+              {formatDateTime(d.hub_authenticated_at)}
+            </Text>
+          </Group>
+        ) : (
+          <Badge variant="light" color="gray" data-testid="hub-auth">
+            {t('devices.hub.not_authenticated')}
+          </Badge>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
