@@ -13,6 +13,8 @@ import type * as team from './team.ts';
 // Policies (issue 5)
 
 // Hub integration (issue 6)
+import type * as hubIntegration from './hub-integration.ts';
+import type * as integration from './integration.ts';
 
 // Security audit, sharing, recovery (issue 6)
 
@@ -75,6 +77,18 @@ export interface ApiMap {
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  credentials: typeof integration.credentialsEndpoint;
+  credentialsAdd: typeof integration.credentialsAddEndpoint;
+  credentialsUpdate: typeof integration.credentialsUpdateEndpoint;
+  credentialsDelete: typeof integration.credentialsDeleteEndpoint;
+  credentialsSetup: typeof integration.credentialsSetupEndpoint;
+  hostingPreferences: typeof integration.hostingPreferencesEndpoint;
+  enableAuxServices: typeof integration.enableAuxServicesEndpoint;
+  disableAuxServices: typeof integration.disableAuxServicesEndpoint;
+  hubHealth: typeof hub.hubHealthEndpoint;
+  hubConnector: typeof hub.hubConnectorEndpoint;
+  hubDeleteConnector: typeof hubIntegration.hubDeleteConnectorEndpoint;
+  hubEnabledServices: typeof hubIntegration.hubEnabledServicesEndpoint;
 
   // Security audit, sharing, recovery (issue 6)
 }

@@ -8,6 +8,9 @@ export type { LoginSuccess, TokenPair } from './auth.ts';
 export * from './constants.ts';
 export type { EndpointInput, EndpointOutput } from './endpoint.ts';
 export type { HubTokens } from './hub.ts';
+export type { Credential } from './integration.ts';
+// Hub integration (issue 6)
+export * from './integration-constants.ts';
 export * from './locales.ts';
 export { LOGOUT_REASONS, type LogoutReason } from './logout.ts';
 export * from './messages.ts';
@@ -21,6 +24,6 @@ export type {
 } from './people.ts';
 export * from './people-constants.ts';
 export type { RouteInfo, RouteName } from './routes.ts';
-export type { Team } from './team.ts';
+export type { HubServer, Team } from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';
