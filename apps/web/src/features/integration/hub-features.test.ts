@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-error.ts';
 import { featureState, toggleErrorMessage } from './hub-features.ts';
+import { needsHub } from './use-hub-reachability.ts';
 
 describe('featureState (spec §1 feature versions)', () => {
   it('offers a feature only from its version on, and names the upgrade otherwise', () => {
@@ -30,5 +31,13 @@ describe('toggleErrorMessage (spec §8 toggle-service codes)', () => {
 
   it('names a connection failure', () => {
     expect(toggleErrorMessage(new ApiError('network', '', 0, 'FETCH_ERROR', 'server'))).toBe('server_connection_failed');
+  });
+});
+
+describe('needsHub (spec §4 hub_unreachable sign-out)', () => {
+  it('signs out only an admin whose every scope needs the Hub', () => {
+    expect(needsHub({ scopes: ['recovery_agent'] })).toBe(true);
+    expect(needsHub({ scopes: ['recovery_agent', 'integrator'] })).toBe(false);
+    expect(needsHub({ scopes: ['super_admin'] })).toBe(false);
   });
 });
