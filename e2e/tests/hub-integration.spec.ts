@@ -136,6 +136,7 @@ test('a Hub that stops: hub_connection_failed, Hub links disabled, toggles expla
   expect((await readSession(page))?.hub).toBeNull();
   await expect(navLink(page, 'Recovery')).toHaveAttribute('aria-disabled', 'true');
   await expect(navLink(page, 'Sharing')).toHaveAttribute('aria-disabled', 'true');
+  await expect(navLink(page, 'Integration').getByTestId('integration-dot')).toHaveCount(0);
   await navLink(page, 'Sharing').hover({ force: true });
   await expect(page.getByRole('tooltip')).toHaveText('This service reported an error on your Hub.');
 
@@ -153,6 +154,7 @@ test('a Hub that stops: hub_connection_failed, Hub links disabled, toggles expla
   await page.reload();
   await expect(page.getByTestId('hub-reachable')).toHaveText('Connected');
   await expect(navLink(page, 'Recovery')).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(navLink(page, 'Integration').getByTestId('integration-dot')).toBeVisible();
 });
 
 test('an older Hub (2.0): features above its version are offered only as an upgrade', async ({ page }) => {
