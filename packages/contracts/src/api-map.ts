@@ -89,6 +89,7 @@ export interface ApiMap {
   hubConnector: typeof hub.hubConnectorEndpoint;
   hubDeleteConnector: typeof hubIntegration.hubDeleteConnectorEndpoint;
   hubEnabledServices: typeof hubIntegration.hubEnabledServicesEndpoint;
+  teamService: typeof integration.teamServiceEndpoint;
 
   // Security audit, sharing, recovery (issue 6)
 }

@@ -91,3 +91,16 @@ export const disableAuxServicesEndpoint = defineEndpoint({
   input: z.object({ services: z.array(AuxServiceFlagSchema).min(1).max(FLAGS.length) }),
   output: ToggleReply,
 });
+
+export const teamServiceEndpoint = defineEndpoint({
+  ...ROUTES.teamService,
+  access: RULES.anyAdmin,
+  summary: "One auxiliary service's state at the team's first Hub, as the route guards read it (no Hub call).",
+  input: z.object({ service: AuxServiceSchema }),
+  output: z.object({
+    service: AuxServiceSchema,
+    enabled: z.boolean(),
+    status: z.number().int(),
+    hub_version: z.string().nullable(),
+  }),
+});

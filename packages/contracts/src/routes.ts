@@ -80,6 +80,7 @@ export const ROUTES = {
   hubConnector: { method: 'POST', path: '/api/v1/integrate/connector/', auth: 'public' },
   hubDeleteConnector: { method: 'POST', path: '/delete/connector/', auth: 'hubAuth' },
   hubEnabledServices: { method: 'POST', path: '/api/v1/hub/services/', auth: 'hubAuth' },
+  teamService: { method: 'POST', path: '/api/v1/policy/team/service/', auth: 'session' },
 
   // Security audit, sharing, recovery (issue 6)
 } as const satisfies Record<string, RouteInfo>;

@@ -8,6 +8,7 @@ import {
   enableAuxServicesEndpoint,
   HOSTED_HUB_KEY,
   hostingPreferencesEndpoint,
+  teamServiceEndpoint,
 } from '@latchkey/contracts';
 import { type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +24,7 @@ export const INTEGRATION_ENDPOINTS = [
   hostingPreferencesEndpoint,
   enableAuxServicesEndpoint,
   disableAuxServicesEndpoint,
+  teamServiceEndpoint,
 ];
 
 /** /integration: super admin or integrator (RULES.integration), every rule in the service. */
@@ -44,4 +46,5 @@ export function integrationRoutes(app: FastifyInstance, guard: Guard, db: Db, op
     hubs.enable(requireCaller(ctx), input.credential_id, input.services),
   );
   registerEndpoint(app, disableAuxServicesEndpoint, guard, ({ ctx, input }) => hubs.disable(requireCaller(ctx), input.services));
+  registerEndpoint(app, teamServiceEndpoint, guard, ({ ctx, input }) => hubs.serviceState(requireCaller(ctx), input.service));
 }

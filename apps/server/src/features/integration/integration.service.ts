@@ -59,6 +59,18 @@ export function createIntegrationService(db: Db, options: { allowLoopbackHttp: b
   }
 
   return {
+    /** What the guards read: the first set-up Hub's recorded state of one service. */
+    async serviceState(caller: Caller, service: AuxService) {
+      const row = await repo.firstConnected(db, caller.team.id);
+      const state = row?.services[service];
+      return {
+        service,
+        enabled: Boolean(state?.enabled),
+        status: state?.status ?? SERVICE_STATUS.disabled,
+        hub_version: row?.hub_version ?? null,
+      };
+    },
+
     async list(caller: Caller) {
       return { credentials: (await repo.list(db, caller.team.id)).map(toCredential) };
     },

@@ -251,6 +251,14 @@ describe('services follow the Hub', () => {
     expect((await post('/test/probe/recovery-admins/', {}, 'family')).status).toBe(200);
   });
 
+  test('policy/team/service reads one service as the guards do, for any admin', async () => {
+    const res = await post('/api/v1/policy/team/service/', { service: 'recovery' }, 'family');
+    expect(res.body).toEqual({ service: 'recovery', enabled: true, status: 2, hub_version: '2.2.0' });
+    const demo = await post('/api/v1/policy/team/service/', { service: 'audit' }, 'recoveryAgent');
+    expect(demo.body).toEqual({ service: 'audit', enabled: true, status: 2, hub_version: '2.2.0' });
+    expect((await post('/api/v1/policy/team/service/', { service: 'nope' }, 'admin')).status).toBe(400);
+  });
+
   test('disabling integration switches every service off', async () => {
     const res = await post<{ server: HubServer }>(
       '/api/v1/policy/team/disable/aux/services/',
