@@ -54,6 +54,13 @@ async function connect(page: Page, hub: ExtraHub, version: string): Promise<void
 
 const navLink = (page: Page, name: string) => sidebarNav(page).getByRole('link', { name });
 
+/** The tooltip of a disabled sidebar item (it sits on the item's wrapper, as a disabled link gets no pointer events). */
+async function tooltipOf(page: Page, name: string) {
+  await page.mouse.move(0, 0);
+  await navLink(page, name).locator('..').hover();
+  return page.getByRole('tooltip');
+}
+
 async function toggle(page: Page, service: string, on: boolean): Promise<void> {
   const sw = page.getByTestId(`toggle-${service}`);
   // The switch is the server's answer: it moves once the Hub and the server have agreed.
@@ -137,8 +144,7 @@ test('a Hub that stops: hub_connection_failed, Hub links disabled, toggles expla
   await expect(navLink(page, 'Recovery')).toHaveAttribute('aria-disabled', 'true');
   await expect(navLink(page, 'Sharing')).toHaveAttribute('aria-disabled', 'true');
   await expect(navLink(page, 'Integration').getByTestId('integration-dot')).toHaveCount(0);
-  await navLink(page, 'Sharing').hover({ force: true });
-  await expect(page.getByRole('tooltip')).toHaveText('This service reported an error on your Hub.');
+  await expect(await tooltipOf(page, 'Sharing')).toHaveText('This service reported an error on your Hub.');
 
   await page.goto('/#/integration');
   await expect(page.getByTestId('hub-unreachable')).toHaveText(
@@ -195,7 +201,56 @@ test('an older Hub (2.0): features above its version are offered only as an upgr
   await expect(page.getByTestId('feature-sharing_v2')).toContainText('Upgrade your Hub to 2.2 to unlock this');
   await toggle(page, 'recovery', true);
   await expect(navLink(page, 'Recovery')).not.toHaveAttribute('aria-disabled', 'true');
-  await navLink(page, 'Security Audit').hover({ force: true });
-  await expect(page.getByRole('tooltip')).toHaveText('Upgrade your Hub to version 2.1 or later to use this.');
+  await expect(await tooltipOf(page, 'Security Audit')).toHaveText('Upgrade your Hub to version 2.1 or later to use this.');
   await shots(page, 'integration-older-hub');
+});
+
+test('credentials: add shows the secret once, rename, delete; hosting preference', async ({ page }) => {
+  await signInFamily(page);
+  await page.goto('/#/integration');
+  await expect(page.getByTestId('credential-row')).toHaveCount(1);
+
+  await page.getByTestId('credential-add-open').click();
+  const add = page.getByTestId('credential-add-dialog');
+  await add.getByLabel('Name').fill('Spare Hub');
+  await add.getByRole('button', { name: 'Add credential' }).click();
+  const secret = page.getByTestId('credential-secret');
+  await expect(secret).toContainText('it is shown only once');
+  await expect(secret.locator('code').nth(1)).toHaveText(/^[A-Za-z0-9_-]{40,}$/);
+  await shots(page, 'integration-credential-secret');
+  await secret.getByRole('button', { name: 'Continue' }).click();
+
+  const row = page.getByTestId('credential-row').filter({ hasText: 'Spare Hub' });
+  await expect(row).toContainText('Not set up');
+  await row.getByRole('button', { name: 'Actions for Spare Hub' }).click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  const rename = page.getByTestId('credential-rename-dialog');
+  await rename.getByLabel('Name').fill('Standby Hub');
+  await rename.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Credential saved.')).toBeVisible();
+
+  const renamed = page.getByTestId('credential-row').filter({ hasText: 'Standby Hub' });
+  await renamed.getByRole('button', { name: 'Actions for Standby Hub' }).click();
+  await page.getByRole('menuitem', { name: 'Set up on a Hub' }).click();
+  const setup = page.getByTestId('credential-setup-dialog');
+  await setup.getByLabel('Hub address').fill('http://hub.example.com');
+  await expect(setup.getByText('The address must start with https://')).toBeVisible();
+  // A Hub that never registered this credential: the server's auth_not_set description.
+  await setup.getByLabel('Hub address').fill(current.url);
+  await setup.getByRole('button', { name: 'Set up on a Hub' }).click();
+  await expect(setup.getByTestId('modal-error')).toHaveText(
+    'The Hub does not accept this credential. Register it on the Hub, then try again.',
+  );
+  await setup.getByRole('button', { name: 'Cancel' }).click();
+
+  await renamed.getByRole('button', { name: 'Actions for Standby Hub' }).click();
+  await page.getByRole('menuitem', { name: 'Delete credential' }).click();
+  await page.getByTestId('credential-delete-dialog').getByRole('button', { name: 'Delete credential' }).click();
+  await expect(page.getByText('Credential deleted.')).toBeVisible();
+  await expect(page.getByTestId('credential-row')).toHaveCount(1);
+
+  await page.getByTestId('hosting-choice').getByText('Self-hosted Hub').click();
+  await expect(page.getByText('Hosting preference saved.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('hosting-choice').locator('input[value="self_hosted"]')).toBeChecked();
 });
