@@ -12,7 +12,7 @@ let oldHub: RunningHub;
 let closedHub: RunningHub;
 
 beforeAll(async () => {
-  db = await createHubDb();
+  db = await createHubDb({ services: [] });
   hub = await startHub(db, { HUB_SETUP_KEY: SETUP_KEY });
   oldHub = await startHub(db, { HUB_VERSION: '2.0' });
   closedHub = await startHub(db);
