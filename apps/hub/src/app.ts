@@ -17,6 +17,7 @@ import { ensureSecret } from './platform/secrets.ts';
 // Policies (issue 5)
 
 // Hub integration (issue 6)
+import { integrationRoutes } from './features/integration/integration.routes.ts';
 
 // Security audit, sharing, recovery (issue 6)
 
@@ -35,6 +36,10 @@ export const HUB_ENDPOINTS = [
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  contracts.hubVerifyEndpoint,
+  contracts.hubSetServicesEndpoint,
+  contracts.hubDeleteConnectorEndpoint,
+  contracts.hubEnabledServicesEndpoint,
 
   // Security audit, sharing, recovery (issue 6)
 ];
@@ -65,7 +70,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   const guard = createHubGuard(sessions);
 
   healthRoutes(app, guard, db, config.HUB_VERSION, HUB_ENDPOINTS);
-  connectorRoutes(app, guard, db, config.HUB_VERSION);
+  connectorRoutes(app, guard, db, config.HUB_VERSION, config.HUB_SETUP_KEY);
   authRoutes(app, guard, db, sessions);
 
   // Sign-in and account security (issue 3)
@@ -75,6 +80,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  integrationRoutes(app, guard, db, config.HUB_VERSION);
 
   // Security audit, sharing, recovery (issue 6)
   return app;

@@ -30,6 +30,11 @@ const Config = z
       .default('2.2.0'),
     /** Consoles allowed to call this Hub from the browser; outside production, the local console by default. */
     ALLOWED_ORIGINS: Origins.optional(),
+    /**
+     * Lets a console register a team's credential through the unprotected connector call. Only
+     * the Hub's operator knows it; without it, teams can only be registered by the demo seed.
+     */
+    HUB_SETUP_KEY: z.string().min(16).max(200).optional(),
     /** Signs the Hub's access tokens; generated and stored in the database when absent. */
     HUB_TOKEN_SECRET: z.string().min(32).optional(),
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(300),

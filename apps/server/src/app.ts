@@ -32,6 +32,7 @@ import { GROUPS_ENDPOINTS, groupsRoutes } from './features/groups/groups.routes.
 // Policies (issue 5)
 
 // Hub integration (issue 6)
+import { INTEGRATION_ENDPOINTS, integrationRoutes } from './features/integration/integration.routes.ts';
 
 // Security audit, sharing, recovery (issue 6)
 
@@ -79,6 +80,7 @@ export const SERVER_ENDPOINTS = [
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  ...INTEGRATION_ENDPOINTS,
 
   // Security audit, sharing, recovery (issue 6)
 ];
@@ -182,6 +184,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  integrationRoutes(app, guard, db, { allowLoopbackHttp: config.NODE_ENV !== 'production' });
 
   // Security audit, sharing, recovery (issue 6)
 

@@ -16,6 +16,8 @@ import type * as groups from './groups.ts';
 // Policies (issue 5)
 
 // Hub integration (issue 6)
+import type * as hubIntegration from './hub-integration.ts';
+import type * as integration from './integration.ts';
 
 // Security audit, sharing, recovery (issue 6)
 
@@ -91,6 +93,19 @@ export interface ApiMap {
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  credentials: typeof integration.credentialsEndpoint;
+  credentialsAdd: typeof integration.credentialsAddEndpoint;
+  credentialsUpdate: typeof integration.credentialsUpdateEndpoint;
+  credentialsDelete: typeof integration.credentialsDeleteEndpoint;
+  credentialsSetup: typeof integration.credentialsSetupEndpoint;
+  hostingPreferences: typeof integration.hostingPreferencesEndpoint;
+  enableAuxServices: typeof integration.enableAuxServicesEndpoint;
+  disableAuxServices: typeof integration.disableAuxServicesEndpoint;
+  hubHealth: typeof hub.hubHealthEndpoint;
+  hubConnector: typeof hub.hubConnectorEndpoint;
+  hubDeleteConnector: typeof hubIntegration.hubDeleteConnectorEndpoint;
+  hubEnabledServices: typeof hubIntegration.hubEnabledServicesEndpoint;
+  teamService: typeof integration.teamServiceEndpoint;
 
   // Security audit, sharing, recovery (issue 6)
 }

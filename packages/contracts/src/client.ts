@@ -12,6 +12,9 @@ export type { EndpointInput, EndpointOutput } from './endpoint.ts';
 export type { Group, GroupMember } from './groups.ts';
 export * from './groups-constants.ts';
 export type { HubTokens } from './hub.ts';
+export type { Credential } from './integration.ts';
+// Hub integration (issue 6)
+export * from './integration-constants.ts';
 export * from './locales.ts';
 export { LOGOUT_REASONS, type LogoutReason } from './logout.ts';
 export * from './messages.ts';
@@ -25,6 +28,6 @@ export type {
 } from './people.ts';
 export * from './people-constants.ts';
 export type { RouteInfo, RouteName } from './routes.ts';
-export type { Team } from './team.ts';
+export type { HubServer, Team } from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';

@@ -26,5 +26,8 @@ export * from './groups.ts';
 // Policies (issue 5)
 
 // Hub integration (issue 6)
+export * from './hub-integration.ts';
+export * from './integration.ts';
+export * from './integration-constants.ts';
 
 // Security audit, sharing, recovery (issue 6)

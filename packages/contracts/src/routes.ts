@@ -81,6 +81,19 @@ export const ROUTES = {
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  credentials: { method: 'POST', path: '/api/v1/credentials/', auth: 'session' },
+  credentialsAdd: { method: 'POST', path: '/api/v1/credentials/add/', auth: 'session' },
+  credentialsUpdate: { method: 'POST', path: '/api/v1/credentials/update/', auth: 'session' },
+  credentialsDelete: { method: 'POST', path: '/api/v1/credentials/delete/', auth: 'session' },
+  credentialsSetup: { method: 'POST', path: '/api/v1/credentials/setup/', auth: 'session' },
+  hostingPreferences: { method: 'POST', path: '/api/v1/aux/hosting/preferences/', auth: 'session' },
+  enableAuxServices: { method: 'POST', path: '/api/v1/policy/team/enable/aux/services/', auth: 'session' },
+  disableAuxServices: { method: 'POST', path: '/api/v1/policy/team/disable/aux/services/', auth: 'session' },
+  hubHealth: { method: 'GET', path: '/api/v1/server/health/status/', auth: 'public' },
+  hubConnector: { method: 'POST', path: '/api/v1/integrate/connector/', auth: 'public' },
+  hubDeleteConnector: { method: 'POST', path: '/delete/connector/', auth: 'hubAuth' },
+  hubEnabledServices: { method: 'POST', path: '/api/v1/hub/services/', auth: 'hubAuth' },
+  teamService: { method: 'POST', path: '/api/v1/policy/team/service/', auth: 'session' },
 
   // Security audit, sharing, recovery (issue 6)
 } as const satisfies Record<string, RouteInfo>;

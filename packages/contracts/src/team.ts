@@ -69,8 +69,11 @@ export const HubServer = z.object({
   server_url: z.string(),
   credential_id: z.string(),
   hub_version: z.string().nullable(),
+  /** Whether the server reached the Hub when it last asked (on this very call). */
+  reachable: z.boolean(),
   services: ServiceStates,
 });
+export type HubServer = z.infer<typeof HubServer>;
 
 export const auxServicesEndpoint = defineEndpoint({
   ...ROUTES.auxServices,

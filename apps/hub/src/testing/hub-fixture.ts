@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '@latchkey/contracts';
+import { AUX_SERVICES, type AuxService, type Scope } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
@@ -20,10 +20,15 @@ export interface RunningHub {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
-/** A migrated database of its own for one test file, with the Northwind registration. */
-export async function createHubDb(): Promise<Db> {
+/**
+ * A migrated database of its own for one test file, with the Northwind registration and, as in
+ * the demo, every auxiliary service switched on (pass `services` to start from others).
+ */
+export async function createHubDb(options: { services?: readonly AuxService[] } = {}): Promise<Db> {
   const db = await createTestDb(MIGRATIONS_DIR);
   await registrationsRepository.insert(db, { team_slug: TEAM, credential_id: CREDENTIAL, secret: SECRET });
+  const registration = await registrationsRepository.findByCredential(db, CREDENTIAL);
+  if (registration) await registrationsRepository.setServices(db, registration.id, options.services ?? AUX_SERVICES);
   return db;
 }
 

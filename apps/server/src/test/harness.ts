@@ -9,7 +9,9 @@ import { buildServer } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { MIGRATIONS_DIR } from '../db/migrations-dir.ts';
 import { DEMO_PASSWORD, seedDemo } from '../features/demo/seed.ts';
+import { startTestHub, type TestHub } from './hub-process.ts';
 
+/** The demo team's Hub address: nothing listens there unless the harness runs a real Hub (`hub: true`). */
 export const HUB_URL = 'http://127.0.0.1:1';
 export const HUB_SECRET = 'x'.repeat(32);
 
@@ -33,6 +35,8 @@ export interface Harness {
   url: string;
   /** Every message the SMTP receiver accepted, oldest first. */
   mail: ReceivedMail[];
+  /** The real Hub the demo team is connected to, with `hub: true`. */
+  hub: TestHub | undefined;
   post<T = Record<string, unknown>>(path: string, body?: unknown, token?: string): Promise<Reply<T>>;
   postForm<T = Record<string, unknown>>(path: string, fields: Record<string, string>): Promise<Reply<T>>;
   get<T = Record<string, unknown>>(path: string, token?: string): Promise<Reply<T>>;
@@ -48,6 +52,8 @@ export interface HarnessOptions {
   rateLimitPerMinute?: number;
   /** Registers extra routes on the built app before it listens (test-only endpoints). */
   beforeListen?: (app: FastifyInstance, db: Db) => Promise<void> | void;
+  /** Runs a real Hub (own process state and database) that the demo team is connected to. */
+  hub?: boolean;
 }
 
 /** A real server: migrated test database, seeded demo, SMTP receiver, listening on a free port. */
@@ -79,7 +85,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // Independent of whether the console has been built.
     WEB_DIST: join(tmpdir(), 'latchkey-no-web-dist'),
   });
-  if (options.seed ?? true) await seedDemo(db, { hubUrl: HUB_URL, hubSecret: HUB_SECRET });
+  const hub = options.hub ? await startTestHub({ demoSecret: HUB_SECRET }) : undefined;
+  if (options.seed ?? true) await seedDemo(db, { hubUrl: hub?.url ?? HUB_URL, hubSecret: HUB_SECRET });
   const app = await buildServer({ config, db, rateLimitPerMinute: options.rateLimitPerMinute });
   await options.beforeListen?.(app, db);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -95,6 +102,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     app,
     url,
     mail,
+    hub,
     async post(path, body = {}, token) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;
@@ -144,6 +152,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await app.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await db.close();
+      await hub?.close();
     },
   };
   return harness;

@@ -1,3 +1,4 @@
+import { AUX_SERVICES } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { registrationsRepository as repo } from './registrations.repository.ts';
 
@@ -17,6 +18,9 @@ export async function seedDemoRegistration(db: Db, demo: DemoRegistration): Prom
     await tx.query('lock table registrations in exclusive mode');
     if ((await repo.count(tx)) > 0) return false;
     await repo.insert(tx, { team_slug: demo.teamSlug, credential_id: demo.credentialId, secret: demo.secret });
+    // The demo server seeds every service as switched on; this side agrees.
+    const registration = await repo.findByCredential(tx, demo.credentialId);
+    if (registration) await repo.setServices(tx, registration.id, AUX_SERVICES);
     return true;
   });
 }

@@ -47,7 +47,8 @@ export const teamRepository = {
     const [row] = await q.query<SessionContextRow>(
       `select s.id as session_id, s.user_id, u.email, s.revoked_at, s.absolute_expires_at, ta.scopes,
         (select row_to_json(x) from (select ${TEAM_COLUMNS} from teams t where t.id = s.team_id) x) as team,
-        (select h.services from hubs h where h.team_id = s.team_id order by h.created_at limit 1) as first_hub_services
+        (select h.services from hubs h where h.team_id = s.team_id and h.server_url is not null
+          order by h.created_at, h.id limit 1) as first_hub_services
        from sessions s
        join users u on u.id = s.user_id
        left join team_admins ta on ta.team_id = s.team_id and ta.user_id = s.user_id
@@ -82,9 +83,11 @@ export const teamRepository = {
     );
   },
 
+  /** The team's Hubs that are set up (a credential waiting for setup has no address yet). */
   async hubs(q: Queryable, teamId: string): Promise<HubRow[]> {
     return q.query(
-      'select id, server_url, credential_id, secret, hub_version, services from hubs where team_id = $1 order by created_at',
+      `select id, server_url, credential_id, secret, hub_version, services from hubs
+       where team_id = $1 and server_url is not null order by created_at, id`,
       [teamId],
     );
   },

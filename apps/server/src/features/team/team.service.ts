@@ -1,6 +1,7 @@
 import type { allTeamsEndpoint, auxServicesEndpoint, EndpointOutput, teamInfoEndpoint } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
+import { liveServers } from '../integration/live-state.ts';
 import { teamRepository as repo } from './team.repository.ts';
 
 export function createTeamService(db: Db) {
@@ -16,15 +17,8 @@ export function createTeamService(db: Db) {
     },
 
     async auxServices(caller: Caller): Promise<EndpointOutput<typeof auxServicesEndpoint>> {
-      const hubs = await repo.hubs(db, caller.team.id);
-      return {
-        servers: hubs.map((h) => ({
-          server_url: h.server_url,
-          credential_id: h.credential_id,
-          hub_version: h.hub_version,
-          services: h.services,
-        })),
-      };
+      // Asked live: a Hub that stopped shows (and guards) as an error at once.
+      return { servers: await liveServers(db, caller) };
     },
   };
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createGuard, requireCaller } from '../../http/guard.ts';
 import { ensureSecret } from '../../platform/secrets.ts';
-import { type Harness, HUB_URL, startHarness } from '../../test/harness.ts';
+import { type Harness, startHarness } from '../../test/harness.ts';
 import { createSessionsService } from '../auth/sessions.service.ts';
 import { DEMO_ADMINS } from '../demo/seed.ts';
 
@@ -29,6 +29,7 @@ let h: Harness;
 const tokens = new Map<string, string>();
 beforeAll(async () => {
   h = await startHarness({
+    hub: true,
     async beforeListen(app, db) {
       // The app's guard over the same database and signing key.
       const secret = await ensureSecret(db, 'token_secret');
@@ -126,9 +127,10 @@ describe('team calls', () => {
     expect(res.body).toEqual({
       servers: [
         {
-          server_url: HUB_URL,
+          server_url: h.hub?.url,
           credential_id: 'demo-hub',
           hub_version: '2.2.0',
+          reachable: true,
           services: { integration: active, audit: active, audit_logs: active, recovery: active, secret_sharing: active },
         },
       ],

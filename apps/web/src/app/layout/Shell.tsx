@@ -2,7 +2,7 @@ import '@mantine/notifications/styles.css';
 import { isRestricted, QUERY_CACHE_LIFETIME_MS, TOAST_MS } from '@latchkey/contracts/client';
 import { AppShell, Burger, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { Notifications, notifications } from '@mantine/notifications';
+import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
@@ -17,9 +17,9 @@ import {
   useAuxServicesQuery,
   useTeamInfoQuery,
 } from '../../features/console/api.ts';
+import { useHubReachability } from '../../features/integration/use-hub-reachability.ts';
 import { scheduleRefresh } from '../../lib/auth.ts';
-import { rememberPath, setSession, useSession } from '../../lib/session.ts';
-import { useTranslation } from '../../lib/use-translation.ts';
+import { rememberPath, useSession } from '../../lib/session.ts';
 import { ConsoleRoutes } from './ConsoleRoutes.tsx';
 import { ConsoleContextProvider } from './console-context.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
@@ -62,14 +62,7 @@ function SignedInShell() {
   const [pathname] = useLocation();
 
   useEffect(scheduleRefresh, []);
-  const { t } = useTranslation();
-  const session = useSession();
-  useEffect(() => {
-    if (session?.hubUnreachable) {
-      notifications.show({ color: 'yellow', message: t('hub.unreachable_at_sign_in') });
-      setSession({ ...session, hubUnreachable: false });
-    }
-  }, [session, t]);
+  useHubReachability(ctx, servers.data?.[0]);
   // Below 992 px the sidebar is a drawer that closes itself on navigation (spec §2).
   // biome-ignore lint/correctness/useExhaustiveDependencies: close on every path change
   useEffect(() => mobile.close(), [pathname]);

@@ -91,6 +91,9 @@ describe('integration dot', () => {
   it('shows when the first hub runs a service beyond the connection itself', () => {
     expect(hubHasServices(ctx())).toBe(true);
     expect(hubHasServices(ctx({ services: { integration: on } }))).toBe(false);
+    // A Hub that stopped answering runs nothing, whatever is switched on.
+    const failing = { enabled: true, status: SERVICE_STATUS.error };
+    expect(hubHasServices(ctx({ services: { integration: failing, audit: failing } }))).toBe(false);
   });
 });
 

@@ -85,9 +85,11 @@ export function disabledReason(
   return null;
 }
 
-/** The green dot beside Integration: the first Hub runs at least one service (spec §2). */
+/** The green dot beside Integration: the first Hub runs at least one service right now (spec §2). */
 export const hubHasServices = (ctx: AccessContext): boolean =>
-  Object.entries(ctx.services).some(([name, state]) => name !== 'integration' && state?.enabled);
+  Object.entries(ctx.services).some(
+    ([name, state]) => name !== 'integration' && state?.enabled && state.status === SERVICE_STATUS.active,
+  );
 
 /** The wizard takes over '/' (spec §4). */
 export const wizardMustShow = (team: Team, restricted: boolean): boolean => {

@@ -33,6 +33,7 @@ export const SCREENS: Record<string, Screen> = {
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  integration: screen(() => import('../../features/integration/Integration.tsx'), 'Integration'),
 
   // Security audit, sharing, recovery (issue 6)
 };

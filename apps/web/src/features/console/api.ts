@@ -24,7 +24,13 @@ export const useAdminInfoQuery = () =>
 export const useAllTeamsQuery = () =>
   useQuery({ queryKey: consoleKeys.teams(useTeamSlug()), queryFn: async () => (await call('allTeams', {})).teams });
 export const useAuxServicesQuery = () =>
-  useQuery({ queryKey: consoleKeys.services(useTeamSlug()), queryFn: async () => (await call('auxServices', {})).servers });
+  useQuery({
+    queryKey: consoleKeys.services(useTeamSlug()),
+    queryFn: async () => (await call('auxServices', {})).servers,
+    // The server asks the Hub on every read: polling keeps the sidebar and guard on the live state.
+    refetchInterval: 30_000,
+    refetchOnWindowFocus: true,
+  });
 
 /** The access context of spec §2 Route guard, from live team, scope and service data. */
 export function useAccessContext(): { ctx: AccessContext | null; isError: boolean; refetch: () => void } {

@@ -1,0 +1,44 @@
+import {
+  AUX_SERVICES,
+  hubDeleteConnectorEndpoint,
+  hubEnabledServicesEndpoint,
+  hubSetServicesEndpoint,
+  hubVerifyEndpoint,
+} from '@latchkey/contracts';
+import { AppError, type Db, registerEndpoint } from '@latchkey/runtime';
+import type { FastifyInstance } from 'fastify';
+import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
+import { servicesFor } from '../connector/capabilities.ts';
+import { registrationsRepository as repo } from '../registrations/registrations.repository.ts';
+import { verifyServerCall } from './server-call.ts';
+
+/** The licence server's calls (verify, switch services) and the console's delete-connector call. */
+export function integrationRoutes(app: FastifyInstance, guard: HubGuard, db: Db, version: string) {
+  const offered = servicesFor(version);
+  const state = async (teamSlug: string) => ({ version, offered, enabled: await repo.enabledForTeam(db, teamSlug) });
+
+  registerEndpoint(app, hubVerifyEndpoint, guard, async ({ input, request }) => {
+    await verifyServerCall(db, request.headers.authorization, input.team_slug);
+    return state(input.team_slug);
+  });
+
+  registerEndpoint(app, hubSetServicesEndpoint, guard, async ({ input, request }) => {
+    const registration = await verifyServerCall(db, request.headers.authorization, input.team_slug);
+    const missing = input.enabled.filter((s) => !offered.includes(s));
+    if (missing.length > 0) {
+      throw new AppError('not_allowed', `This Hub (version ${version}) does not run: ${missing.join(', ')}.`);
+    }
+    const enabled = AUX_SERVICES.filter((s) => input.enabled.includes(s));
+    await repo.setServices(db, registration.id, enabled);
+    return state(input.team_slug);
+  });
+
+  registerEndpoint(app, hubDeleteConnectorEndpoint, guard, async ({ ctx }) => {
+    const caller = requireHubCaller(ctx);
+    // Sessions cascade with the registration, the caller's own included.
+    await repo.deleteForTeam(db, caller.teamSlug);
+    return { code: 'connector_deleted' as const };
+  });
+
+  registerEndpoint(app, hubEnabledServicesEndpoint, guard, async ({ ctx }) => state(requireHubCaller(ctx).teamSlug));
+}

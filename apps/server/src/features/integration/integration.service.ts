@@ -1,0 +1,136 @@
+import {
+  AUX_SERVICE_FLAGS,
+  type AuxService,
+  type AuxServiceFlag,
+  type Credential,
+  type disableAuxServicesEndpoint,
+  type EndpointOutput,
+  type HostingPreference,
+  type HubServer,
+  hubUrlProblem,
+  SERVICE_STATUS,
+} from '@latchkey/contracts';
+import { AppError, type Db, randomToken } from '@latchkey/runtime';
+import type { Caller } from '../../http/guard.ts';
+import { hubClient } from './hub-client.ts';
+import { type CredentialRow, integrationRepository as repo } from './integration.repository.ts';
+import { type ServiceStates, statesAfterSetup, toHubServer } from './service-state.ts';
+
+type ToggleReply = EndpointOutput<typeof disableAuxServicesEndpoint>;
+
+const toCredential = (row: CredentialRow): Credential => ({
+  credential_id: row.credential_id,
+  name: row.name,
+  server_url: row.server_url,
+  hub_version: row.hub_version,
+  created_at: row.created_at,
+});
+
+const notFound = () => new AppError('not_found', 'There is no such credential in this team.');
+const authNotSet = () =>
+  new AppError('auth_not_set', 'No Hub is set up with this credential. Set up the credential on a Hub first.');
+
+const serviceNames = (flags: readonly AuxServiceFlag[]): AuxService[] => [...new Set(flags.map((f) => AUX_SERVICE_FLAGS[f]))];
+const enabledOnHub = (states: ServiceStates): AuxService[] =>
+  (Object.keys(states) as AuxService[]).filter((s) => s !== 'integration' && states[s]?.enabled);
+
+/**
+ * Hub credentials and the team's auxiliary services. The server's record (`hubs.services`) only
+ * changes after the Hub itself has agreed over HTTP, so the two never disagree for long.
+ */
+export function createIntegrationService(db: Db, options: { allowLoopbackHttp: boolean }) {
+  async function connectedHub(caller: Caller, credentialId?: string) {
+    const row = credentialId ? await repo.find(db, caller.team.id, credentialId) : await repo.firstConnected(db, caller.team.id);
+    if (!row?.server_url) throw authNotSet();
+    return { ...row, server_url: row.server_url };
+  }
+
+  async function applyOnHub(caller: Caller, row: CredentialRow & { server_url: string }, next: ServiceStates) {
+    const enabled = enabledOnHub(next);
+    const hub = await hubClient.setServices(row, caller.team.slug, enabled);
+    const changes: ServiceStates = {};
+    for (const s of Object.keys(next) as AuxService[]) {
+      const state = next[s];
+      if (state) changes[s] = state;
+    }
+    await repo.mergeServices(db, row.id, changes, hub.version);
+    const saved = await repo.find(db, caller.team.id, row.credential_id);
+    return toHubServer(saved ?? row, true);
+  }
+
+  return {
+    /** What the guards read: the first set-up Hub's recorded state of one service. */
+    async serviceState(caller: Caller, service: AuxService) {
+      const row = await repo.firstConnected(db, caller.team.id);
+      const state = row?.services[service];
+      return {
+        service,
+        enabled: Boolean(state?.enabled),
+        status: state?.status ?? SERVICE_STATUS.disabled,
+        hub_version: row?.hub_version ?? null,
+      };
+    },
+
+    async list(caller: Caller) {
+      return { credentials: (await repo.list(db, caller.team.id)).map(toCredential) };
+    },
+
+    async add(caller: Caller, name: string) {
+      const secret = randomToken();
+      const row = await repo.insert(db, caller.team.id, { credentialId: `hub-${randomToken(9)}`, name, secret });
+      return { ...toCredential(row), secret };
+    },
+
+    async rename(caller: Caller, credentialId: string, name: string) {
+      const row = await repo.rename(db, caller.team.id, credentialId, name);
+      if (!row) throw notFound();
+      return toCredential(row);
+    },
+
+    async remove(caller: Caller, credentialId: string) {
+      if (!(await repo.remove(db, caller.team.id, credentialId))) throw notFound();
+      return { code: 'credential_deleted' as const };
+    },
+
+    /** Connects the Hub at `serverUrl`: it must answer and accept the credential (spec §5: https). */
+    async setup(caller: Caller, credentialId: string, serverUrl: string): Promise<HubServer> {
+      const problem = hubUrlProblem(serverUrl, { allowLoopbackHttp: options.allowLoopbackHttp });
+      if (problem) {
+        throw new AppError('invalid_input', 'The Hub address is not valid.', 400, [
+          { path: 'latchkey_hosted_hub.server_url', message: problem },
+        ]);
+      }
+      const row = await repo.find(db, caller.team.id, credentialId);
+      if (!row) throw notFound();
+      const url = new URL(serverUrl.trim()).origin;
+      const hub = await hubClient.verify({ ...row, server_url: url }, caller.team.slug);
+      const services = statesAfterSetup(hub);
+      await repo.setUp(db, row.id, url, hub.version, services);
+      return toHubServer({ ...row, server_url: url, hub_version: hub.version, services }, true);
+    },
+
+    async hosting(caller: Caller, hosting: HostingPreference | undefined) {
+      if (hosting) await repo.setHosting(db, caller.team.id, hosting);
+      return { hosting: await repo.hosting(db, caller.team.id), product: 'latchkey_hosted_hub' as const };
+    },
+
+    async enable(caller: Caller, credentialId: string, flags: readonly AuxServiceFlag[]): Promise<ToggleReply> {
+      const row = await connectedHub(caller, credentialId);
+      const next: ServiceStates = { ...row.services };
+      for (const s of serviceNames(flags)) next[s] = { enabled: true, status: SERVICE_STATUS.active };
+      return { code: 'services_updated', server: await applyOnHub(caller, row, next) };
+    },
+
+    /** Switching integration off switches every service off: nothing runs without the connection. */
+    async disable(caller: Caller, flags: readonly AuxServiceFlag[]): Promise<ToggleReply> {
+      const row = await connectedHub(caller);
+      const names = serviceNames(flags);
+      const off = names.includes('integration') ? (Object.keys(row.services) as AuxService[]) : names;
+      const next: ServiceStates = { ...row.services };
+      for (const s of off) next[s] = { enabled: false, status: SERVICE_STATUS.disabled };
+      return { code: 'services_updated', server: await applyOnHub(caller, row, next) };
+    },
+  };
+}
+
+export type IntegrationService = ReturnType<typeof createIntegrationService>;

@@ -1,0 +1,133 @@
+import { HOSTED_HUB_KEY } from '@latchkey/contracts/client';
+import { Alert, Badge, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { call } from '../../lib/api.ts';
+import { deviceInfo, logout } from '../../lib/auth.ts';
+import { useSession } from '../../lib/session.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { consoleKeys } from '../console/api.ts';
+import { callHubDirect, hubAddressProblem, hubOrigin, integrationKeys } from './api.ts';
+import { integrationErrorMessage } from './hub-features.ts';
+import { Hint, Section } from './Section.tsx';
+
+/**
+ * No Hub yet: the browser checks the address (health and connector, straight at the Hub), then
+ * connects: a new credential on the server, registered at the Hub with its operator's setup
+ * key, then set up on the server, which checks with the Hub itself.
+ */
+export function ConnectHubCard() {
+  const { t } = useTranslation();
+  const team = useSession()?.team_slug ?? '';
+  const client = useQueryClient();
+  const [url, setUrl] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [setupKey, setSetupKey] = useState('');
+  const problem = hubAddressProblem(url);
+
+  const check = useMutation({
+    mutationFn: async () => {
+      const health = await callHubDirect(url, 'hubHealth', {});
+      const connector = await callHubDirect(url, 'hubConnector', { team_slug: team });
+      return { version: health.version, registered: connector.registered };
+    },
+  });
+
+  const connect = useMutation({
+    mutationFn: async () => {
+      const credential = await call('credentialsAdd', { name: new URL(url.trim()).host.slice(0, 60) });
+      try {
+        await callHubDirect(url, 'hubConnector', {
+          team_slug: team,
+          register: { credential_id: credential.credential_id, secret: credential.secret, setup_key: setupKey },
+        });
+        return await call('credentialsSetup', {
+          device: deviceInfo(),
+          [HOSTED_HUB_KEY]: { credential_id: credential.credential_id, server_url: hubOrigin(url) },
+        });
+      } catch (error) {
+        // A credential no Hub took is of no use: remove it again.
+        await call('credentialsDelete', { credential_id: credential.credential_id }).catch(() => undefined);
+        throw error;
+      }
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });
+      await client.invalidateQueries({ queryKey: consoleKeys.services(team) });
+      // The Hub's own tokens come with a new sign-in (spec §4 integration_successful).
+      logout('integration_successful');
+    },
+  });
+
+  const error = check.error ?? connect.error;
+  return (
+    <Section title={t('integration.connection.title')} testId="hub-connect">
+      <Hint>{t('integration.connection.intro')}</Hint>
+      {error && (
+        <Alert color="red" data-testid="hub-connect-error">
+          {t(integrationErrorMessage(error))}
+        </Alert>
+      )}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setTouched(true);
+          if (!problem) check.mutate();
+        }}
+      >
+        <Stack gap="sm">
+          <Group align="flex-start" gap="sm" wrap="wrap">
+            <TextInput
+              label={t('integration.connection.url')}
+              placeholder="https://hub.example.com"
+              value={url}
+              onChange={(e) => {
+                setUrl(e.currentTarget.value);
+                check.reset();
+              }}
+              onBlur={() => setTouched(true)}
+              error={touched && url && problem ? t(problem) : undefined}
+              style={{ flex: '1 1 280px' }}
+              data-testid="hub-url"
+            />
+            <Button type="submit" variant="default" mt={{ base: 0, xs: 25 }} loading={check.isPending} data-testid="hub-check">
+              {t('integration.connection.check')}
+            </Button>
+          </Group>
+          {check.data && (
+            <Group gap="xs" data-testid="hub-check-result">
+              <Badge color="teal" variant="light">
+                {t('integration.connection.version', { version: check.data.version })}
+              </Badge>
+              <Text size="sm">
+                {t(check.data.registered ? 'integration.connection.registered' : 'integration.connection.not_registered')}
+              </Text>
+            </Group>
+          )}
+        </Stack>
+      </form>
+      {check.data && (
+        <Stack gap="sm">
+          <PasswordInput
+            label={t('integration.connection.setup_key')}
+            description={t('integration.connection.setup_key_hint')}
+            value={setupKey}
+            onChange={(e) => setSetupKey(e.currentTarget.value)}
+            maw={420}
+            data-testid="hub-setup-key"
+          />
+          <Group>
+            <Button
+              onClick={() => connect.mutate()}
+              loading={connect.isPending}
+              disabled={!setupKey.trim()}
+              data-testid="hub-connect-submit"
+            >
+              {t('integration.connection.connect')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,92 @@
+import type { HubServer } from '@latchkey/contracts/client';
+import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { call } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api-error.ts';
+import { deviceInfo } from '../../lib/auth.ts';
+import { getSession, setSession, useSession } from '../../lib/session.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { consoleKeys } from '../console/api.ts';
+import { integrationKeys } from './api.ts';
+import { Section } from './Section.tsx';
+
+/** The connected Hub: address, version, whether it answers, and deleting the connector. */
+export function ConnectedHubCard({ hub }: { hub: HubServer }) {
+  const { t } = useTranslation();
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <Section
+      title={t('integration.connection.title')}
+      testId="hub-connected"
+      action={
+        <Button color="red" variant="light" size="sm" onClick={() => setConfirming(true)} data-testid="hub-delete-open">
+          {t('integration.connection.delete')}
+        </Button>
+      }
+    >
+      <Group gap="sm" wrap="wrap">
+        <Text fw={500} style={{ wordBreak: 'break-all' }} data-testid="hub-address">
+          {hub.server_url}
+        </Text>
+        {hub.hub_version && (
+          <Badge variant="light" data-testid="hub-version">
+            {t('integration.connection.version', { version: hub.hub_version })}
+          </Badge>
+        )}
+        <Badge color={hub.reachable ? 'teal' : 'red'} variant="dot" data-testid="hub-reachable">
+          {t(hub.reachable ? 'integration.connection.connected' : 'integration.status.error')}
+        </Badge>
+      </Group>
+      {confirming && <DeleteConnectorDialog hub={hub} onClose={() => setConfirming(false)} />}
+    </Section>
+  );
+}
+
+/**
+ * Delete connector: the Hub forgets the team first (spec §7 /delete/connector/, with the Hub
+ * session), then the server drops the credential. A Hub that is gone cannot be asked, so the
+ * server side is still removed then.
+ */
+function DeleteConnectorDialog({ hub, onClose }: { hub: HubServer; onClose: () => void }) {
+  const { t } = useTranslation();
+  const team = useSession()?.team_slug ?? '';
+  const client = useQueryClient();
+  const remove = useMutation({
+    mutationFn: async () => {
+      const session = getSession();
+      if (session?.hub && hub.reachable) {
+        await call('hubDeleteConnector', { team_slug: team, device: deviceInfo() });
+        setSession({ ...session, hub: null });
+      }
+      await call('credentialsDelete', { credential_id: hub.credential_id });
+    },
+    onSuccess: async () => {
+      notifications.show({ color: 'teal', message: t('integration.connection.deleted') });
+      await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });
+      await client.invalidateQueries({ queryKey: consoleKeys.services(team) });
+      onClose();
+    },
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('integration.connection.delete')} centered>
+      <Stack gap="md" data-testid="hub-delete-dialog">
+        {remove.isError && (
+          <Alert color="red" data-testid="modal-error">
+            {t(errorMessage(remove.error))}
+          </Alert>
+        )}
+        <Text size="sm">{t('integration.connection.delete_confirm')}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()} data-testid="hub-delete-confirm">
+            {t('integration.connection.delete')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

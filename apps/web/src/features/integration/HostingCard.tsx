@@ -1,0 +1,43 @@
+import { HOSTING_PREFERENCES, type HostingPreference } from '@latchkey/contracts/client';
+import { SegmentedControl, Skeleton } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api-error.ts';
+import { useSession } from '../../lib/session.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { integrationKeys, useHostingQuery } from './api.ts';
+import { Hint, Section } from './Section.tsx';
+
+/** Where the team runs its auxiliary services (spec §7 api/v1/aux/hosting/preferences/). */
+export function HostingCard() {
+  const { t } = useTranslation();
+  const team = useSession()?.team_slug ?? '';
+  const client = useQueryClient();
+  const hosting = useHostingQuery();
+  const save = useMutation({
+    mutationFn: (value: HostingPreference) => call('hostingPreferences', { hosting: value }),
+    onSuccess: (reply) => {
+      client.setQueryData(integrationKeys.hosting(team), reply);
+      notifications.show({ color: 'teal', message: t('integration.hosting.saved') });
+    },
+    onError: (error) => notifications.show({ color: 'red', message: t(errorMessage(error)) }),
+  });
+  return (
+    <Section title={t('integration.hosting.title')} testId="hub-hosting">
+      <Hint>{t('integration.hosting.intro')}</Hint>
+      {hosting.data ? (
+        <SegmentedControl
+          value={hosting.data.hosting}
+          onChange={(v) => save.mutate(v as HostingPreference)}
+          disabled={save.isPending}
+          data={HOSTING_PREFERENCES.map((value) => ({ value, label: t(`integration.hosting.${value}`) }))}
+          style={{ alignSelf: 'flex-start' }}
+          data-testid="hosting-choice"
+        />
+      ) : (
+        <Skeleton h={36} w={280} />
+      )}
+    </Section>
+  );
+}

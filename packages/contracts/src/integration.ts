@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { AUX_SERVICES, RULES } from './access.ts';
+import { Device } from './auth.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { AUX_SERVICE_FLAGS, type AuxServiceFlag, HOSTED_HUB_KEY, HOSTING_PREFERENCES } from './integration-constants.ts';
+import { ROUTES } from './routes.ts';
+import { HubServer } from './team.ts';
+
+const FLAGS = Object.keys(AUX_SERVICE_FLAGS) as [AuxServiceFlag, ...AuxServiceFlag[]];
+export const AuxServiceFlagSchema = z.enum(FLAGS);
+export const AuxServiceSchema = z.enum(AUX_SERVICES);
+
+const CredentialId = z.string().min(1).max(200);
+const CredentialName = z.string().trim().min(1, 'this field is required').max(60);
+
+export const Credential = z.object({
+  credential_id: z.string(),
+  name: z.string(),
+  /** The Hub this credential is set up on, or null while it waits for setup. */
+  server_url: z.string().nullable(),
+  hub_version: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Credential = z.infer<typeof Credential>;
+
+export const credentialsEndpoint = defineEndpoint({
+  ...ROUTES.credentials,
+  access: RULES.integration,
+  summary: "The team's Hub credentials, and the Hub each is set up on.",
+  input: z.object({}),
+  output: z.object({ credentials: z.array(Credential) }),
+});
+
+export const credentialsAddEndpoint = defineEndpoint({
+  ...ROUTES.credentialsAdd,
+  access: RULES.integration,
+  summary: 'Creates a Hub credential. The secret is returned once; only the Hub and the server keep it.',
+  input: z.object({ name: CredentialName }),
+  output: Credential.extend({ secret: z.string() }),
+});
+
+export const credentialsUpdateEndpoint = defineEndpoint({
+  ...ROUTES.credentialsUpdate,
+  access: RULES.integration,
+  summary: 'Renames a Hub credential.',
+  input: z.object({ credential_id: CredentialId, name: CredentialName }),
+  output: Credential,
+});
+
+export const credentialsDeleteEndpoint = defineEndpoint({
+  ...ROUTES.credentialsDelete,
+  access: RULES.integration,
+  summary: 'Deletes a Hub credential; a Hub set up with it is disconnected and its services stop.',
+  input: z.object({ credential_id: CredentialId }),
+  output: z.object({ code: z.literal('credential_deleted') }),
+});
+
+export const credentialsSetupEndpoint = defineEndpoint({
+  ...ROUTES.credentialsSetup,
+  access: RULES.integration,
+  summary: 'Connects the Hub at server_url with a credential the Hub has registered; the server checks with the Hub.',
+  input: z.object({
+    device: Device,
+    [HOSTED_HUB_KEY]: z.object({ credential_id: CredentialId, server_url: z.string().trim().min(1).max(300) }),
+  }),
+  output: HubServer,
+});
+
+export const hostingPreferencesEndpoint = defineEndpoint({
+  ...ROUTES.hostingPreferences,
+  access: RULES.integration,
+  summary: 'Where the team runs its auxiliary services; sends `hosting` to change it.',
+  input: z.object({ hosting: z.enum(HOSTING_PREFERENCES).optional() }),
+  output: z.object({ hosting: z.enum(HOSTING_PREFERENCES), product: z.literal(HOSTED_HUB_KEY) }),
+});
+
+const ToggleReply = z.object({ code: z.literal('services_updated'), server: HubServer });
+
+export const enableAuxServicesEndpoint = defineEndpoint({
+  ...ROUTES.enableAuxServices,
+  access: RULES.integration,
+  summary: 'Switches services on at the Hub of a credential; the server asks the Hub first.',
+  input: z.object({ credential_id: CredentialId, services: z.array(AuxServiceFlagSchema).min(1).max(FLAGS.length) }),
+  output: ToggleReply,
+});
+
+export const disableAuxServicesEndpoint = defineEndpoint({
+  ...ROUTES.disableAuxServices,
+  access: RULES.integration,
+  summary: "Switches services off at the team's Hub; the server tells the Hub first.",
+  input: z.object({ services: z.array(AuxServiceFlagSchema).min(1).max(FLAGS.length) }),
+  output: ToggleReply,
+});
+
+export const teamServiceEndpoint = defineEndpoint({
+  ...ROUTES.teamService,
+  access: RULES.anyAdmin,
+  summary: "One auxiliary service's state at the team's first Hub, as the route guards read it (no Hub call).",
+  input: z.object({ service: AuxServiceSchema }),
+  output: z.object({
+    service: AuxServiceSchema,
+    enabled: z.boolean(),
+    status: z.number().int(),
+    hub_version: z.string().nullable(),
+  }),
+});
