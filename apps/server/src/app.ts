@@ -15,14 +15,14 @@ import { accountRoutes } from './features/security/account.routes.ts';
 import { createAccountService } from './features/security/account.service.ts';
 import { createLimiter, postgresCounters } from './features/security/limits.ts';
 import { createPasswordResetService } from './features/security/password-reset.service.ts';
+// Sign-in and account security (issue 3)
+import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { createSealer } from './platform/sealed.ts';
 import { ensureSecret } from './platform/secrets.ts';
-
-// Sign-in and account security (issue 3)
 
 // Groups, branding, member devices (issue 4)
 
@@ -129,8 +129,10 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     maxHours: config.SESSION_MAX_HOURS,
   });
   const guard = createGuard(db, sessions);
-  // Brute-force counters in PostgreSQL: shared by every instance on the same database.
-  const limiter = createLimiter(postgresCounters(db));
+  // Brute-force counters shared by every instance: in Redis when REDIS_URL is set, else in PostgreSQL.
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
   const sealer = createSealer(await ensureSecret(db, 'sealing_key'));
   // Links in emails and security keys are bound to PUBLIC_URL. Without it, development and tests
   // use the page's own origin; production then sends no link and registers no key rather than

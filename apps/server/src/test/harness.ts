@@ -46,6 +46,8 @@ export interface Harness {
 export interface HarnessOptions {
   seed?: boolean;
   rateLimitPerMinute?: number;
+  /** Extra configuration, e.g. REDIS_URL. */
+  env?: Record<string, string>;
   /** Registers extra routes on the built app before it listens (test-only endpoints). */
   beforeListen?: (app: FastifyInstance, db: Db) => Promise<void> | void;
 }
@@ -78,6 +80,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     // Independent of whether the console has been built.
     WEB_DIST: join(tmpdir(), 'latchkey-no-web-dist'),
+    ...options.env,
   });
   if (options.seed ?? true) await seedDemo(db, { hubUrl: HUB_URL, hubSecret: HUB_SECRET });
   const app = await buildServer({ config, db, rateLimitPerMinute: options.rateLimitPerMinute });
