@@ -9,13 +9,15 @@ import type { Config } from './config.ts';
 import { ADMINS_ENDPOINTS, adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createAuthService } from './features/auth/auth.service.ts';
+// Sign-in and account security (issue 3)
+import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
 import { createSessionsService } from './features/auth/sessions.service.ts';
+import { SIGN_IN_LINK_ENDPOINTS, signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
 import { PEOPLE_ENDPOINTS, peopleRoutes } from './features/people/people.routes.ts';
 import { accountRoutes } from './features/security/account.routes.ts';
 import { createAccountService } from './features/security/account.service.ts';
 import { createLimiter, postgresCounters } from './features/security/limits.ts';
 import { createPasswordResetService } from './features/security/password-reset.service.ts';
-// Sign-in and account security (issue 3)
 import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
@@ -67,6 +69,10 @@ export const SERVER_ENDPOINTS = [
   ...ADMINS_ENDPOINTS,
 
   // Sign-in and account security (issue 3)
+  ...SIGN_IN_LINK_ENDPOINTS,
+  contracts.u2fKeysEndpoint,
+  contracts.u2fKeyRenameEndpoint,
+  contracts.u2fKeyRemoveEndpoint,
 
   // Groups, branding, member devices (issue 4)
 
@@ -166,9 +172,19 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   accountRoutes(app, guard, createAccountService({ db, limiter, sealer, keys, relyingParty }), reset);
   teamRoutes(app, guard, db);
   peopleRoutes(app, guard, db, mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
-  adminsRoutes(app, guard, db);
+  adminsRoutes(
+    app,
+    guard,
+    db,
+    createOnboardingInvites({
+      db,
+      consoleUrl,
+      mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
+    }),
+  );
 
   // Sign-in and account security (issue 3)
+  signInLinkRoutes(app, guard, auth);
 
   // Groups, branding, member devices (issue 4)
 

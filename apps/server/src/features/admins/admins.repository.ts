@@ -69,6 +69,8 @@ export const adminsRepository = {
     // A key left behind would still be asked for after the password the admin sets next.
     await q.query('delete from security_keys where user_id = $1', [userId]);
     await q.query('delete from webauthn_challenges where user_id = $1', [userId]);
+    // Without a password, an old invitation link would work again: end every open sign-in link.
+    await q.query('update login_tokens set used_at = now() where user_id = $1 and used_at is null', [userId]);
     await q.query(
       `update sessions set revoked_at = now(), revoked_reason = 'auth_reset' where user_id = $1 and revoked_at is null`,
       [userId],
