@@ -14,8 +14,8 @@ export * from './people.ts';
 export * from './routes.ts';
 // Sign-in and account security (issue 3)
 export * from './security-keys.ts';
+export * from './sign-in-constants.ts';
 export * from './sign-in-links.ts';
-export * from './sso-errors.ts';
 export * from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';

@@ -2,11 +2,9 @@ import { z } from 'zod';
 import { RULES } from './access.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { ROUTES } from './routes.ts';
+import { SECURITY_KEY_NAME_MAX } from './sign-in-constants.ts';
 
-/** The longest name a security key may have. */
-export const SECURITY_KEY_NAME_MAX = 60;
-
-const KeyId = z.string().uuid('account.security_key_not_found');
+const KeyId = z.string().uuid('Something went wrong');
 
 export const SecurityKey = z.object({
   id: z.string(),

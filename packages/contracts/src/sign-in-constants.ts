@@ -1,12 +1,15 @@
+/** The longest name a security key may have. */
+export const SECURITY_KEY_NAME_MAX = 60;
+
 /**
  * SSO failure codes (spec §8) and the message key the SSO error page shows beside 'Error: {code}'.
- * Zod-free: the /sso page reads them without loading the schemas.
+ * Zod-free, like everything in this file: the sign-in pages read them without loading the schemas.
  */
 export const SSO_ERROR_KEYS: Record<string, string> = {
-  '45002': 'sso.email_validation_failed',
+  '45002': 'sso_email_validation_failed',
   '45004': 'sso_not_found',
   '45005': 'saml_client_generation_failed',
-  '45013': 'sso.config_already_tested',
+  '45013': 'sso_config_already_tested',
   '45031': 'sso_email_attribute_missing',
   '45032': 'sso_email_mismatch',
   '45037': 'sso_attributes_missing',
