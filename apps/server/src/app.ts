@@ -136,7 +136,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   });
   const guard = createGuard(db, sessions);
   // Brute-force counters shared by every instance: in Redis when REDIS_URL is set, else in PostgreSQL.
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
+  const redis = config.REDIS_URL
+    ? connectRedis(config.REDIS_URL, (error) => app.log.warn({ err: error }, 'redis: brute-force counters unavailable'))
+    : null;
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
   const sealer = createSealer(await ensureSecret(db, 'sealing_key'));

@@ -74,3 +74,12 @@ test('over HTTP with REDIS_URL: five wrong passwords lock the account (429), cou
   expect(await h.db.query('select key from auth_limits')).toEqual([]);
   await redis.del(`latchkey:limit:password:account:${user?.id}`, 'latchkey:limit:password:ip:127.0.0.1');
 });
+
+test('fails closed: without a reachable Redis an attempt is refused, never let through uncounted', async () => {
+  const errors: Error[] = [];
+  const down = connectRedis('redis://127.0.0.1:1', (error) => errors.push(error));
+  const limiter = createLimiter(redisCounters(down, prefix));
+  await expect(limiter.begin('password', 'acct-down', '10.0.0.2')).rejects.toThrow();
+  expect(errors.length).toBeGreaterThan(0);
+  down.disconnect();
+});

@@ -40,6 +40,9 @@ export function redisCounters(redis: Redis, prefix = 'latchkey:limit:'): Counter
  * A client that fails fast: a limiter that cannot reach Redis refuses the attempt (the error
  * becomes a 500) instead of letting it through uncounted, and never queues commands forever.
  */
-export function connectRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5000, lazyConnect: false });
+export function connectRedis(url: string, onError: (error: Error) => void = () => {}): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 5000 });
+  // Connection trouble is logged (the client reconnects by itself); the attempts meanwhile fail.
+  redis.on('error', onError);
+  return redis;
 }
