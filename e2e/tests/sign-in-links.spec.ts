@@ -18,6 +18,7 @@ import { expect, test } from '../support/test.ts';
 /** The SSO demo team (apps/server/src/features/auth/sign-in.demo.ts). */
 const OLGA = 'olga@contoso.example';
 const ENZO = 'enzo@contoso.example';
+const PIA = 'pia@contoso.example';
 const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
 
 async function shots(page: Page, name: string): Promise<void> {
@@ -83,6 +84,16 @@ test('SSO: the choice page for an emailed-code admin, SSO refused without IdP me
   });
   await expect(page).toHaveURL(atRoute('/dashboard'));
   expect((await readSession(page))?.team_slug).toBe('contoso');
+});
+
+test('a password admin of an SSO team gets an SSO button beside the password', async ({ page }) => {
+  await page.goto('/#/login');
+  await emailInput(page).fill(PIA);
+  await continueButton(page).click();
+  await expect(page).toHaveURL(atRoute('/login/verify-password'));
+  await page.getByRole('button', { name: 'Sign in with SSO' }).click();
+  await expect(page.getByRole('alert')).toContainText('no identity provider metadata');
+  await shots(page, 'login-password-sso');
 });
 
 test('SSO enforced: the console starts SSO at once and shows why it cannot', async ({ page }) => {

@@ -96,9 +96,13 @@ describe('SSO routing (spec §4) without an identity provider', () => {
     expect(done.body.team_slug).toBe('contoso');
   });
 
-  test('a password admin of a team without SSO sees no SSO', async () => {
+  test('a password admin sees SSO only where the team has it, and keeps the password when excluded', async () => {
     const reply = await send(`${A}/login/`, { email: DEMO_ADMINS.admin });
     expect(reply.body).toMatchObject({ code: 'ok', is_sso_active: false, sso_configurations: [] });
+    const pia = await send(`${A}/login/`, { email: SIGN_IN_DEMO.pia });
+    expect(pia.body).toMatchObject({ code: 'ok', auth_type: 'password', is_sso_active: true, otp_sent: false });
+    const password = { email: SIGN_IN_DEMO.pia, password: DEMO_PASSWORD, team_slug: 'contoso' };
+    expect((await send(`${A}/verify/password/`, password)).body).toEqual({ code: 'otp_sent' });
   });
 
   test('enforced SSO: the email check says so, and password or code sign-in is refused by the server', async () => {
