@@ -9,20 +9,22 @@ import type { Config } from './config.ts';
 import { ADMINS_ENDPOINTS, adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createAuthService } from './features/auth/auth.service.ts';
+// Sign-in and account security (issue 3)
+import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
 import { createSessionsService } from './features/auth/sessions.service.ts';
+import { SIGN_IN_LINK_ENDPOINTS, signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
 import { PEOPLE_ENDPOINTS, peopleRoutes } from './features/people/people.routes.ts';
 import { accountRoutes } from './features/security/account.routes.ts';
 import { createAccountService } from './features/security/account.service.ts';
 import { createLimiter, postgresCounters } from './features/security/limits.ts';
 import { createPasswordResetService } from './features/security/password-reset.service.ts';
+import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { createSealer } from './platform/sealed.ts';
 import { ensureSecret } from './platform/secrets.ts';
-
-// Sign-in and account security (issue 3)
 
 // Groups, branding, member devices (issue 4)
 import { BRANDING_ENDPOINTS, brandingRoutes } from './features/branding/branding.routes.ts';
@@ -71,6 +73,10 @@ export const SERVER_ENDPOINTS = [
   ...ADMINS_ENDPOINTS,
 
   // Sign-in and account security (issue 3)
+  ...SIGN_IN_LINK_ENDPOINTS,
+  contracts.u2fKeysEndpoint,
+  contracts.u2fKeyRenameEndpoint,
+  contracts.u2fKeyRemoveEndpoint,
 
   // Groups, branding, member devices (issue 4)
   ...GROUPS_ENDPOINTS,
@@ -137,8 +143,12 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     maxHours: config.SESSION_MAX_HOURS,
   });
   const guard = createGuard(db, sessions);
-  // Brute-force counters in PostgreSQL: shared by every instance on the same database.
-  const limiter = createLimiter(postgresCounters(db));
+  // Brute-force counters shared by every instance: in Redis when REDIS_URL is set, else in PostgreSQL.
+  const redis = config.REDIS_URL
+    ? connectRedis(config.REDIS_URL, (error) => app.log.warn({ err: error }, 'redis: brute-force counters unavailable'))
+    : null;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
   const sealer = createSealer(await ensureSecret(db, 'sealing_key'));
   // Links in emails and security keys are bound to PUBLIC_URL. Without it, development and tests
   // use the page's own origin; production then sends no link and registers no key rather than
@@ -172,9 +182,19 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   accountRoutes(app, guard, createAccountService({ db, limiter, sealer, keys, relyingParty }), reset);
   teamRoutes(app, guard, db);
   peopleRoutes(app, guard, db, mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
-  adminsRoutes(app, guard, db);
+  adminsRoutes(
+    app,
+    guard,
+    db,
+    createOnboardingInvites({
+      db,
+      consoleUrl,
+      mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
+    }),
+  );
 
   // Sign-in and account security (issue 3)
+  signInLinkRoutes(app, guard, auth);
 
   // Groups, branding, member devices (issue 4)
   await groupsRoutes(app, guard, db);

@@ -30,6 +30,8 @@ const Config = z.object({
   /** Hub the demo team is connected to, and the secret they share. */
   DEMO_HUB_URL: z.string().url().optional(),
   DEMO_HUB_SECRET: z.string().optional(),
+  /** redis://host:port: brute-force counters live there instead of PostgreSQL (shared by every instance). */
+  REDIS_URL: z.string().url().optional(),
   /** Behind a load balancer: take the client address from X-Forwarded-For. */
   TRUST_PROXY: envFlag,
 });

@@ -4,9 +4,10 @@ import type * as auth from './auth.ts';
 import type * as hub from './hub.ts';
 import type * as people from './people.ts';
 import type { RouteName } from './routes.ts';
-import type * as team from './team.ts';
-
 // Sign-in and account security (issue 3)
+import type * as securityKeys from './security-keys.ts';
+import type * as signInLinks from './sign-in-links.ts';
+import type * as team from './team.ts';
 
 // Groups, branding, member devices (issue 4)
 import type * as branding from './branding.ts';
@@ -74,6 +75,14 @@ export interface ApiMap {
   hubRefresh: typeof hub.hubRefreshEndpoint;
 
   // Sign-in and account security (issue 3)
+  u2fKeys: typeof securityKeys.u2fKeysEndpoint;
+  u2fKeyRename: typeof securityKeys.u2fKeyRenameEndpoint;
+  u2fKeyRemove: typeof securityKeys.u2fKeyRemoveEndpoint;
+  appLoginToken: typeof signInLinks.appLoginTokenEndpoint;
+  appLoginVerify: typeof signInLinks.appLoginVerifyEndpoint;
+  emailLinkVerify: typeof signInLinks.emailLinkVerifyEndpoint;
+  ssoStart: typeof signInLinks.ssoStartEndpoint;
+  ssoVerifyToken: typeof signInLinks.ssoVerifyTokenEndpoint;
 
   // Groups, branding, member devices (issue 4)
   groupCreate: typeof groups.groupCreateEndpoint;

@@ -34,27 +34,46 @@ export const AuthType = z.enum(['password', 'otp']);
 
 export const TeamChoice = z.object({ team_slug: z.string(), team_name: z.string() });
 
+const SsoConfiguration = z.object({ config_uuid: z.string(), config_name: z.string() });
+const TeamOfEmail = { team_slug: z.string(), team_name: z.string() };
+
 export const loginEndpoint = defineEndpoint({
   ...ROUTES.login,
-  summary: 'Check an email: which teams it administers and how it signs in.',
-  input: z.object({
-    email: Email,
-    team_slug: z.string().max(100).optional(),
-    console_type: z.literal(CONSOLE_TYPE).default(CONSOLE_TYPE),
-    device: Device,
-    resend_otp: z.boolean().optional(),
-  }),
+  summary:
+    'Check an email: which teams it administers and how it signs in. With on_boarding_verification instead of an email, an invitation link: its email is sent a code.',
+  input: z
+    .object({
+      email: Email.optional(),
+      team_slug: z.string().max(100).optional(),
+      console_type: z.literal(CONSOLE_TYPE).default(CONSOLE_TYPE),
+      device: Device,
+      resend_otp: z.boolean().optional(),
+      /** On the SSO-or-code choice: the admin chose the emailed code. */
+      signin_with_otp: z.boolean().optional(),
+      /** The token of an onboarding invitation link (spec §7 "device plus on_boarding_verification"). */
+      on_boarding_verification: z.string().min(16, 'invalid or expired link').max(200, 'invalid or expired link').optional(),
+    })
+    .refine((v) => v.email !== undefined || v.on_boarding_verification !== undefined, {
+      message: 'please enter your email',
+      path: ['email'],
+    }),
   output: z.discriminatedUnion('code', [
     z.object({ code: z.literal('select_team'), teams: z.array(TeamChoice) }),
     z.object({
       code: z.literal('ok'),
-      team_slug: z.string(),
-      team_name: z.string(),
+      ...TeamOfEmail,
       auth_type: AuthType,
       is_sso_active: z.boolean(),
       /** True when an email code was sent because the account signs in with codes only. */
       otp_sent: z.boolean(),
+      sso_configurations: z.array(SsoConfiguration).optional(),
     }),
+    /** An emailed-code admin of a team with SSO: the choice page, no code sent yet. */
+    z.object({ code: z.literal('signin_with_sso_or_otp'), ...TeamOfEmail, sso_configurations: z.array(SsoConfiguration) }),
+    /** The team requires SSO of this admin: the console starts it. */
+    z.object({ code: z.literal('sso_enforced'), ...TeamOfEmail, sso_configurations: z.array(SsoConfiguration) }),
+    /** An onboarding link was accepted: a code went to its email. */
+    z.object({ code: z.literal('onboarding_otp_sent'), ...TeamOfEmail, email: z.string() }),
   ]),
 });
 
@@ -107,6 +126,8 @@ export const verifyOtpEndpoint = defineEndpoint({
     team_slug: z.string().max(100),
     client_id: z.string().max(100).optional(),
     device: Device,
+    /** The onboarding link's token, when the code was sent for one (spent with the code). */
+    on_boarding_verification: z.string().min(16).max(200).optional(),
   }),
   output: z.union([LoginSuccess, SetPasswordFirst]),
 });

@@ -28,6 +28,8 @@ export type {
 } from './people.ts';
 export * from './people-constants.ts';
 export type { RouteInfo, RouteName } from './routes.ts';
+export type { SecurityKey } from './security-keys.ts';
+export * from './sign-in-constants.ts';
 export type { HubServer, Team } from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';

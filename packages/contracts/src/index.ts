@@ -12,11 +12,13 @@ export * from './logout.ts';
 export * from './messages.ts';
 export * from './people.ts';
 export * from './routes.ts';
+// Sign-in and account security (issue 3)
+export * from './security-keys.ts';
+export * from './sign-in-constants.ts';
+export * from './sign-in-links.ts';
 export * from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';
-
-// Sign-in and account security (issue 3)
 
 // Groups, branding, member devices (issue 4)
 export * from './branding.ts';

@@ -62,6 +62,14 @@ export const ROUTES = {
   hubRefresh: { method: 'POST', path: '/auth/token/refresh/', auth: 'public' },
 
   // Sign-in and account security (issue 3)
+  u2fKeys: { method: 'POST', path: '/api/v1/console/auth/u2f/keys/', auth: 'session' },
+  u2fKeyRename: { method: 'POST', path: '/api/v1/console/auth/u2f/keys/rename/', auth: 'session' },
+  u2fKeyRemove: { method: 'POST', path: '/api/v1/console/auth/u2f/keys/remove/', auth: 'session' },
+  appLoginToken: { method: 'POST', path: '/api/v1/app/console/login/token/', auth: 'session' },
+  appLoginVerify: { method: 'POST', path: '/api/v1/console/auth/app/login/verify/', auth: 'public' },
+  emailLinkVerify: { method: 'POST', path: '/api/v1/console/auth/email/link/verify/', auth: 'public' },
+  ssoStart: { method: 'POST', path: '/sso/login/saml/request/', auth: 'public' },
+  ssoVerifyToken: { method: 'POST', path: '/sso/login/verify/token/', auth: 'public' },
 
   // Groups, branding, member devices (issue 4)
   groupCreate: { method: 'POST', path: '/api/v1/team/group/create/', auth: 'session' },

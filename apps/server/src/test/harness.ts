@@ -50,6 +50,8 @@ export interface Harness {
 export interface HarnessOptions {
   seed?: boolean;
   rateLimitPerMinute?: number;
+  /** Extra configuration, e.g. REDIS_URL. */
+  env?: Record<string, string>;
   /** Registers extra routes on the built app before it listens (test-only endpoints). */
   beforeListen?: (app: FastifyInstance, db: Db) => Promise<void> | void;
   /** Runs a real Hub (own process state and database) that the demo team is connected to. */
@@ -84,6 +86,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     // Independent of whether the console has been built.
     WEB_DIST: join(tmpdir(), 'latchkey-no-web-dist'),
+    ...options.env,
   });
   const hub = options.hub ? await startTestHub({ demoSecret: HUB_SECRET }) : undefined;
   if (options.seed ?? true) await seedDemo(db, { hubUrl: hub?.url ?? HUB_URL, hubSecret: HUB_SECRET });

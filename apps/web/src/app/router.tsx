@@ -18,6 +18,10 @@ const BackupCodeStep = lazy(async () => ({ default: (await loginSteps()).BackupC
 const ResetPasswordStep = lazy(async () => ({ default: (await loginSteps()).ResetPasswordStep }));
 const SetPasswordStep = lazy(async () => ({ default: (await loginSteps()).SetPasswordStep }));
 const U2fStep = lazy(async () => ({ default: (await loginSteps()).U2fStep }));
+const SsoOtpChoiceStep = lazy(async () => ({ default: (await loginSteps()).SsoOtpChoiceStep }));
+const SsoReturnPage = lazy(async () => ({ default: (await loginSteps()).SsoReturnPage }));
+const FamilyLoginPage = lazy(async () => ({ default: (await loginSteps()).FamilyLoginPage }));
+const EmailLinkPage = lazy(async () => ({ default: (await loginSteps()).EmailLinkPage }));
 const Shell = lazy(async () => ({ default: (await import('./layout/Shell.tsx')).Shell }));
 
 /** Lets code outside React (logout, session loss) move without reloading. */
@@ -62,6 +66,7 @@ export function AppRoutes() {
                     <Route path="/login/verify-backup-code" component={BackupCodeStep} />
                     <Route path="/login/set-password" component={SetPasswordStep} />
                     <Route path="/login/u2f" component={U2fStep} />
+                    <Route path="/login/sso-otp-choice" component={SsoOtpChoiceStep} />
                     <Route path="/login/forgot-password" component={ForgotPasswordStep} />
                     <Route path="/login/no-admin-found" component={NoAdminFoundStep} />
                     <Route>
@@ -78,6 +83,32 @@ export function AppRoutes() {
                   <ResetPasswordStep />
                 </Suspense>
               </LoginLayout>
+            </Route>
+            {/* The SSO return page: its result is in the hash's query, #/sso?sso_status=… */}
+            <Route path={/^\/sso(?:\?.*)?$/}>
+              <LoginLayout keepSession>
+                <Suspense fallback={<Pending />}>
+                  <SsoReturnPage />
+                </Suspense>
+              </LoginLayout>
+            </Route>
+            <Route path="/family/:token">
+              {(params) => (
+                <LoginLayout keepSession>
+                  <Suspense fallback={<Pending />}>
+                    <FamilyLoginPage token={params.token} />
+                  </Suspense>
+                </LoginLayout>
+              )}
+            </Route>
+            <Route path="/email-verification/:token">
+              {(params) => (
+                <LoginLayout>
+                  <Suspense fallback={<Pending />}>
+                    <EmailLinkPage token={params.token} />
+                  </Suspense>
+                </LoginLayout>
+              )}
             </Route>
             <Route>
               <Shell />

@@ -14,9 +14,17 @@ export const handleSessionLost = (handler: SessionLostHandler): void => {
   onSessionLost = handler;
 };
 
-async function send(base: string, endpoint: RouteInfo, input: unknown, bearer: string | undefined, target: 'server' | 'hub') {
+async function send(
+  base: string,
+  endpoint: RouteInfo,
+  input: unknown,
+  bearer: string | undefined,
+  target: 'server' | 'hub',
+  basic?: string,
+) {
   const headers: Record<string, string> = {};
   if (bearer) headers.authorization = `Bearer ${bearer}`;
+  else if (basic) headers.authorization = `Basic ${basic}`;
   let url = base + endpoint.path;
   let body: string | undefined;
   if (endpoint.method === 'GET') {
@@ -95,6 +103,11 @@ export function refreshSession(): Promise<Session> {
 }
 
 type Out<K extends keyof ApiMap> = EndpointOutput<ApiMap[K]>;
+
+/** A public call carrying a one-time token as 'Authorization: Basic {token}' (spec §7 family login). */
+export async function callWithBasic<K extends keyof ApiMap>(name: K, input: EndpointInput<ApiMap[K]>, token: string) {
+  return (await send('', (await routeTable())[name], input, undefined, 'server', token)) as Out<K>;
+}
 
 /** Calls a contract's endpoint by name with its typed input; session calls carry a fresh access token. */
 export async function call<K extends keyof ApiMap>(name: K, input: EndpointInput<ApiMap[K]>): Promise<Out<K>> {

@@ -18,4 +18,13 @@ describe('remembered path', () => {
     expect(takeRememberedPath()).toBe('/settings');
     expect(takeRememberedPath()).toBeNull();
   });
+
+  it('never remembers a one-time link (family, SSO return, email link, reset), but keeps look-alike console paths', () => {
+    for (const path of ['/family/abc', '/sso?sso_status=success', '/sso', '/email-verification/t', '/reset-password?x=1']) {
+      rememberPath(path);
+      expect(takeRememberedPath(), path).toBeNull();
+    }
+    rememberPath('/ssoish');
+    expect(takeRememberedPath()).toBe('/ssoish');
+  });
 });

@@ -56,7 +56,8 @@ export const needsRefresh = (expiresAt: number, now = Date.now()): boolean => ex
 
 /** The path to return to after the next sign-in (spec §4: remembered unless manual or on login). */
 export function rememberPath(path: string): void {
-  if (!path.startsWith('/login')) sessionStorage.setItem(RETURN_KEY, path);
+  // Sign-in pages and one-time links are no place to come back to.
+  if (!/^\/(login|family|sso|email-verification|reset-password)(\/|\?|$)/.test(path)) sessionStorage.setItem(RETURN_KEY, path);
 }
 
 export function takeRememberedPath(): string | null {

@@ -58,7 +58,7 @@ export const adminsRepository = {
     );
   },
 
-  /** Clears password, authenticator and backup codes, and ends every session of the person. */
+  /** Clears password, authenticator, backup codes and security keys, and ends every session of the person. */
   async resetAuth(q: Queryable, userId: string): Promise<void> {
     await q.query(
       `update users set password_hash = null, totp_secret = null, totp_pending_secret = null, totp_last_step = null
@@ -66,6 +66,11 @@ export const adminsRepository = {
       [userId],
     );
     await q.query('delete from recovery_codes where user_id = $1', [userId]);
+    // A key left behind would still be asked for after the password the admin sets next.
+    await q.query('delete from security_keys where user_id = $1', [userId]);
+    await q.query('delete from webauthn_challenges where user_id = $1', [userId]);
+    // Without a password, an old invitation link would work again: end every open sign-in link.
+    await q.query('update login_tokens set used_at = now() where user_id = $1 and used_at is null', [userId]);
     await q.query(
       `update sessions set revoked_at = now(), revoked_reason = 'auth_reset' where user_id = $1 and revoked_at is null`,
       [userId],

@@ -152,9 +152,24 @@ describe('administrators', () => {
     );
   });
 
-  test('reset auth clears the sign-in factors and ends the sessions of that admin only', async () => {
+  test('reset auth clears the sign-in factors (security keys included) and ends the sessions of that admin only', async () => {
     const victim = (await h.signIn(DEMO_ADMINS.recoveryAgent)).token.access;
     const actor = (await h.signIn(DEMO_ADMINS.superAdmin)).token.access;
+    const keyCount = (email: string) =>
+      h.db.query<{ n: number }>(
+        'select count(*)::int as n from security_keys k join users u on u.id = k.user_id where u.email = $1',
+        [email],
+      );
+    for (const [email, id] of [
+      [DEMO_ADMINS.recoveryAgent, 'reset-key-1'],
+      [DEMO_ADMINS.recoveryAgent, 'reset-key-2'],
+      [DEMO_ADMINS.superAdmin, 'reset-key-kept'],
+    ] as const) {
+      await h.db.query(
+        "insert into security_keys (user_id, credential_id, public_key) select id, $2, 'AAAA' from users where email = $1",
+        [email, id],
+      );
+    }
     const self = await h.post('/organization/admin/auth/reset/', { email: DEMO_ADMINS.superAdmin, reset_auth: true }, actor);
     expect(self.status).toBe(400);
     const res = await h.post('/organization/admin/auth/reset/', { email: DEMO_ADMINS.recoveryAgent, reset_auth: true }, actor);
@@ -163,6 +178,8 @@ describe('administrators', () => {
       DEMO_ADMINS.recoveryAgent,
     ]);
     expect(user?.password_hash).toBeNull();
+    expect((await keyCount(DEMO_ADMINS.recoveryAgent))[0]?.n).toBe(0);
+    expect((await keyCount(DEMO_ADMINS.superAdmin))[0]?.n).toBe(1);
     expect((await h.post('/api/v1/team/admin/scope/', {}, victim)).status).toBe(401);
     expect((await h.post('/api/v1/team/admin/scope/', {}, actor)).status).toBe(200);
     expect((await events('admin_auth_reset')).map((e) => e.email)).toEqual([DEMO_ADMINS.recoveryAgent]);

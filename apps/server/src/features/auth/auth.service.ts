@@ -12,7 +12,9 @@ import type { RelyingParty, SecurityKeys } from '../security/security-keys.ts';
 import { teamRepository } from '../team/team.repository.ts';
 import { authRepository as repo, type UserRow } from './auth.repository.ts';
 import { issueAuxGrant } from './aux-grant.ts';
+import { type LoginTokenPurpose, loginTokensRepository as tokens } from './login-tokens.ts';
 import type { SessionsService } from './sessions.service.ts';
+import { ssoRepository } from './sso.repository.ts';
 
 const MAX_CODE_ATTEMPTS = 5;
 /** How long the set-password token of a set_password_first reply works. */
@@ -78,7 +80,32 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     const user = await userOrFail(email, ip);
     const { team } = await adminTeam(user, teamSlug, ip);
     if (!team) throw new AppError('admin_not_found', 'Choose a team.');
+    // Enforced SSO is enforced here, not only by the console routing to it (spec §6).
+    if (await ssoRepository.enforcedFor(db, team.id, user.id)) {
+      await failed('sso_enforced', ip, user, team.id);
+      throw new AppError('sso_enforced', 'This team signs in with SSO.');
+    }
     return { user, team };
+  }
+
+  const invalidLink = () => new AppError('invalid_link', 'This link is invalid or has expired.');
+
+  /** The admin and team of a link's token, when the admin still administers that team. */
+  async function linkOwner(row: { user_id: string; team_id: string } | undefined) {
+    const user = row && (await repo.findUserById(db, row.user_id));
+    const team = user && (await teamRepository.adminTeams(db, user.id)).find((t) => t.id === row?.team_id);
+    return user && team ? { user, team } : undefined;
+  }
+
+  /** An onboarding invitation's link: its email gets a code, and verify/otp then spends the link. */
+  async function startOnboarding(token: string, ip: string): Promise<EndpointOutput<typeof loginEndpoint>> {
+    const owner = await linkOwner(await tokens.peek(db, 'onboarding', token));
+    if (!owner || owner.user.password_hash) {
+      await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: 'onboarding_link_invalid' } });
+      throw invalidLink();
+    }
+    await sendCode(owner.user, owner.team, ip);
+    return { code: 'onboarding_otp_sent', email: owner.user.email, team_slug: owner.team.slug, team_name: owner.team.name };
   }
 
   /** Runs one guarded check: counted before it runs, given back when it passes. */
@@ -140,23 +167,31 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
   }
 
   return {
-    async checkEmail(
-      input: EndpointInput<typeof loginEndpoint> & { email: string },
-      ip: string,
-    ): Promise<EndpointOutput<typeof loginEndpoint>> {
-      const user = await userOrFail(input.email, ip);
+    async checkEmail(input: EndpointInput<typeof loginEndpoint>, ip: string): Promise<EndpointOutput<typeof loginEndpoint>> {
+      if (input.on_boarding_verification) return startOnboarding(input.on_boarding_verification, ip);
+      const user = await userOrFail(input.email ?? '', ip);
       const { teams, team } = await adminTeam(user, input.team_slug, ip);
       if (!team) return { code: 'select_team', teams: teams.map((t) => ({ team_slug: t.slug, team_name: t.name })) };
+      const of = { team_slug: team.slug, team_name: team.name };
+      const sso = (await ssoRepository.activeConfigs(db, team.id)).map((c) => ({
+        config_uuid: c.config_uuid,
+        config_name: c.config_name,
+      }));
+      if (sso.length > 0 && (await ssoRepository.enforcedFor(db, team.id, user.id)))
+        return { code: 'sso_enforced', ...of, sso_configurations: sso };
       // An admin who has no password yet proves the email first, then sets one (set_password_first).
       const otpOnly = user.auth_type === 'otp' || !user.password_hash;
+      // With SSO on, an emailed-code admin chooses first; no code is sent until they choose it.
+      if (otpOnly && sso.length > 0 && !input.signin_with_otp && !input.resend_otp)
+        return { code: 'signin_with_sso_or_otp', ...of, sso_configurations: sso };
       if (otpOnly) await sendCode(user, team, ip);
       return {
         code: 'ok',
-        team_slug: team.slug,
-        team_name: team.name,
+        ...of,
         auth_type: otpOnly ? 'otp' : 'password',
-        is_sso_active: false,
+        is_sso_active: sso.length > 0,
         otp_sent: otpOnly,
+        sso_configurations: sso,
       };
     },
 
@@ -170,7 +205,13 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     },
 
     async verifyOtp(
-      input: { email: string; otp: string; password?: string | undefined; team_slug: string },
+      input: {
+        email: string;
+        otp: string;
+        password?: string | undefined;
+        team_slug: string;
+        on_boarding_verification?: string | undefined;
+      },
       ip: string,
     ): Promise<LoginSuccess | { code: 'set_password_first'; set_auth_token: string }> {
       const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
@@ -196,6 +237,13 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
         throw new AppError('otp_invalid', 'The code is invalid or has expired.');
       }
       await limiter.giveBack('code_mail', user.id, ip);
+      if (input.on_boarding_verification) {
+        const link = await tokens.spend(db, 'onboarding', input.on_boarding_verification);
+        if (link?.user_id !== user.id || link.team_id !== team.id) {
+          await failed('onboarding_link_invalid', ip, user, team.id);
+          throw invalidLink();
+        }
+      }
       if (needsFirstPassword) {
         const token = randomToken(32);
         await passwordResetRepository.createSetFirst(
@@ -207,6 +255,53 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
         return { code: 'set_password_first', set_auth_token: token };
       }
       return finish(user, team, ip, user.auth_type === 'otp' ? 'email_code' : 'password_email_code');
+    },
+
+    /**
+     * family/{token} and the SSO return: spends the one-time token and signs its admin in. A
+     * token that is unknown, used or expired is a 401 (spec §8: the console then logs out with
+     * app_initiated_login_failed).
+     */
+    async signInWithLink(purpose: Extract<LoginTokenPurpose, 'app_login' | 'sso'>, token: string, ip: string) {
+      const owner = await linkOwner(await tokens.spend(db, purpose, token));
+      if (!owner) {
+        await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: `${purpose}_token_invalid` } });
+        throw new AppError('unauthorized', 'The sign-in link is invalid, used or expired.', 401);
+      }
+      const success = await finish(owner.user, owner.team, ip, purpose === 'app_login' ? 'family_app' : 'sso');
+      return { ...success, email: owner.user.email };
+    },
+
+    /** A family team's owner, signed in (the family app's session), asks for a console link. */
+    async issueAppLoginToken(caller: { userId: string; team: { id: string } }) {
+      const token = await tokens.issue(db, 'app_login', caller.userId, caller.team.id);
+      return { token, expires_in: 120 };
+    },
+
+    /** The email-link verification page: whose invitation this is, without spending it. */
+    async emailLink(token: string) {
+      const owner = await linkOwner(await tokens.peek(db, 'onboarding', token));
+      if (!owner || owner.user.password_hash) throw invalidLink();
+      return { email: owner.user.email, team_slug: owner.team.slug, team_name: owner.team.name };
+    },
+
+    /**
+     * Starts SAML sign-in with one of the team's active connectors. The SAML request itself is the
+     * SSO issue's: until a connector has its identity provider's metadata and the service provider
+     * is built, every start answers saml_client_generation_failed, and nothing signs in by SSO.
+     */
+    async ssoStart(input: { email: string; config_uuid: string; team_slug?: string | undefined }, ip: string) {
+      const user = await userOrFail(input.email, ip);
+      const { team } = await adminTeam(user, input.team_slug, ip);
+      const config = team && (await ssoRepository.activeConfigs(db, team.id)).find((c) => c.config_uuid === input.config_uuid);
+      if (!team || !config) throw new AppError('sso_not_found', 'No active SSO connector with that id.', 404);
+      await failed('saml_client_generation_failed', ip, user, team.id);
+      throw new AppError(
+        'saml_client_generation_failed',
+        config.metadata_xml
+          ? 'SAML sign-in is not available in this version of Latchkey yet.'
+          : 'The SSO connector has no identity provider metadata yet, so no SAML request can be made. Ask your super admin, or sign in another way.',
+      );
     },
 
     recordSignOut: (caller: { userId: string; email: string; team: { id: string } }, ip: string) =>

@@ -52,6 +52,7 @@ describe('login (email check)', () => {
       auth_type: 'password',
       is_sso_active: false,
       otp_sent: false,
+      sso_configurations: [],
     });
   });
 

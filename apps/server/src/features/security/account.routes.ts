@@ -9,6 +9,9 @@ import {
   totpChangeVerifyEndpoint,
   totpRegisterEndpoint,
   totpRegisterVerifyEndpoint,
+  u2fKeyRemoveEndpoint,
+  u2fKeyRenameEndpoint,
+  u2fKeysEndpoint,
   u2fRegisterOptionsEndpoint,
   u2fRegisterVerifyEndpoint,
   updateAuthTypeEndpoint,
@@ -59,6 +62,13 @@ export function accountRoutes(app: FastifyInstance, guard: Guard, account: Accou
   );
   registerEndpoint(app, u2fRegisterVerifyEndpoint, guard, ({ ctx, request, input }) =>
     account.addSecurityKey(who(ctx, request), input.response, input.name, request.headers.origin),
+  );
+  registerEndpoint(app, u2fKeysEndpoint, guard, ({ ctx, request }) => account.securityKeysList(who(ctx, request)));
+  registerEndpoint(app, u2fKeyRenameEndpoint, guard, ({ ctx, request, input }) =>
+    account.renameSecurityKey(who(ctx, request), input.id, input.name),
+  );
+  registerEndpoint(app, u2fKeyRemoveEndpoint, guard, ({ ctx, request, input }) =>
+    account.removeSecurityKey(who(ctx, request), input.id, input.password),
   );
   registerEndpoint(app, regenerateRecoveryCodesEndpoint, guard, ({ ctx, request, input }) =>
     account.regenerateRecoveryCodes(who(ctx, request), input.totp),

@@ -8,6 +8,8 @@ import { type Limiter, type LimitKind, LimitReached } from './limits.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
 import type { RelyingParty, SecurityKeys } from './security-keys.ts';
 
+const keyNotFound = () => new AppError('not_found', 'No such security key on your account.');
+
 export interface AccountCaller {
   userId: string;
   sessionId: string;
@@ -227,6 +229,35 @@ export function createAccountService({
       await keys.register(user.id, response, name, rpOf(origin));
       await event(caller, user, 'security_key_added');
       return { code: 'security_key_added' as const };
+    },
+
+    async securityKeysList(caller: AccountCaller) {
+      const keyRows = await keys.describe(caller.userId);
+      return {
+        keys: keyRows.map((k) => ({
+          id: k.id,
+          name: k.name,
+          created_at: new Date(k.created_at).toISOString(),
+          last_used_at: k.last_used_at ? new Date(k.last_used_at).toISOString() : null,
+        })),
+      };
+    },
+
+    async renameSecurityKey(caller: AccountCaller, id: string, name: string) {
+      const user = await me(caller);
+      if (!(await keys.rename(user.id, id, name))) throw keyNotFound();
+      await event(caller, user, 'security_key_renamed', { id });
+      return { code: 'security_key_renamed' as const };
+    },
+
+    /** Taking a second factor away asks for the password, like every change that weakens sign-in. */
+    async removeSecurityKey(caller: AccountCaller, id: string, password: string) {
+      const user = await me(caller);
+      if (!user.password_hash) throw new AppError('password_not_set', 'Set a password first.');
+      await requirePassword(caller, user, password);
+      if (!(await keys.remove(user.id, id))) throw keyNotFound();
+      await event(caller, user, 'security_key_removed', { id });
+      return { code: 'security_key_removed' as const };
     },
 
     async regenerateRecoveryCodes(caller: AccountCaller, code: string) {

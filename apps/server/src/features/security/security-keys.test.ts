@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
 
@@ -48,4 +48,66 @@ test('an admin with a key: password replies u2f_required, emailed codes and code
   expect(forged.status).toBe(400);
   expect(forged.body.code).toBe('u2f_invalid');
   expect((await post(`${A}/u2f/options/`, { ...proof, password: 'wrong' })).body.code).toBe('password_invalid');
+});
+
+describe('the admin’s own keys: list, rename, remove', () => {
+  const keyOf = async (email: string, credentialId: string) => {
+    const [row] = await h.db.query<{ id: string }>(
+      `insert into security_keys (user_id, credential_id, public_key, name)
+       select id, $2, 'AAAA', 'YubiKey' from users where email = $1 returning id`,
+      [email, credentialId],
+    );
+    return row?.id as string;
+  };
+
+  test('lists only the caller’s keys, without key material; renames and removes (password asked) only their own', async () => {
+    const { token } = await h.signIn(DEMO_ADMINS.superAdmin);
+    const access = token.access;
+    const mine = await keyOf(DEMO_ADMINS.superAdmin, 'alex-key-1');
+    const second = await keyOf(DEMO_ADMINS.superAdmin, 'alex-key-2');
+    const theirs = await keyOf(DEMO_ADMINS.recoveryAgent, 'rory-key-1');
+
+    const list = await post(`${A}/u2f/keys/`, {}, access);
+    expect(list.status).toBe(200);
+    const keys = list.body.keys as { id: string; name: string; last_used_at: string | null }[];
+    expect(keys.map((k) => k.id)).toEqual([mine, second]);
+    expect(keys[0]).toEqual({ id: mine, name: 'YubiKey', created_at: expect.any(String), last_used_at: null });
+    expect(JSON.stringify(list.body)).not.toContain('AAAA');
+
+    expect((await post(`${A}/u2f/keys/rename/`, { id: mine, name: '  Desk key  ' }, access)).body).toEqual({
+      code: 'security_key_renamed',
+    });
+    const renamed = await h.db.query<{ name: string }>('select name from security_keys where id = $1', [mine]);
+    expect(renamed[0]?.name).toBe('Desk key');
+    const blank = await post(`${A}/u2f/keys/rename/`, { id: mine, name: '   ' }, access);
+    expect(blank.status).toBe(400);
+    expect(blank.body.issues).toEqual([{ path: 'name', message: 'this field is required' }]);
+    expect((await post(`${A}/u2f/keys/rename/`, { id: mine, name: 'x'.repeat(61) }, access)).status).toBe(400);
+    const other = await post(`${A}/u2f/keys/rename/`, { id: theirs, name: 'Mine now' }, access);
+    expect(other.status).toBe(404);
+    expect(other.body.code).toBe('not_found');
+    expect((await post(`${A}/u2f/keys/rename/`, { id: 'not-a-uuid', name: 'x' }, access)).status).toBe(400);
+
+    const wrong = await post(`${A}/u2f/keys/remove/`, { id: mine, password: 'wrong-password' }, access);
+    expect(wrong.body.code).toBe('password_invalid');
+    expect((await post(`${A}/u2f/keys/remove/`, { id: theirs, password: DEMO_PASSWORD }, access)).status).toBe(404);
+    const removed = await post(`${A}/u2f/keys/remove/`, { id: mine, password: DEMO_PASSWORD }, access);
+    expect(removed.body).toEqual({ code: 'security_key_removed' });
+    const left = await post(`${A}/u2f/keys/`, {}, access);
+    expect((left.body.keys as { id: string }[]).map((k) => k.id)).toEqual([second]);
+    expect((await h.db.query('select 1 from security_keys where id = $1', [theirs])).length).toBe(1);
+
+    const events = await h.db.query<{ kind: string }>(
+      "select kind from security_events where kind like 'security_key_%' and email = $1 order by id",
+      [DEMO_ADMINS.superAdmin],
+    );
+    expect(events.map((e) => e.kind)).toEqual(['security_key_renamed', 'security_key_removed']);
+    await h.db.query('delete from security_keys where id = any($1)', [[second, theirs]]);
+  });
+
+  test('without a session the calls are 401', async () => {
+    for (const path of ['u2f/keys/', 'u2f/keys/rename/', 'u2f/keys/remove/']) {
+      expect((await post(`${A}/${path}`, {})).status).toBe(401);
+    }
+  });
 });

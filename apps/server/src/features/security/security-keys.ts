@@ -60,6 +60,27 @@ export const securityKeysRepository = {
       [userId, key.id, key.publicKey, key.counter, key.transports, key.name],
     );
   },
+  /** What the account security screen shows of each key: never the key material. */
+  async describe(q: Queryable, userId: string) {
+    return q.query<{ id: string; name: string; created_at: Date; last_used_at: Date | null }>(
+      'select id, name, created_at, last_used_at from security_keys where user_id = $1 order by created_at, id',
+      [userId],
+    );
+  },
+  /** Renames one of the admin's own keys; false when no such key is theirs. */
+  async rename(q: Queryable, userId: string, id: string, name: string): Promise<boolean> {
+    const rows = await q.query('update security_keys set name = $3 where id = $2 and user_id = $1 returning 1', [
+      userId,
+      id,
+      name,
+    ]);
+    return rows.length === 1;
+  },
+  /** Removes one of the admin's own keys; false when no such key is theirs. */
+  async remove(q: Queryable, userId: string, id: string): Promise<boolean> {
+    const rows = await q.query('delete from security_keys where id = $2 and user_id = $1 returning 1', [userId, id]);
+    return rows.length === 1;
+  },
   async used(q: Queryable, id: string, counter: number): Promise<void> {
     await q.query('update security_keys set counter = $2, last_used_at = now() where id = $1', [id, counter]);
   },
@@ -78,6 +99,9 @@ export function createSecurityKeys(db: Db) {
   const repo = securityKeysRepository;
   return {
     count: (userId: string) => repo.count(db, userId),
+    describe: (userId: string) => repo.describe(db, userId),
+    rename: (userId: string, id: string, name: string) => repo.rename(db, userId, id, name),
+    remove: (userId: string, id: string) => repo.remove(db, userId, id),
 
     async registrationOptions(user: { id: string; email: string; name: string }, rp: RelyingParty) {
       const existing = await repo.list(db, user.id);

@@ -1,5 +1,6 @@
 import type { Db } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
+import { seedSignInDemo } from '../auth/sign-in.demo.ts';
 import { DEMO_PASSWORD } from '../demo/seed.ts';
 
 /**
@@ -38,5 +39,6 @@ export async function seedSecurityDemo(db: Db): Promise<void> {
       if (user)
         await tx.query('insert into team_admins (team_id, user_id, scopes) values ($1, $2, $3)', [team.id, user.id, scopes]);
     }
+    await seedSignInDemo(tx);
   });
 }

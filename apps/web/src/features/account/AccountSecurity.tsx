@@ -4,7 +4,6 @@ import {
   Anchor,
   Badge,
   Button,
-  Card,
   Code,
   Group,
   PasswordInput,
@@ -14,64 +13,22 @@ import {
   Stack,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { digitsOnly } from '../login/CodeBoxes.tsx';
+import { Section, useSubmit } from './account-ui.tsx';
+import { SecurityKeysCard } from './SecurityKeysCard.tsx';
 
 const useSummary = () => {
   const team = useSession()?.team_slug ?? '';
   return useQuery({ queryKey: ['account', team, 'security'], queryFn: () => call('authType', {}) });
 };
-
-/** Runs a form's call with a spinner, the server's error above the form, success as a toast. */
-function useSubmit() {
-  const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function run<T>(fn: () => Promise<T>, successKey?: string): Promise<T | undefined> {
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await fn();
-      if (successKey) notifications.show({ color: 'green', message: t(successKey), autoClose: 5000 });
-      return result;
-    } catch (e) {
-      setError(errorMessage(e));
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }
-  const alert = error ? (
-    <Alert color="red" variant="light" role="alert">
-      {t(error)}
-    </Alert>
-  ) : null;
-  return { busy, run, alert, setError };
-}
-
-function Section({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
-  const { t } = useTranslation();
-  return (
-    <Card withBorder padding="lg" radius="md" data-testid={testId}>
-      <Stack gap="md">
-        <Title order={2} size="h4">
-          {t(title)}
-        </Title>
-        {children}
-      </Stack>
-    </Card>
-  );
-}
 
 function CodeInput({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
   const { t } = useTranslation();
@@ -107,53 +64,10 @@ export function AccountSecurity() {
         codesLeft={data.recovery_codes_left}
         canEnable={data.auth_type === 'password' && data.has_password}
       />
-      <SecurityKeysCard count={data.security_keys} canAdd={data.auth_type === 'password' && data.has_password} />
+      <SecurityKeysCard canAdd={data.auth_type === 'password' && data.has_password} hasPassword={data.has_password} />
       {data.has_password ? <ChangePasswordCard /> : <FirstPasswordCard />}
       <SignInMethodCard current={data.auth_type} totpEnabled={data.totp_enabled} hasPassword={data.has_password} />
     </SimpleGrid>
-  );
-}
-
-function SecurityKeysCard({ count, canAdd }: { count: number; canAdd: boolean }) {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const { busy, run, alert, setError } = useSubmit();
-  async function add() {
-    const done = await run(async () => {
-      const { options } = await call('u2fRegisterOptions', {});
-      const { startRegistration } = await import('@simplewebauthn/browser');
-      let response: unknown;
-      try {
-        response = await startRegistration({ optionsJSON: options as never });
-      } catch {
-        return null;
-      }
-      return call('u2fRegisterVerify', { response: response as Record<string, unknown>, name: '' });
-    });
-    if (done === null) setError('account.security_key_failed');
-    else if (done) {
-      notifications.show({ color: 'green', message: t('account.security_key_added'), autoClose: 5000 });
-      await queryClient.invalidateQueries({ queryKey: ['account'] });
-    }
-  }
-  return (
-    <Section title="account.security_keys" testId="security-keys">
-      <Text size="sm">{t('account.security_keys_info')}</Text>
-      {alert}
-      <Text size="sm" data-testid="security-keys-count">
-        {t('account.security_keys_count', { count })}
-      </Text>
-      {!canAdd && (
-        <Text size="sm" c="dimmed">
-          {t('account.authenticator_needs_password')}
-        </Text>
-      )}
-      <Group>
-        <Button onClick={() => void add()} loading={busy} disabled={!canAdd}>
-          {t('account.security_key_add')}
-        </Button>
-      </Group>
-    </Section>
   );
 }
 

@@ -11,6 +11,7 @@ import { LogoutNotice } from './LogoutNotice.tsx';
 const TeamChoice = lazy(async () => ({ default: (await import('./TeamChoice.tsx')).TeamChoice }));
 
 import { getLoginState, resetLoginState, updateLoginState } from './login-state.ts';
+import { startSso } from './sso.ts';
 
 /** /login: the email, and the team when the email administers several (spec §2, §4). */
 export function EmailStep() {
@@ -43,13 +44,26 @@ export function EmailStep() {
         setTeams(reply.teams);
         return;
       }
+      if (reply.code === 'onboarding_otp_sent') return;
+      const team = { email: valid, team_slug: reply.team_slug, team_name: reply.team_name };
+      const sso_configurations = reply.sso_configurations ?? [];
+      if (reply.code === 'signin_with_sso_or_otp') {
+        updateLoginState({ ...team, auth: 'default', sso_configurations });
+        navigate('/login/sso-otp-choice');
+        return;
+      }
+      if (reply.code === 'sso_enforced') {
+        updateLoginState({ ...team, sso_configurations });
+        // The team signs in with SSO only: straight to the identity provider (spec §4).
+        await startSso({ ...team, sso_configurations });
+        return;
+      }
       updateLoginState({
-        email: valid,
-        team_slug: reply.team_slug,
-        team_name: reply.team_name,
+        ...team,
         auth: reply.auth_type === 'password' ? 'password' : 'default',
         tfa_type: reply.otp_sent ? 'otp_email' : null,
         otp_sent: reply.otp_sent,
+        sso_configurations,
       });
       navigate(reply.auth_type === 'password' ? '/login/verify-password' : '/login/verify-otp');
     } catch (error) {

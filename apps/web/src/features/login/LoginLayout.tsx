@@ -6,11 +6,14 @@ import { Logo } from '../../components/Logo.tsx';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 
-/** The frame of every sign-in step; a signed-in visitor is sent to '/'. */
-export function LoginLayout({ children }: { children: ReactNode }) {
+/**
+ * The frame of every sign-in step; a signed-in visitor is sent to '/', except on a sign-in link
+ * (`keepSession`), which replaces the session it finds.
+ */
+export function LoginLayout({ children, keepSession = false }: { children: ReactNode; keepSession?: boolean }) {
   const session = useSession();
   const { t } = useTranslation();
-  if (session) return <Redirect to="/" replace />;
+  if (session && !keepSession) return <Redirect to="/" replace />;
   return (
     <Box mih="100dvh" bg="gray.0" style={{ display: 'flex', flexDirection: 'column' }}>
       <Center style={{ flex: 1 }} p="md">

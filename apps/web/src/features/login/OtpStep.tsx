@@ -21,7 +21,9 @@ export function OtpStep() {
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [resending, setResending] = useState(false);
-  if (!login.email || !login.team_slug || (login.auth === 'password' && !login.password)) return <Redirect to="/login" replace />;
+  // spec §2: an email (or an onboarding link's) and, for password sign-in, the password.
+  if (!login.email || !login.team_slug || (login.auth === 'password' && !login.password && !login.onboarding_token))
+    return <Redirect to="/login" replace />;
 
   async function submit(event?: FormEvent, value = code) {
     event?.preventDefault();
@@ -36,6 +38,7 @@ export function OtpStep() {
         password: login.auth === 'password' ? login.password : undefined,
         team_slug: login.team_slug,
         device: deviceInfo(),
+        on_boarding_verification: login.onboarding_token || undefined,
       });
       if ('code' in success) {
         // A new admin without a password sets one now; that completes the sign-in (spec §4).
@@ -58,7 +61,9 @@ export function OtpStep() {
     setFormError(null);
     setNotice(null);
     try {
-      if (login.auth === 'password') {
+      if (login.onboarding_token) {
+        await call('login', { on_boarding_verification: login.onboarding_token, device: deviceInfo() });
+      } else if (login.auth === 'password') {
         await call('verifyPassword', {
           email: login.email,
           password: login.password,

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, PasswordInput, Stack } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
 import { call } from '../../lib/api.ts';
@@ -6,6 +6,7 @@ import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { updateLoginState, useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
+import { startSso } from './sso.ts';
 
 /** /login/verify-password: the password, then the emailed code (spec §4). */
 export function PasswordStep() {
@@ -16,7 +17,21 @@ export function PasswordStep() {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [ssoBusy, setSsoBusy] = useState(false);
   if (!login.email || !login.team_slug) return <Redirect to="/login" replace />;
+
+  // spec §2: the password page offers SSO when the team has it.
+  async function withSso() {
+    setSsoBusy(true);
+    setFormError(null);
+    try {
+      await startSso(login);
+    } catch (error) {
+      setFormError(errorMessage(error));
+    } finally {
+      setSsoBusy(false);
+    }
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -71,6 +86,14 @@ export function PasswordStep() {
         <Anchor component={Link} to="/login/forgot-password" size="sm" ta="center">
           {t('loginpage.forgot_password')}
         </Anchor>
+        {login.sso_configurations.length > 0 && (
+          <>
+            <Divider label={t('loginpage.or')} labelPosition="center" />
+            <Button variant="default" size="md" fullWidth loading={ssoBusy} onClick={withSso}>
+              {t('Sign In With SSO')}
+            </Button>
+          </>
+        )}
       </Stack>
     </form>
   );

@@ -12,6 +12,10 @@ export interface LoginState {
   otp_sent: boolean;
   /** From a set_password_first reply: lets /login/set-password set the first password. */
   set_auth_token: string;
+  /** The team's active SSO connectors; SSO is active when there is one (spec §2 guards). */
+  sso_configurations: { config_uuid: string; config_name: string }[];
+  /** The onboarding link's token: verify-otp sends it with the code (spec §4). */
+  onboarding_token: string;
 }
 
 const EMPTY: LoginState = {
@@ -24,6 +28,8 @@ const EMPTY: LoginState = {
   tfa_type: null,
   otp_sent: false,
   set_auth_token: '',
+  sso_configurations: [],
+  onboarding_token: '',
 };
 let state = EMPTY;
 const listeners = new Set<() => void>();

@@ -1,0 +1,279 @@
+import { SECURITY_KEY_NAME_MAX, type SecurityKey } from '@latchkey/contracts/client';
+import { Alert, Button, Group, Modal, PasswordInput, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { call } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api-error.ts';
+import { currentLocale } from '../../lib/i18n.ts';
+import { useSession } from '../../lib/session.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { Section, useSubmit } from './account-ui.tsx';
+
+/** `dd LLLL yyyy` of the spec, as the locale writes it. */
+const formatDate = (iso: string) =>
+  new Intl.DateTimeFormat(currentLocale(), { day: '2-digit', month: 'long', year: 'numeric' }).format(new Date(iso));
+
+const useKeys = () => {
+  const team = useSession()?.team_slug ?? '';
+  return useQuery({ queryKey: ['account', team, 'security-keys'], queryFn: () => call('u2fKeys', {}) });
+};
+
+type Dialog = { kind: 'rename' | 'remove'; key: SecurityKey } | null;
+
+/** Security keys (WebAuthn): add one with the browser, then name or remove each (spec §7, issue 3). */
+export function SecurityKeysCard({ canAdd, hasPassword }: { canAdd: boolean; hasPassword: boolean }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const keys = useKeys();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const { busy, run, alert, setError } = useSubmit();
+  const list = keys.data?.keys;
+
+  async function add() {
+    const done = await run(async () => {
+      const { options } = await call('u2fRegisterOptions', {});
+      const { startRegistration } = await import('@simplewebauthn/browser');
+      let response: unknown;
+      try {
+        response = await startRegistration({ optionsJSON: options as never });
+      } catch {
+        return null;
+      }
+      return call('u2fRegisterVerify', { response: response as Record<string, unknown>, name: '' });
+    });
+    if (done === null) setError('account.security_key_failed');
+    else if (done) {
+      notifications.show({ color: 'green', message: t('account.security_key_added'), autoClose: 5000 });
+      await queryClient.invalidateQueries({ queryKey: ['account'] });
+    }
+  }
+
+  return (
+    <Section title="account.security_keys" testId="security-keys">
+      <Text size="sm">{t('account.security_keys_info')}</Text>
+      {alert}
+      {keys.isError && (
+        <Alert color="red" variant="light" role="alert">
+          {t('data_fetch_error')}{' '}
+          <Button variant="subtle" size="compact-sm" onClick={() => void keys.refetch()}>
+            {t('common.retry')}
+          </Button>
+        </Alert>
+      )}
+      {!list && !keys.isError && (
+        <Stack gap="xs" aria-busy="true">
+          <Skeleton h={18} w="50%" />
+          <Skeleton h={44} />
+        </Stack>
+      )}
+      {list && (
+        <>
+          <Text size="sm" data-testid="security-keys-count">
+            {t('account.security_keys_count', { count: list.length })}
+          </Text>
+          {list.length === 0 ? (
+            <Text size="sm" c="dimmed" data-testid="security-keys-empty">
+              {t('account.security_keys_empty')}
+            </Text>
+          ) : (
+            <Stack gap={0} data-testid="security-key-list">
+              {list.map((key) => (
+                <KeyRow
+                  key={key.id}
+                  securityKey={key}
+                  onRename={() => setDialog({ kind: 'rename', key })}
+                  onRemove={() => setDialog({ kind: 'remove', key })}
+                />
+              ))}
+            </Stack>
+          )}
+        </>
+      )}
+      {!canAdd && (
+        <Text size="sm" c="dimmed">
+          {t('account.authenticator_needs_password')}
+        </Text>
+      )}
+      <Group>
+        <Button onClick={() => void add()} loading={busy} disabled={!canAdd}>
+          {t('account.security_key_add')}
+        </Button>
+      </Group>
+      {dialog?.kind === 'rename' && <RenameDialog securityKey={dialog.key} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'remove' && (
+        <RemoveDialog securityKey={dialog.key} hasPassword={hasPassword} onClose={() => setDialog(null)} />
+      )}
+    </Section>
+  );
+}
+
+function KeyRow({
+  securityKey: key,
+  onRename,
+  onRemove,
+}: {
+  securityKey: SecurityKey;
+  onRename: () => void;
+  onRemove: () => void;
+}) {
+  const { t } = useTranslation();
+  const name = key.name || t('account.security_key_unnamed');
+  return (
+    <Group
+      justify="space-between"
+      wrap="wrap"
+      gap="xs"
+      py="sm"
+      style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+      data-testid="security-key"
+    >
+      <Stack gap={2} style={{ minWidth: 0, flex: '1 1 12rem' }}>
+        <Text size="sm" fw={500} truncate="end" data-testid="security-key-name">
+          {name}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('account.security_key_added_on', { date: formatDate(key.created_at) })}
+          {' · '}
+          {key.last_used_at
+            ? t('account.security_key_last_used', { date: formatDate(key.last_used_at) })
+            : t('account.security_key_never_used')}
+        </Text>
+      </Stack>
+      <Group gap={4} wrap="nowrap">
+        <Button variant="subtle" size="compact-sm" onClick={onRename} aria-label={`${t('account.security_key_rename')}: ${name}`}>
+          {t('account.security_key_rename')}
+        </Button>
+        <Button
+          variant="subtle"
+          color="red"
+          size="compact-sm"
+          onClick={onRemove}
+          aria-label={`${t('account.security_key_remove')}: ${name}`}
+        >
+          {t('account.security_key_remove')}
+        </Button>
+      </Group>
+    </Group>
+  );
+}
+
+function useKeyMutation<T>(fn: (input: T) => Promise<unknown>, doneKey: string, onClose: () => void) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      notifications.show({ color: 'green', message: t(doneKey), autoClose: 5000 });
+      await queryClient.invalidateQueries({ queryKey: ['account'] });
+      onClose();
+    },
+  });
+}
+
+function RenameDialog({ securityKey: key, onClose }: { securityKey: SecurityKey; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(key.name);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const rename = useKeyMutation(
+    (value: string) => call('u2fKeyRename', { id: key.id, name: value }),
+    'account.security_key_renamed',
+    onClose,
+  );
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) return setFieldError('this field is required');
+    rename.mutate(name.trim());
+  }
+  return (
+    <Modal opened onClose={onClose} title={t('account.security_key_rename_title')} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {rename.isError && (
+            <Alert color="red" variant="light" role="alert">
+              {t(errorMessage(rename.error))}
+            </Alert>
+          )}
+          <TextInput
+            label={t('account.security_key_name')}
+            value={name}
+            maxLength={SECURITY_KEY_NAME_MAX}
+            data-autofocus
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setFieldError(null);
+            }}
+            error={fieldError ? t(fieldError) : undefined}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={rename.isPending}>
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function RemoveDialog({
+  securityKey: key,
+  hasPassword,
+  onClose,
+}: {
+  securityKey: SecurityKey;
+  hasPassword: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [password, setPassword] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const remove = useKeyMutation(
+    (value: string) => call('u2fKeyRemove', { id: key.id, password: value }),
+    'account.security_key_removed',
+    onClose,
+  );
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!password) return setFieldError('please enter your password');
+    remove.mutate(password);
+  }
+  return (
+    <Modal opened onClose={onClose} title={t('account.security_key_remove_title')} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {remove.isError && (
+            <Alert color="red" variant="light" role="alert">
+              {t(errorMessage(remove.error))}
+            </Alert>
+          )}
+          <Text size="sm">{t('account.security_key_remove_body', { name: key.name || t('account.security_key_unnamed') })}</Text>
+          {hasPassword && (
+            <PasswordInput
+              label={t('account.current_password')}
+              autoComplete="current-password"
+              value={password}
+              data-autofocus
+              onChange={(e) => {
+                setPassword(e.currentTarget.value);
+                setFieldError(null);
+              }}
+              error={fieldError ? t(fieldError) : undefined}
+            />
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" color="red" loading={remove.isPending} disabled={!hasPassword}>
+              {t('account.security_key_remove')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { Device, Email, LoginSuccess } from './auth.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { ROUTES } from './routes.ts';
+
+/** A sign-in link's token: 32 random bytes, base64url. */
+export const LinkToken = z.string().min(16, 'invalid or expired link').max(200, 'invalid or expired link');
+
+/** A sign-in that ends outside the form also tells the console whose session it is. */
+export const LinkLoginSuccess = LoginSuccess.extend({ email: z.string() });
+
+export const appLoginTokenEndpoint = defineEndpoint({
+  ...ROUTES.appLoginToken,
+  access: { roles: ['super_admin'], teamTypes: ['family'] },
+  summary:
+    "The family app's request for a console sign-in link for its signed-in owner: a token for family/{token}, single-use, two minutes.",
+  input: z.object({}).passthrough(),
+  output: z.object({ token: z.string(), expires_in: z.number().int() }),
+});
+
+export const appLoginVerifyEndpoint = defineEndpoint({
+  ...ROUTES.appLoginVerify,
+  summary:
+    "family/{token}: the family app's one-time sign-in token, sent as 'Authorization: Basic {token}'. 401 when it is unknown, used or expired.",
+  input: z.object({ device: Device }),
+  output: LinkLoginSuccess,
+});
+
+export const emailLinkVerifyEndpoint = defineEndpoint({
+  ...ROUTES.emailLinkVerify,
+  summary: 'The email-link verification page: checks the invitation token of the link and returns its email.',
+  input: z.object({ token: LinkToken }),
+  output: z.object({ email: z.string(), team_slug: z.string(), team_name: z.string() }),
+});
+
+export const ssoStartEndpoint = defineEndpoint({
+  ...ROUTES.ssoStart,
+  summary: "Start SAML sign-in with one of the team's connectors; returns where to send the browser.",
+  input: z.object({
+    email: Email,
+    config_uuid: z.string().uuid('sso_not_found'),
+    team_slug: z.string().max(100).optional(),
+    test_configuration: z.boolean().optional(),
+  }),
+  output: z.object({ redirect_url: z.string(), saml_request_id: z.string() }),
+});
+
+export const ssoVerifyTokenEndpoint = defineEndpoint({
+  ...ROUTES.ssoVerifyToken,
+  summary: 'The SSO return page: exchanges the one-time token of a finished SAML sign-in for a session.',
+  input: z.object({ token: LinkToken, device: Device, client_id: z.string().max(100).optional() }),
+  output: LinkLoginSuccess,
+});
