@@ -19,6 +19,12 @@ import { ensureSecret } from './platform/secrets.ts';
 // Hub integration (issue 6)
 
 // Security audit, sharing, recovery (issue 6)
+import { auditRoutes } from './features/audit/audit.routes.ts';
+import { createDeviceGuard } from './features/devices/device-guard.ts';
+import { devicesRoutes } from './features/devices/devices.routes.ts';
+import { eventsRoutes } from './features/events/events.routes.ts';
+import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
+import { sharingRoutes } from './features/sharing/sharing.routes.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
 export const HUB_ENDPOINTS = [
@@ -37,6 +43,25 @@ export const HUB_ENDPOINTS = [
   // Hub integration (issue 6)
 
   // Security audit, sharing, recovery (issue 6)
+  ...contracts.INGESTION_ENDPOINTS,
+  contracts.auditSummariesEndpoint,
+  contracts.auditSummaryEndpoint,
+  contracts.sharingLinksEndpoint,
+  contracts.sharingRevokeEndpoint,
+  contracts.sharingLimitsEndpoint,
+  contracts.sharingLimitsUpdateEndpoint,
+  contracts.recoveryRequestsEndpoint,
+  contracts.recoveryApproveEndpoint,
+  contracts.recoveryDeleteEndpoint,
+  contracts.recoveryAdminsEndpoint,
+  contracts.recoveryCreateAdminRequestEndpoint,
+  contracts.recoveryFetchAdminRequestsEndpoint,
+  contracts.recoveryRemoveAdminEndpoint,
+  contracts.userKeyVerifyEndpoint,
+  contracts.memberSecretVerifyEndpoint,
+  contracts.recoverySettingsEndpoint,
+  contracts.recoveryLinkExpirationEndpoint,
+  contracts.recoveryNotificationEndpoint,
 ];
 
 export interface HubDeps {
@@ -77,5 +102,11 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   // Hub integration (issue 6)
 
   // Security audit, sharing, recovery (issue 6)
+  const deviceGuard = createDeviceGuard(db);
+  devicesRoutes(app, deviceGuard, db);
+  auditRoutes(app, guard, deviceGuard, db);
+  sharingRoutes(app, guard, deviceGuard, db);
+  recoveryRoutes(app, guard, deviceGuard, db);
+  eventsRoutes(app, deviceGuard, db);
   return app;
 }

@@ -31,6 +31,7 @@ import { ensureSecret } from './platform/secrets.ts';
 // Hub integration (issue 6)
 
 // Security audit, sharing, recovery (issue 6)
+import { HUB_SERVICES_ENDPOINTS, hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
 export const SERVER_ENDPOINTS = [
@@ -75,6 +76,7 @@ export const SERVER_ENDPOINTS = [
   // Hub integration (issue 6)
 
   // Security audit, sharing, recovery (issue 6)
+  ...HUB_SERVICES_ENDPOINTS,
 ];
 
 export interface ServerDeps {
@@ -175,6 +177,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   // Hub integration (issue 6)
 
   // Security audit, sharing, recovery (issue 6)
+  hubServicesRoutes(app, guard, db);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {

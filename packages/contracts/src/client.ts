@@ -21,6 +21,7 @@ export type {
 } from './people.ts';
 export * from './people-constants.ts';
 export type { RouteInfo, RouteName } from './routes.ts';
+export * from './services-constants.ts';
 export type { Team } from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';

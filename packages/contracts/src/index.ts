@@ -25,3 +25,8 @@ export * from './versions.ts';
 // Hub integration (issue 6)
 
 // Security audit, sharing, recovery (issue 6)
+export * from './audit.ts';
+export * from './ingestion.ts';
+export * from './recovery.ts';
+export * from './services-constants.ts';
+export * from './sharing.ts';

@@ -30,4 +30,6 @@ export const SCREENS: Record<string, Screen> = {
   // Hub integration (issue 6)
 
   // Security audit, sharing, recovery (issue 6)
+  audit: screen(() => import('../../features/hub-services/screens.ts'), 'Audit'),
+  'vault/:summaryId': screen(() => import('../../features/hub-services/screens.ts'), 'VaultSummary'),
 };

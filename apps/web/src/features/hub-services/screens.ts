@@ -1,0 +1,4 @@
+/** The Hub service screens (security audit, sharing, recovery), one lazy chunk. */
+
+export { Audit } from './Audit.tsx';
+export { VaultSummary } from './VaultSummary.tsx';
