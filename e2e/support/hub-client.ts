@@ -38,5 +38,16 @@ export async function memberApp(email: string, o: { publicKey?: boolean } = {}) 
     grant,
   );
   const credential = `${device.device_id}.${device.device_secret}`;
-  return { call: (path: string, body: unknown = {}) => post(path, body, credential) };
+  return {
+    call: (path: string, body: unknown = {}) => post(path, body, credential),
+    /** The HTTP status alone, for calls the Hub is expected to refuse. */
+    status: async (path: string, body: unknown = {}) =>
+      (
+        await fetch(HUB_URL + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
+          body: JSON.stringify(body),
+        })
+      ).status,
+  };
 }

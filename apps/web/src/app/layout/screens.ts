@@ -32,4 +32,5 @@ export const SCREENS: Record<string, Screen> = {
   // Security audit, sharing, recovery (issue 6)
   audit: screen(() => import('../../features/hub-services/screens.ts'), 'Audit'),
   'vault/:summaryId': screen(() => import('../../features/hub-services/screens.ts'), 'VaultSummary'),
+  sharing: screen(() => import('../../features/hub-services/screens.ts'), 'Sharing'),
 };

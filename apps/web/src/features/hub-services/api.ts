@@ -1,4 +1,4 @@
-import type { ApiMap, AuditField, EndpointInput } from '@latchkey/contracts/client';
+import type { ApiMap, AuditField, EndpointInput, EndpointOutput } from '@latchkey/contracts/client';
 import { DEFAULT_PAGE_SIZE } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
@@ -55,6 +55,9 @@ export function useAuditPolicyQuery() {
 }
 
 // ── sharing ──
+export type SharingLimitsValue = EndpointOutput<ApiMap['sharingLimits']>;
+export type ShareLinkRow = EndpointOutput<ApiMap['sharingLinks']>['results'][number];
+
 export function useShareLinksQuery(page: number, search: string) {
   const team = useTeamSlug();
   return useQuery({

@@ -1,4 +1,5 @@
 /** The Hub service screens (security audit, sharing, recovery), one lazy chunk. */
 
 export { Audit } from './Audit.tsx';
+export { Sharing } from './Sharing.tsx';
 export { VaultSummary } from './VaultSummary.tsx';
