@@ -95,6 +95,15 @@ export const recoveryRequestStatusEndpoint = defineEndpoint({
   output: z.object({ state: z.string(), link_expires_at: z.string().nullable() }),
 });
 
+export const recoveryAdminNominationsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/v1/client/recovery/admin/requests/',
+  auth: 'device',
+  summary: "The member's own pending nominations to become a recovery admin, for the app to offer approval.",
+  input: z.object({}).strict(),
+  output: z.object({ requests: z.array(z.object({ request_id: z.string(), requested_by: z.string(), created_at: z.string() })) }),
+});
+
 export const recoveryAdminAcceptEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/recovery/admin/requests/accept/',
@@ -142,6 +151,7 @@ export const INGESTION_ENDPOINTS = [
   shareViewEndpoint,
   recoveryRequestCreateEndpoint,
   recoveryRequestStatusEndpoint,
+  recoveryAdminNominationsEndpoint,
   recoveryAdminAcceptEndpoint,
   eventsIngestEndpoint,
 ] as const;

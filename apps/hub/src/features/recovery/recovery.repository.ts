@@ -120,6 +120,14 @@ export const recoveryRepository = {
     return row;
   },
 
+  async nominationsFor(q: Queryable, teamSlug: string, email: string) {
+    return q.query<{ id: string; requested_by: string; created_at: Date }>(
+      `select id, requested_by, created_at from recovery_admins
+       where team_slug = $1 and email = $2 and state = 'pending' order by created_at`,
+      [teamSlug, email],
+    );
+  },
+
   async acceptAdmin(q: Queryable, teamSlug: string, id: string, email: string, deviceId: string): Promise<boolean> {
     const rows = await q.query(
       `update recovery_admins set state = 'active', accepted_at = now(), accepted_device_id = $4

@@ -1,6 +1,7 @@
 import {
   memberSecretVerifyEndpoint,
   recoveryAdminAcceptEndpoint,
+  recoveryAdminNominationsEndpoint,
   recoveryAdminsEndpoint,
   recoveryApproveEndpoint,
   recoveryCreateAdminRequestEndpoint,
@@ -51,6 +52,14 @@ export function recoveryRoutes(app: FastifyInstance, guard: HubGuard, deviceGuar
     // Another member's request is as unknown as a missing one.
     if (!request || request.email !== device.email) throw notFound('recovery request');
     return { state: request.state, link_expires_at: iso(request.link_expires_at) };
+  });
+
+  registerEndpoint(app, recoveryAdminNominationsEndpoint, deviceGuard, async ({ ctx }) => {
+    const device = requireDevice(ctx);
+    const rows = await repo.nominationsFor(db, device.teamSlug, device.email);
+    return {
+      requests: rows.map((r) => ({ request_id: r.id, requested_by: r.requested_by, created_at: r.created_at.toISOString() })),
+    };
   });
 
   registerEndpoint(app, recoveryAdminAcceptEndpoint, deviceGuard, async ({ input, ctx }) => {

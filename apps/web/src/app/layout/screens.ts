@@ -33,4 +33,7 @@ export const SCREENS: Record<string, Screen> = {
   audit: screen(() => import('../../features/hub-services/screens.ts'), 'Audit'),
   'vault/:summaryId': screen(() => import('../../features/hub-services/screens.ts'), 'VaultSummary'),
   sharing: screen(() => import('../../features/hub-services/screens.ts'), 'Sharing'),
+  recovery: screen(() => import('../../features/hub-services/screens.ts'), 'Recovery'),
+  'recovery/admins': screen(() => import('../../features/hub-services/screens.ts'), 'RecoveryAdmins'),
+  'settings/recovery': screen(() => import('../../features/hub-services/screens.ts'), 'RecoverySettings'),
 };

@@ -3,6 +3,7 @@ import { DEFAULT_PAGE_SIZE } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.ts';
+import { consoleKeys } from '../console/api.ts';
 
 /** Query keys of the Hub service screens; the team slug scopes the cache. */
 export const serviceKeys = {
@@ -146,5 +147,36 @@ export function useSecretVerify() {
   const team = useTeamSlug();
   return useMutation({
     mutationFn: (a: { email: string; uid: string }) => call('memberSecretVerify', { team_slug: team, ...a }),
+  });
+}
+
+export type RecoveryRequestRow = EndpointOutput<ApiMap['recoveryRequests']>['results'][number];
+export type RecoveryAdminRow = EndpointOutput<ApiMap['recoveryAdmins']>['results'][number];
+
+export function useAdminRequestsQuery() {
+  const team = useTeamSlug();
+  return useQuery({
+    queryKey: [...serviceKeys.recovery(team), 'admin-requests'],
+    queryFn: async () => (await call('recoveryFetchAdminRequests', { team_slug: team })).requests,
+  });
+}
+
+/** The recovery switch lives on the licence server; the sidebar and guard re-read the services after it. */
+export function useRecoveryServiceMutation() {
+  const client = useQueryClient();
+  const team = useTeamSlug();
+  return useMutation({
+    mutationFn: (enable_recovery: boolean) => call('recoveryServiceUpdate', { enable_recovery }),
+    onSuccess: () => client.invalidateQueries({ queryKey: consoleKeys.services(team) }),
+  });
+}
+
+/** Team members whose email matches, to pick a recovery admin from (licence server). */
+export function useMemberSuggestions(search: string) {
+  const team = useTeamSlug();
+  return useQuery({
+    queryKey: ['people', team, 'members', 'suggest', search],
+    queryFn: async () => (await call('members', { search_value: search, page_size: 8 })).results.map((m) => m.email),
+    enabled: search.length >= 2,
   });
 }
