@@ -6,6 +6,9 @@ import { expect, test } from '../support/test.ts';
 
 const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
 
+// The settings test changes the link expiration period the first test's approval relies on.
+test.describe.configure({ mode: 'serial' });
+
 async function shots(page: Page, name: string): Promise<void> {
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
