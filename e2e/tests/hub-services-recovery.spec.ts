@@ -111,3 +111,24 @@ test('recovery settings: link expiration in minutes and notification recipients'
   await page.getByTestId('recovery-link').getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('recovery-link').getByRole('button', { name: 'Save' })).toBeDisabled();
 });
+
+test('a recovery agent approves a request, without the super admin’s recovery screens', async ({ page }) => {
+  const member = 'omar.brooks@northwind.example';
+  const app = await memberApp(member);
+  const created = await app.call('/api/v1/client/recovery/requests/create/');
+
+  await signIn(page, ADMINS.rory.email, { expectPath: '/recovery' });
+  await expect(page.getByRole('link', { name: 'Recovery admins' })).toHaveCount(0);
+  await page.getByLabel('Search by member email').fill('omar.brooks');
+  const request = page.locator(`[data-testid="recovery-row"][data-email="${member}"]`);
+  await request.getByRole('button', { name: 'Approve' }).click();
+  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Approve' }).click();
+  await expect(request).toContainText('Approved by rory@northwind.example');
+  expect((await app.call('/api/v1/client/recovery/requests/status/', { request_id: created.request_id })).state).toBe('approved');
+
+  // The recovery group and its settings are the super admin's.
+  await page.goto('/#/recovery/admins');
+  await expect(page).toHaveURL(atRoute('/recovery'));
+  await page.goto('/#/settings/recovery');
+  await expect(page).toHaveURL(atRoute('/recovery'));
+});

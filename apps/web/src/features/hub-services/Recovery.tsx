@@ -159,7 +159,7 @@ function RequestsTable() {
                       </Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</Table.Td>
                       <Table.Td>
-                        <Badge variant="light" color={r.state === 'pending' ? 'yellow' : 'teal'}>
+                        <Badge variant="light" miw="max-content" color={r.state === 'pending' ? 'yellow' : 'teal'}>
                           {t(`recovery.state.${r.state}`)}
                         </Badge>
                       </Table.Td>

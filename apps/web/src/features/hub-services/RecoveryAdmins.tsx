@@ -164,7 +164,7 @@ function AdminRow({ admin, onRemove }: { admin: RecoveryAdminRow; onRemove: () =
         </Text>
       </Table.Td>
       <Table.Td>
-        <Badge variant="light" color={admin.state === 'active' ? 'teal' : 'yellow'}>
+        <Badge variant="light" miw="max-content" color={admin.state === 'active' ? 'teal' : 'yellow'}>
           {t(`recovery.admin.state.${admin.state}`)}
         </Badge>
       </Table.Td>
