@@ -9,6 +9,9 @@ const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
 // The settings test changes the link expiration period the first test's approval relies on.
 test.describe.configure({ mode: 'serial' });
 
+/** Members of this run only, so a retry on the same Hub starts clean. */
+const run = Date.now().toString(36);
+
 async function shots(page: Page, name: string): Promise<void> {
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
@@ -18,7 +21,7 @@ async function shots(page: Page, name: string): Promise<void> {
 }
 
 test('recovery: add a recovery admin who approves from their app, then approve a member recovery request', async ({ page }) => {
-  const nominee = 'mateo.brooks@northwind.example';
+  const nominee = `mateo.${run}@northwind.example`;
   const nomineeApp = await memberApp(nominee, { publicKey: true });
 
   await signIn(page, ADMINS.alex.email);
@@ -52,11 +55,11 @@ test('recovery: add a recovery admin who approves from their app, then approve a
   await expect(row.getByTestId('secret-result')).toHaveText('Verified');
 
   // A member's app asks for account recovery; a recovery admin approves it in the console.
-  const member = 'nia.brooks@northwind.example';
+  const member = `nia.${run}@northwind.example`;
   const memberDevice = await memberApp(member);
   const created = await memberDevice.call('/api/v1/client/recovery/requests/create/');
   await sidebarNav(page).getByRole('link', { name: 'Recovery' }).click();
-  await page.getByLabel('Search by member email').fill('nia.brooks');
+  await page.getByLabel('Search by member email').fill(`nia.${run}`);
   const request = page.locator(`[data-testid="recovery-row"][data-email="${member}"]`);
   await expect(request).toContainText('Pending');
   await shots(page, 'hub-recovery');
@@ -113,13 +116,13 @@ test('recovery settings: link expiration in minutes and notification recipients'
 });
 
 test('a recovery agent approves a request, without the super admin’s recovery screens', async ({ page }) => {
-  const member = 'omar.brooks@northwind.example';
+  const member = `omar.${run}@northwind.example`;
   const app = await memberApp(member);
   const created = await app.call('/api/v1/client/recovery/requests/create/');
 
   await signIn(page, ADMINS.rory.email, { expectPath: '/recovery' });
   await expect(page.getByRole('link', { name: 'Recovery admins' })).toHaveCount(0);
-  await page.getByLabel('Search by member email').fill('omar.brooks');
+  await page.getByLabel('Search by member email').fill(`omar.${run}`);
   const request = page.locator(`[data-testid="recovery-row"][data-email="${member}"]`);
   await request.getByRole('button', { name: 'Approve' }).click();
   await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Approve' }).click();

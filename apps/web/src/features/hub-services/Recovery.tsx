@@ -28,14 +28,12 @@ import {
   useRecoveryRequestsQuery,
   useRecoveryServiceMutation,
 } from './api.ts';
+import { linkIsLive } from './rules.ts';
 import { EmptyRows, Pager, SkeletonRows } from './table.tsx';
 
 const COLUMNS = 5;
 type StateFilter = 'all' | 'pending' | 'approved';
 type Pending = { kind: 'approve' | 'delete'; request: RecoveryRequestRow };
-
-const linkIsLive = (r: RecoveryRequestRow) =>
-  r.state === 'approved' && r.link_expires_at !== null && Date.parse(r.link_expires_at) > Date.now();
 
 /** Recovery: members' account recovery requests, approved or deleted by a recovery admin or the super admin. */
 export function Recovery() {

@@ -36,6 +36,7 @@ import {
   useRecoveryServiceMutation,
   useRecoverySettingsQuery,
 } from './api.ts';
+import { within } from './rules.ts';
 
 /** Settings → recovery: the service switch, the recovery link's lifetime (minutes) and who is notified. */
 export function RecoverySettings() {
@@ -136,11 +137,7 @@ function LinkExpirationCard({ locked }: { locked: boolean }) {
   useEffect(() => {
     if (settings.data) setMinutes(settings.data.link_expiration_period);
   }, [settings.data]);
-  const valid =
-    minutes !== undefined &&
-    Number.isInteger(minutes) &&
-    minutes >= RECOVERY_LINK_BOUNDS.min &&
-    minutes <= RECOVERY_LINK_BOUNDS.max;
+  const valid = within(minutes, RECOVERY_LINK_BOUNDS);
   const changed = settings.data !== undefined && minutes !== settings.data.link_expiration_period;
   return (
     <SettingsCard titleKey="recovery.link.title" bodyKey="recovery.link.body" testId="recovery-link">

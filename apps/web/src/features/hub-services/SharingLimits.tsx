@@ -6,9 +6,7 @@ import { errorMessage } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { type SharingLimitsValue, useSharingLimitsQuery, useUpdateSharingLimitsMutation } from './api.ts';
-
-const within = (n: unknown, b: { min: number; max: number }) =>
-  typeof n === 'number' && Number.isInteger(n) && n >= b.min && n <= b.max;
+import { within } from './rules.ts';
 
 /** The team's sharing limits, which the Hub enforces on every link the apps create. */
 export function SharingLimits() {

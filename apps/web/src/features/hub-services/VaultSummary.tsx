@@ -6,7 +6,8 @@ import { ApiError } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatDate, formatDateTime, formatNumber } from '../people/format.ts';
 import { useAuditPolicyQuery, useVaultSummaryQuery } from './api.ts';
-import { ScoreBadge } from './score.tsx';
+import { scoreLevel } from './rules.ts';
+import { LEVEL_COLOR, ScoreBadge } from './score.tsx';
 
 const COUNTS = ['weak', 'reused', 'old', 'compromised'] as const;
 
@@ -48,9 +49,7 @@ export function VaultSummary() {
               size={120}
               thickness={10}
               roundCaps
-              sections={[
-                { value: s.score, color: s.score < policy.at_risk_below_score ? 'red' : s.score < 80 ? 'yellow' : 'teal' },
-              ]}
+              sections={[{ value: s.score, color: LEVEL_COLOR[scoreLevel(s.score, policy.at_risk_below_score)] }]}
               label={
                 <Text ta="center" fw={700} size="xl" data-testid="vault-score">
                   {s.score}
