@@ -87,6 +87,19 @@ describe('device registration', () => {
     await db.query("update devices set revoked_at = now() where email = 'ben@northwind.example'");
     expect((await report(device)).status).toBe(401);
   });
+
+  it("shuts a team's devices out when its registration is removed", async () => {
+    const device = await registerDevice(hub, 'pia@northwind.example');
+    expect((await report(device)).status).toBe(200);
+    const [reg] = await db.query<{ id: string }>('select id from registrations where team_slug = $1', [TEAM]);
+    await db.query("update registrations set team_slug = 'gone' where id = $1", [reg?.id]);
+    try {
+      expect((await report(device)).status).toBe(401);
+    } finally {
+      await db.query('update registrations set team_slug = $1 where id = $2', [TEAM, reg?.id]);
+    }
+    await db.query('delete from vault_summaries where email = $1', ['pia@northwind.example']);
+  });
 });
 
 describe('vault health ingestion', () => {

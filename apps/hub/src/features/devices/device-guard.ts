@@ -19,7 +19,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * Authenticates an ingestion call by its device credential, `Bearer <device_id>.<secret>`:
  * the id finds the device, the secret must hash to what was stored at registration, and a
- * revoked device is refused. The team and member come from the device, never from the body.
+ * revoked device, or one of a team no longer registered here, is refused. The team and member come
+ * from the device, never from the body.
  */
 export function createDeviceGuard(db: Db): DeviceGuard {
   return async (request, endpoint) => {
@@ -29,7 +30,7 @@ export function createDeviceGuard(db: Db): DeviceGuard {
     if (!header?.startsWith('Bearer ')) throw unauthorized('A device credential is required.');
     const [id, secret] = header.slice(7).split('.', 2);
     if (!id || !secret || !UUID.test(id)) throw invalid();
-    const device = await devicesRepository.find(db, id);
+    const device = await devicesRepository.findServed(db, id);
     if (!device || device.revoked_at || !safeEqual(device.secret_hash, hashToken(secret))) throw invalid();
     await devicesRepository.touch(db, id);
     return { deviceId: device.id, email: device.email, teamSlug: device.team_slug, hasKey: device.public_key !== null };

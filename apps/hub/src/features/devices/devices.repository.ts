@@ -30,9 +30,11 @@ export const devicesRepository = {
     return row?.id as string;
   },
 
-  async find(q: Queryable, id: string): Promise<DeviceRow | undefined> {
+  /** A device of a team this Hub still serves: removing the team's registration shuts its apps out. */
+  async findServed(q: Queryable, id: string): Promise<DeviceRow | undefined> {
     const [row] = await q.query<DeviceRow>(
-      'select id, team_slug, email, secret_hash, public_key, revoked_at from devices where id = $1',
+      `select d.id, d.team_slug, d.email, d.secret_hash, d.public_key, d.revoked_at from devices d
+       where d.id = $1 and exists (select 1 from registrations r where r.team_slug = d.team_slug)`,
       [id],
     );
     return row;
