@@ -20,6 +20,7 @@ import { ensureSecret } from './platform/secrets.ts';
 
 // Security audit, sharing, recovery (issue 6)
 import { auditRoutes } from './features/audit/audit.routes.ts';
+import { servicesFor } from './features/connector/capabilities.ts';
 import { createDeviceGuard } from './features/devices/device-guard.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
@@ -104,8 +105,10 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   // Security audit, sharing, recovery (issue 6)
   const deviceGuard = createDeviceGuard(db);
   devicesRoutes(app, deviceGuard, db);
-  auditRoutes(app, guard, deviceGuard, db);
-  sharingRoutes(app, guard, deviceGuard, db);
+  // A Hub answers only for the services its version runs (what its connector reports).
+  const offered = servicesFor(config.HUB_VERSION);
+  if (offered.includes('audit')) auditRoutes(app, guard, deviceGuard, db);
+  if (offered.includes('secret_sharing')) sharingRoutes(app, guard, deviceGuard, db);
   recoveryRoutes(app, guard, deviceGuard, db);
   eventsRoutes(app, deviceGuard, db);
   return app;

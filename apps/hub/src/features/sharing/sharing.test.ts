@@ -121,3 +121,18 @@ describe('sharing screen calls', () => {
     expect((await links({}, ava)).status).toBe(401);
   });
 });
+
+describe('an older Hub', () => {
+  it('does not answer for audit or sharing before 2.1, but runs recovery', async () => {
+    const old = await startHub(db, { HUB_VERSION: '2.0' });
+    try {
+      const headers = await consoleAuth(old);
+      expect((await send(old, '/api/v1/sharing/links/', { team_slug: TEAM }, headers)).status).toBe(404);
+      expect((await send(old, '/api/v1/audit/vault/summaries/', { team_slug: TEAM }, headers)).status).toBe(404);
+      expect((await send(old, '/api/v1/client/shares/create/', { expires_in_hours: 1, view_limit: 1 }, ava)).status).toBe(404);
+      expect((await send(old, '/recovery/settings/', { team_slug: TEAM }, headers)).status).toBe(200);
+    } finally {
+      await old.app.close();
+    }
+  });
+});
