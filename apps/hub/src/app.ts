@@ -20,6 +20,13 @@ import { ensureSecret } from './platform/secrets.ts';
 import { integrationRoutes } from './features/integration/integration.routes.ts';
 
 // Security audit, sharing, recovery (issue 6)
+import { auditRoutes } from './features/audit/audit.routes.ts';
+import { servicesFor } from './features/connector/capabilities.ts';
+import { createDeviceGuard } from './features/devices/device-guard.ts';
+import { devicesRoutes } from './features/devices/devices.routes.ts';
+import { eventsRoutes } from './features/events/events.routes.ts';
+import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
+import { sharingRoutes } from './features/sharing/sharing.routes.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
 export const HUB_ENDPOINTS = [
@@ -42,6 +49,25 @@ export const HUB_ENDPOINTS = [
   contracts.hubEnabledServicesEndpoint,
 
   // Security audit, sharing, recovery (issue 6)
+  ...contracts.INGESTION_ENDPOINTS,
+  contracts.auditSummariesEndpoint,
+  contracts.auditSummaryEndpoint,
+  contracts.sharingLinksEndpoint,
+  contracts.sharingRevokeEndpoint,
+  contracts.sharingLimitsEndpoint,
+  contracts.sharingLimitsUpdateEndpoint,
+  contracts.recoveryRequestsEndpoint,
+  contracts.recoveryApproveEndpoint,
+  contracts.recoveryDeleteEndpoint,
+  contracts.recoveryAdminsEndpoint,
+  contracts.recoveryCreateAdminRequestEndpoint,
+  contracts.recoveryFetchAdminRequestsEndpoint,
+  contracts.recoveryRemoveAdminEndpoint,
+  contracts.userKeyVerifyEndpoint,
+  contracts.memberSecretVerifyEndpoint,
+  contracts.recoverySettingsEndpoint,
+  contracts.recoveryLinkExpirationEndpoint,
+  contracts.recoveryNotificationEndpoint,
 ];
 
 export interface HubDeps {
@@ -83,5 +109,13 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   integrationRoutes(app, guard, db, config.HUB_VERSION);
 
   // Security audit, sharing, recovery (issue 6)
+  const deviceGuard = createDeviceGuard(db);
+  devicesRoutes(app, deviceGuard, db);
+  // A Hub answers only for the services its version runs (what its connector reports).
+  const offered = servicesFor(config.HUB_VERSION);
+  if (offered.includes('audit')) auditRoutes(app, guard, deviceGuard, db);
+  if (offered.includes('secret_sharing')) sharingRoutes(app, guard, deviceGuard, db);
+  recoveryRoutes(app, guard, deviceGuard, db);
+  eventsRoutes(app, deviceGuard, db);
   return app;
 }

@@ -2,6 +2,7 @@ import { migrate, openDb } from '@latchkey/runtime';
 import { buildHub } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
+import { seedClientDemo } from './features/devices/client-demo.ts';
 import { seedDemoRegistration } from './features/registrations/demo-seed.ts';
 
 const config = loadConfig();
@@ -14,7 +15,15 @@ if (config.SEED_DEMO && config.DEMO_HUB_SECRET) {
     credentialId: config.DEMO_CREDENTIAL_ID,
     secret: config.DEMO_HUB_SECRET,
   });
-  if (seeded) app.log.info({ team: config.DEMO_TEAM_SLUG }, 'registered the demo team');
+  if (seeded) {
+    app.log.info({ team: config.DEMO_TEAM_SLUG }, 'registered the demo team');
+    // What the demo members' apps would have sent, through the ingestion API.
+    await seedClientDemo(app, db, {
+      teamSlug: config.DEMO_TEAM_SLUG,
+      credentialId: config.DEMO_CREDENTIAL_ID,
+      secret: config.DEMO_HUB_SECRET,
+    });
+  }
 }
 await app.listen({ host: config.HOST, port: config.PORT });
 app.log.info({ version: config.HUB_VERSION, origins: config.ALLOWED_ORIGINS }, 'hub ready');

@@ -37,6 +37,7 @@ import { GROUPS_ENDPOINTS, groupsRoutes } from './features/groups/groups.routes.
 import { INTEGRATION_ENDPOINTS, integrationRoutes } from './features/integration/integration.routes.ts';
 
 // Security audit, sharing, recovery (issue 6)
+import { HUB_SERVICES_ENDPOINTS, hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
 export const SERVER_ENDPOINTS = [
@@ -89,6 +90,7 @@ export const SERVER_ENDPOINTS = [
   ...INTEGRATION_ENDPOINTS,
 
   // Security audit, sharing, recovery (issue 6)
+  ...HUB_SERVICES_ENDPOINTS,
 ];
 
 export interface ServerDeps {
@@ -207,6 +209,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   integrationRoutes(app, guard, db, { allowLoopbackHttp: config.NODE_ENV !== 'production' });
 
   // Security audit, sharing, recovery (issue 6)
+  hubServicesRoutes(app, guard, db);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {

@@ -21,6 +21,9 @@ import type * as hubIntegration from './hub-integration.ts';
 import type * as integration from './integration.ts';
 
 // Security audit, sharing, recovery (issue 6)
+import type * as audit from './audit.ts';
+import type * as recovery from './recovery.ts';
+import type * as sharing from './sharing.ts';
 
 /** Each route name's endpoint, as types only: lets the console type its calls without loading zod. */
 export interface ApiMap {
@@ -117,6 +120,26 @@ export interface ApiMap {
   teamService: typeof integration.teamServiceEndpoint;
 
   // Security audit, sharing, recovery (issue 6)
+  auditSummaries: typeof audit.auditSummariesEndpoint;
+  auditSummary: typeof audit.auditSummaryEndpoint;
+  auditPolicy: typeof audit.auditPolicyEndpoint;
+  sharingLinks: typeof sharing.sharingLinksEndpoint;
+  sharingRevoke: typeof sharing.sharingRevokeEndpoint;
+  sharingLimits: typeof sharing.sharingLimitsEndpoint;
+  sharingLimitsUpdate: typeof sharing.sharingLimitsUpdateEndpoint;
+  recoveryRequests: typeof recovery.recoveryRequestsEndpoint;
+  recoveryApprove: typeof recovery.recoveryApproveEndpoint;
+  recoveryDelete: typeof recovery.recoveryDeleteEndpoint;
+  recoveryAdmins: typeof recovery.recoveryAdminsEndpoint;
+  recoveryCreateAdminRequest: typeof recovery.recoveryCreateAdminRequestEndpoint;
+  recoveryFetchAdminRequests: typeof recovery.recoveryFetchAdminRequestsEndpoint;
+  recoveryRemoveAdmin: typeof recovery.recoveryRemoveAdminEndpoint;
+  userKeyVerify: typeof recovery.userKeyVerifyEndpoint;
+  memberSecretVerify: typeof recovery.memberSecretVerifyEndpoint;
+  recoverySettings: typeof recovery.recoverySettingsEndpoint;
+  recoveryLinkExpiration: typeof recovery.recoveryLinkExpirationEndpoint;
+  recoveryNotification: typeof recovery.recoveryNotificationEndpoint;
+  recoveryServiceUpdate: typeof recovery.recoveryServiceUpdateEndpoint;
 }
 
 // Every route has its endpoint type, and nothing else is listed.

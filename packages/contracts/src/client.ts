@@ -29,6 +29,7 @@ export type {
 export * from './people-constants.ts';
 export type { RouteInfo, RouteName } from './routes.ts';
 export type { SecurityKey } from './security-keys.ts';
+export * from './services-constants.ts';
 export * from './sign-in-constants.ts';
 export type { HubServer, Team } from './team.ts';
 export * from './urls.ts';

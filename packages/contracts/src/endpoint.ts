@@ -7,6 +7,7 @@ import type { RouteInfo } from './routes.ts';
  * - `public`: no credentials.
  * - `session`: the console's access token; `access` is then checked against the signed-in admin.
  * - `hubAuth`: a hub access token (hub calls).
+ * - `device`: a member device's credential (the Hub's ingestion API, called by the team's apps).
  */
 export interface Endpoint<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends RouteInfo {
   access?: AccessRule;

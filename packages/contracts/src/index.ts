@@ -33,3 +33,8 @@ export * from './integration.ts';
 export * from './integration-constants.ts';
 
 // Security audit, sharing, recovery (issue 6)
+export * from './audit.ts';
+export * from './ingestion.ts';
+export * from './recovery.ts';
+export * from './services-constants.ts';
+export * from './sharing.ts';

@@ -5,7 +5,8 @@
 export interface RouteInfo {
   method: 'GET' | 'POST';
   path: string;
-  auth: 'public' | 'session' | 'hubAuth';
+  /** `device`: a member device's credential from the Hub's ingestion API (the team's apps). */
+  auth: 'public' | 'session' | 'hubAuth' | 'device';
   /** Body encoding the client sends; the OAuth refresh call is a form. */
   encoding?: 'json' | 'form';
 }
@@ -104,6 +105,26 @@ export const ROUTES = {
   teamService: { method: 'POST', path: '/api/v1/policy/team/service/', auth: 'session' },
 
   // Security audit, sharing, recovery (issue 6)
+  auditSummaries: { method: 'POST', path: '/api/v1/audit/vault/summaries/', auth: 'hubAuth' },
+  auditSummary: { method: 'POST', path: '/api/v1/audit/vault/summary/', auth: 'hubAuth' },
+  auditPolicy: { method: 'POST', path: '/api/v1/policy/team/audit/policy/', auth: 'session' },
+  sharingLinks: { method: 'POST', path: '/api/v1/sharing/links/', auth: 'hubAuth' },
+  sharingRevoke: { method: 'POST', path: '/api/v1/sharing/links/revoke/', auth: 'hubAuth' },
+  sharingLimits: { method: 'POST', path: '/api/v1/sharing/limits/', auth: 'hubAuth' },
+  sharingLimitsUpdate: { method: 'POST', path: '/api/v1/sharing/limits/update/', auth: 'hubAuth' },
+  recoveryRequests: { method: 'POST', path: '/organization/recovery/admin/requests/fetch/', auth: 'hubAuth' },
+  recoveryApprove: { method: 'POST', path: '/organization/recovery/admin/request/', auth: 'hubAuth' },
+  recoveryDelete: { method: 'POST', path: '/organization/recovery/admin/request/delete/', auth: 'hubAuth' },
+  recoveryAdmins: { method: 'POST', path: '/recovery/admins/fetch/', auth: 'hubAuth' },
+  recoveryCreateAdminRequest: { method: 'POST', path: '/recovery/create/admin/request/', auth: 'hubAuth' },
+  recoveryFetchAdminRequests: { method: 'POST', path: '/recovery/fetch/admin/request/', auth: 'hubAuth' },
+  recoveryRemoveAdmin: { method: 'POST', path: '/group/member/remove/', auth: 'hubAuth' },
+  userKeyVerify: { method: 'POST', path: '/user/key/verify/', auth: 'hubAuth' },
+  memberSecretVerify: { method: 'POST', path: '/group/member/secret/verify/', auth: 'hubAuth' },
+  recoverySettings: { method: 'POST', path: '/recovery/settings/', auth: 'hubAuth' },
+  recoveryLinkExpiration: { method: 'POST', path: '/recovery/link/expiration/period/update/', auth: 'hubAuth' },
+  recoveryNotification: { method: 'POST', path: '/recovery/notification/recipient/type/update/', auth: 'hubAuth' },
+  recoveryServiceUpdate: { method: 'POST', path: '/api/v1/policy/team/recovery/service/update/', auth: 'session' },
 } as const satisfies Record<string, RouteInfo>;
 
 export type RouteName = keyof typeof ROUTES;

@@ -36,4 +36,10 @@ export const SCREENS: Record<string, Screen> = {
   integration: screen(() => import('../../features/integration/Integration.tsx'), 'Integration'),
 
   // Security audit, sharing, recovery (issue 6)
+  audit: screen(() => import('../../features/hub-services/screens.ts'), 'Audit'),
+  'vault/:summaryId': screen(() => import('../../features/hub-services/screens.ts'), 'VaultSummary'),
+  sharing: screen(() => import('../../features/hub-services/screens.ts'), 'Sharing'),
+  recovery: screen(() => import('../../features/hub-services/screens.ts'), 'Recovery'),
+  'recovery/admins': screen(() => import('../../features/hub-services/screens.ts'), 'RecoveryAdmins'),
+  'settings/recovery': screen(() => import('../../features/hub-services/screens.ts'), 'RecoverySettings'),
 };

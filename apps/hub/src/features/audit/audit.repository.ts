@@ -1,0 +1,99 @@
+import type { AuditField } from '@latchkey/contracts';
+import type { Queryable } from '@latchkey/runtime';
+
+export interface SummaryRow {
+  summary_id: string;
+  email: string;
+  total_items: number;
+  weak: number;
+  reused: number;
+  old: number;
+  compromised: number;
+  score: number;
+  updated_at: Date;
+}
+
+export interface SummaryCounts {
+  total_items: number;
+  weak: number;
+  reused: number;
+  old: number;
+  compromised: number;
+  score: number;
+}
+
+const COLUMNS = 'id as summary_id, email, total_items, weak, reused, old, compromised, score, updated_at';
+
+/** Sort columns by contract field: a fixed map, so no caller text reaches the SQL. */
+const ORDER: Record<AuditField, string> = {
+  email: 'email',
+  score: 'score',
+  weak: 'weak',
+  reused: 'reused',
+  old: 'old',
+  compromised: 'compromised',
+  total_items: 'total_items',
+  updated_at: 'updated_at',
+};
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export const auditRepository = {
+  /** One summary per member: a newer report replaces the last. */
+  async upsert(q: Queryable, teamSlug: string, email: string, s: SummaryCounts): Promise<string> {
+    const [row] = await q.query<{ id: string }>(
+      `insert into vault_summaries (team_slug, email, total_items, weak, reused, old, compromised, score)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)
+       on conflict (team_slug, email) do update set total_items = excluded.total_items, weak = excluded.weak,
+         reused = excluded.reused, old = excluded.old, compromised = excluded.compromised, score = excluded.score,
+         updated_at = now()
+       returning id`,
+      [teamSlug, email, s.total_items, s.weak, s.reused, s.old, s.compromised, s.score],
+    );
+    return row?.id as string;
+  },
+
+  async page(
+    q: Queryable,
+    teamSlug: string,
+    o: { field: AuditField; desc: boolean; search: string; limit: number; offset: number },
+  ): Promise<{ rows: SummaryRow[]; total: number }> {
+    const where = "team_slug = $1 and ($2 = '' or email like $3)";
+    const params = [teamSlug, o.search, `%${escapeLike(o.search.toLowerCase())}%`];
+    const dir = o.desc ? 'desc' : 'asc';
+    // The member's email breaks ties, so pages never overlap.
+    const rows = await q.query<SummaryRow>(
+      `select ${COLUMNS} from vault_summaries where ${where}
+       order by ${ORDER[o.field]} ${dir}, email ${dir} limit $4 offset $5`,
+      [...params, o.limit, o.offset],
+    );
+    const [count] = await q.query<{ n: number }>(`select count(*)::int as n from vault_summaries where ${where}`, params);
+    return { rows, total: count?.n ?? 0 };
+  },
+
+  async totals(q: Queryable, teamSlug: string) {
+    const [row] = await q.query<{
+      members: number;
+      average_score: number | null;
+      weak: number;
+      reused: number;
+      old: number;
+      compromised: number;
+    }>(
+      `select count(*)::int as members, round(avg(score))::int as average_score,
+         coalesce(sum(weak), 0)::int as weak, coalesce(sum(reused), 0)::int as reused,
+         coalesce(sum(old), 0)::int as old, coalesce(sum(compromised), 0)::int as compromised
+       from vault_summaries where team_slug = $1`,
+      [teamSlug],
+    );
+    return row ?? { members: 0, average_score: null, weak: 0, reused: 0, old: 0, compromised: 0 };
+  },
+
+  async find(q: Queryable, teamSlug: string, id: string): Promise<SummaryRow | undefined> {
+    const [row] = await q.query<SummaryRow>(`select ${COLUMNS} from vault_summaries where team_slug = $1 and id = $2`, [
+      teamSlug,
+      id,
+    ]);
+    return row;
+  },
+};

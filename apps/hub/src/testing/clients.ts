@@ -1,0 +1,49 @@
+import type { HubTokens, Scope } from '@latchkey/contracts';
+import { expect } from 'vitest';
+import { signEnrolmentGrant } from '../features/devices/enrolment-signer.ts';
+import { CREDENTIAL, type RunningHub, SECRET, signGrant, TEAM } from './hub-fixture.ts';
+
+/** Registers a member's device through the ingestion API; returns its Authorization header. */
+export async function registerDevice(
+  hub: RunningHub,
+  email: string,
+  o: { publicKey?: string; name?: string } = {},
+): Promise<Record<string, string>> {
+  const grant = await signEnrolmentGrant({ credentialId: CREDENTIAL, secret: SECRET, teamSlug: TEAM, email });
+  const res = await hub.post(
+    '/api/v1/client/devices/register/',
+    {
+      team_slug: TEAM,
+      name: o.name ?? 'Laptop',
+      os: 'Linux',
+      app_version: '5.4.1',
+      ...(o.publicKey ? { public_key: o.publicKey } : {}),
+    },
+    { authorization: `Bearer ${grant}` },
+  );
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { device_id: string; device_secret: string };
+  return { authorization: `Bearer ${body.device_id}.${body.device_secret}` };
+}
+
+/** A console user's Hub bearer header, through the real aux-grant exchange. */
+export async function consoleAuth(hub: RunningHub, scopes: Scope[] = ['super_admin'], email = 'alex@northwind.example') {
+  const res = await hub.post(
+    '/auth/token/',
+    { team_slug: TEAM, device: { browser: 'Chromium' } },
+    { authorization: `Bearer ${await signGrant({ scopes, email })}` },
+  );
+  expect(res.status).toBe(200);
+  return { authorization: `Bearer ${((await res.json()) as HubTokens).access}` };
+}
+
+/** Posts and returns status and body together. */
+export async function send<T = Record<string, unknown>>(
+  hub: RunningHub,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+) {
+  const res = await hub.post(path, body, headers);
+  return { status: res.status, body: (await res.json()) as T };
+}

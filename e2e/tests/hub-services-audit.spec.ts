@@ -1,0 +1,55 @@
+import { join, resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+import { memberApp } from '../support/hub-client.ts';
+import { ADMINS, atRoute, sidebarNav, signIn } from '../support/latchkey.ts';
+import { expect, test } from '../support/test.ts';
+
+const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
+
+async function shots(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
+    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('security audit: the vault health table sorts and pages, and opens a member summary', async ({ page }) => {
+  // A member's app reports a compromised vault through the ingestion API.
+  const app = await memberApp('zoe.brooks@northwind.example');
+  await app.call('/api/v1/client/vault/summary/', { total_items: 80, weak: 9, reused: 4, old: 12, compromised: 3, score: 12 });
+
+  await signIn(page, ADMINS.alex.email);
+  await sidebarNav(page).getByRole('link', { name: 'Security Audit' }).click();
+  await expect(page).toHaveURL(atRoute('/audit'));
+  const rows = page.getByTestId('audit-row');
+  await expect(rows).toHaveCount(10);
+  await expect(page.getByTestId('table-total')).toHaveText('27 in total');
+  // Worst score first by default: the member who just reported leads.
+  await expect(rows.first()).toHaveAttribute('data-email', 'zoe.brooks@northwind.example');
+  await expect(rows.first().getByTestId('score-badge')).toHaveText('12 · At risk');
+  await shots(page, 'hub-audit');
+
+  // Sorting by score again reverses the order; page 2 holds the next ten.
+  await page.getByRole('button', { name: /^Score/ }).click();
+  await expect(page.getByRole('columnheader', { name: /Score/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(rows.first()).not.toHaveAttribute('data-email', 'zoe.brooks@northwind.example');
+  await page.getByRole('button', { name: '2', exact: true }).click();
+  await expect(rows).toHaveCount(10);
+  await page.getByRole('button', { name: '3', exact: true }).click();
+  await expect(rows).toHaveCount(7);
+  await expect(rows.last()).toHaveAttribute('data-email', 'zoe.brooks@northwind.example');
+
+  // Search, then open the member's vault summary.
+  await page.getByLabel('Search by member email').fill('zoe.brooks');
+  await expect(rows).toHaveCount(1);
+  await rows.first().getByRole('link', { name: 'zoe.brooks@northwind.example' }).click();
+  await expect(page).toHaveURL(/#\/vault\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('vault-email')).toHaveText('zoe.brooks@northwind.example');
+  await expect(page.getByTestId('vault-score')).toHaveText('12');
+  await expect(page.getByTestId('vault-compromised')).toHaveText('3');
+  await expect(page.getByTestId('vault-devices')).toContainText('E2E laptop');
+  await shots(page, 'hub-vault-summary');
+  await page.getByRole('link', { name: /Back to Security Audit/ }).click();
+  await expect(page).toHaveURL(atRoute('/audit'));
+});
