@@ -16,15 +16,14 @@ import { ensureSecret } from './platform/secrets.ts';
 
 // Policies (issue 5)
 
-// Hub integration (issue 6)
-import { integrationRoutes } from './features/integration/integration.routes.ts';
-
 // Security audit, sharing, recovery (issue 6)
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { servicesFor } from './features/connector/capabilities.ts';
 import { createDeviceGuard } from './features/devices/device-guard.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
+// Hub integration (issue 6)
+import { integrationRoutes } from './features/integration/integration.routes.ts';
 import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
 import { sharingRoutes } from './features/sharing/sharing.routes.ts';
 

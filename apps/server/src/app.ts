@@ -13,6 +13,10 @@ import { createAuthService } from './features/auth/auth.service.ts';
 import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
 import { createSessionsService } from './features/auth/sessions.service.ts';
 import { SIGN_IN_LINK_ENDPOINTS, signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
+// Groups, branding, member devices (issue 4)
+import { BRANDING_ENDPOINTS, brandingRoutes } from './features/branding/branding.routes.ts';
+import { DEVICES_ENDPOINTS, devicesRoutes } from './features/devices/devices.routes.ts';
+import { GROUPS_ENDPOINTS, groupsRoutes } from './features/groups/groups.routes.ts';
 import { PEOPLE_ENDPOINTS, peopleRoutes } from './features/people/people.routes.ts';
 import { accountRoutes } from './features/security/account.routes.ts';
 import { createAccountService } from './features/security/account.service.ts';
@@ -26,18 +30,12 @@ import { createMailer, type Mailer } from './platform/mail.ts';
 import { createSealer } from './platform/sealed.ts';
 import { ensureSecret } from './platform/secrets.ts';
 
-// Groups, branding, member devices (issue 4)
-import { BRANDING_ENDPOINTS, brandingRoutes } from './features/branding/branding.routes.ts';
-import { DEVICES_ENDPOINTS, devicesRoutes } from './features/devices/devices.routes.ts';
-import { GROUPS_ENDPOINTS, groupsRoutes } from './features/groups/groups.routes.ts';
-
 // Policies (issue 5)
-
-// Hub integration (issue 6)
-import { INTEGRATION_ENDPOINTS, integrationRoutes } from './features/integration/integration.routes.ts';
 
 // Security audit, sharing, recovery (issue 6)
 import { HUB_SERVICES_ENDPOINTS, hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
+// Hub integration (issue 6)
+import { INTEGRATION_ENDPOINTS, integrationRoutes } from './features/integration/integration.routes.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
 export const SERVER_ENDPOINTS = [

@@ -1,6 +1,10 @@
 import type * as account from './account.ts';
 import type * as admins from './admins.ts';
 import type * as auth from './auth.ts';
+// Groups, branding, member devices (issue 4)
+import type * as branding from './branding.ts';
+import type * as devices from './devices.ts';
+import type * as groups from './groups.ts';
 import type * as hub from './hub.ts';
 import type * as people from './people.ts';
 import type { RouteName } from './routes.ts';
@@ -9,19 +13,13 @@ import type * as securityKeys from './security-keys.ts';
 import type * as signInLinks from './sign-in-links.ts';
 import type * as team from './team.ts';
 
-// Groups, branding, member devices (issue 4)
-import type * as branding from './branding.ts';
-import type * as devices from './devices.ts';
-import type * as groups from './groups.ts';
-
 // Policies (issue 5)
-
-// Hub integration (issue 6)
-import type * as hubIntegration from './hub-integration.ts';
-import type * as integration from './integration.ts';
 
 // Security audit, sharing, recovery (issue 6)
 import type * as audit from './audit.ts';
+// Hub integration (issue 6)
+import type * as hubIntegration from './hub-integration.ts';
+import type * as integration from './integration.ts';
 import type * as recovery from './recovery.ts';
 import type * as sharing from './sharing.ts';
 

@@ -3,9 +3,13 @@ export * from './account.ts';
 export * from './admins.ts';
 export * from './api-map.ts';
 export * from './auth.ts';
+// Groups, branding, member devices (issue 4)
+export * from './branding.ts';
 export * from './constants.ts';
+export * from './devices.ts';
 export * from './endpoint.ts';
 export * from './errors.ts';
+export * from './groups.ts';
 export * from './hub.ts';
 export * from './locales.ts';
 export * from './logout.ts';
@@ -20,21 +24,15 @@ export * from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';
 
-// Groups, branding, member devices (issue 4)
-export * from './branding.ts';
-export * from './devices.ts';
-export * from './groups.ts';
-
 // Policies (issue 5)
-
-// Hub integration (issue 6)
-export * from './hub-integration.ts';
-export * from './integration.ts';
-export * from './integration-constants.ts';
 
 // Security audit, sharing, recovery (issue 6)
 export * from './audit.ts';
+// Hub integration (issue 6)
+export * from './hub-integration.ts';
 export * from './ingestion.ts';
+export * from './integration.ts';
+export * from './integration-constants.ts';
 export * from './recovery.ts';
 export * from './services-constants.ts';
 export * from './sharing.ts';
