@@ -1,3 +1,4 @@
+import type { AuxService } from '@latchkey/contracts';
 import * as contracts from '@latchkey/contracts';
 import { createHttpApp, type Db } from '@latchkey/runtime';
 import type { Config } from './config.ts';
@@ -24,6 +25,7 @@ import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
 // Hub integration (issue 6)
 import { integrationRoutes } from './features/integration/integration.routes.ts';
+import { onlyWithService } from './features/integration/service-gate.ts';
 import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
 import { sharingRoutes } from './features/sharing/sharing.routes.ts';
 
@@ -112,9 +114,11 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   devicesRoutes(app, deviceGuard, db);
   // A Hub answers only for the services its version runs (what its connector reports).
   const offered = servicesFor(config.HUB_VERSION);
-  if (offered.includes('audit')) auditRoutes(app, guard, deviceGuard, db);
-  if (offered.includes('secret_sharing')) sharingRoutes(app, guard, deviceGuard, db);
-  recoveryRoutes(app, guard, deviceGuard, db);
-  eventsRoutes(app, deviceGuard, db);
+  // And only while the team has the service switched on here (the integration screen's switches).
+  const gate = (service: AuxService) => [onlyWithService(guard, db, service), onlyWithService(deviceGuard, db, service)] as const;
+  if (offered.includes('audit')) auditRoutes(app, ...gate('audit'), db);
+  if (offered.includes('secret_sharing')) sharingRoutes(app, ...gate('secret_sharing'), db);
+  recoveryRoutes(app, ...gate('recovery'), db);
+  eventsRoutes(app, gate('audit_logs')[1], db);
   return app;
 }
