@@ -11,6 +11,7 @@ import type * as team from './team.ts';
 // Groups, branding, member devices (issue 4)
 
 // Policies (issue 5)
+import type * as policies from './policies.ts';
 
 // Hub integration (issue 6)
 
@@ -73,6 +74,16 @@ export interface ApiMap {
   // Groups, branding, member devices (issue 4)
 
   // Policies (issue 5)
+  policyTeam: typeof policies.policyTeamEndpoint;
+  policyTeamUpdate: typeof policies.policyTeamUpdateEndpoint;
+  policyGroups: typeof policies.policyGroupsEndpoint;
+  policyGroup: typeof policies.policyGroupEndpoint;
+  policyGroupUpdate: typeof policies.policyGroupUpdateEndpoint;
+  policyHistory: typeof policies.policyHistoryEndpoint;
+  policyHistoryDiff: typeof policies.policyHistoryDiffEndpoint;
+  policyHistoryRestore: typeof policies.policyHistoryRestoreEndpoint;
+  policyImpact: typeof policies.policyImpactEndpoint;
+  policyEffective: typeof policies.policyEffectiveEndpoint;
 
   // Hub integration (issue 6)
 

@@ -20,6 +20,9 @@ export type {
   ProvisioningEntry,
 } from './people.ts';
 export * from './people-constants.ts';
+// Policies (issue 5)
+export type { EffectivePolicyItem, HistoryEntry, PolicyGroup } from './policies.ts';
+export * from './policy-catalogue.ts';
 export type { RouteInfo, RouteName } from './routes.ts';
 export type { Team } from './team.ts';
 export * from './urls.ts';

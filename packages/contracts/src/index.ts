@@ -21,6 +21,7 @@ export * from './versions.ts';
 // Groups, branding, member devices (issue 4)
 
 // Policies (issue 5)
+export * from './policies.ts';
 
 // Hub integration (issue 6)
 
