@@ -27,6 +27,7 @@ import { ensureSecret } from './platform/secrets.ts';
 // Groups, branding, member devices (issue 4)
 
 // Policies (issue 5)
+import { POLICIES_ENDPOINTS, policiesRoutes } from './features/policies/policies.routes.ts';
 
 // Hub integration (issue 6)
 
@@ -71,6 +72,7 @@ export const SERVER_ENDPOINTS = [
   // Groups, branding, member devices (issue 4)
 
   // Policies (issue 5)
+  ...POLICIES_ENDPOINTS,
 
   // Hub integration (issue 6)
 
@@ -171,6 +173,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   // Groups, branding, member devices (issue 4)
 
   // Policies (issue 5)
+  policiesRoutes(app, guard, db);
 
   // Hub integration (issue 6)
 

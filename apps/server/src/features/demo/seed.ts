@@ -98,6 +98,7 @@ export async function seedDemo(
     // Groups, branding, member devices (issue 4)
 
     // Policies (issue 5)
+    await (await import('../policies/policies.demo.ts')).seedPoliciesDemo(tx, northwind, DEMO_ADMINS.superAdmin);
 
     // Hub integration (issue 6)
 
