@@ -5,10 +5,11 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Notifications, notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Redirect, useLocation, useSearch } from 'wouter';
+import { Redirect, Router, useLocation, useSearch } from 'wouter';
 import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { UnsavedChangesDialog } from '../../components/UnsavedChangesDialog.tsx';
 import {
   useAccessContext,
   useAdminInfoQuery,
@@ -21,6 +22,7 @@ import { rememberPath, setSession, useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { ConsoleRoutes } from './ConsoleRoutes.tsx';
 import { ConsoleContextProvider } from './console-context.ts';
+import { useGuardedHashLocation } from './guarded-location.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
 import { Sidebar } from './Sidebar.tsx';
 
@@ -43,7 +45,10 @@ export function Shell() {
   }
   return (
     <QueryClientProvider client={queryClient}>
-      <SignedInShell />
+      {/* Inside the console, links and redirects ask about unsaved changes first. */}
+      <Router hook={useGuardedHashLocation}>
+        <SignedInShell />
+      </Router>
     </QueryClientProvider>
   );
 }
@@ -80,6 +85,7 @@ function SignedInShell() {
       padding={{ base: 'md', md: 'xl' }}
     >
       <Notifications position="top-right" autoClose={TOAST_MS} />
+      <UnsavedChangesDialog />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap" miw={0}>
