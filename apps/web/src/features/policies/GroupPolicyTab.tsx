@@ -5,9 +5,16 @@ import { Link } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { confirmLeave, useUnsavedChanges } from '../../lib/unsaved-changes.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { useGroupPolicyQuery, useImpactQuery, usePolicyGroupsQuery, useSaveGroupPolicyMutation } from './api.ts';
+import {
+  useGroupPolicyQuery,
+  useImpactQuery,
+  usePolicyGroupsQuery,
+  useSaveGroupPolicyMutation,
+  useTeamPolicyQuery,
+} from './api.ts';
 import { CategoryCard } from './CategoryCard.tsx';
 import { draftErrors, editable, type GroupDraft, groupDraft, groupUpdate, isPriorityValid } from './draft.ts';
+import { formatValue } from './format.ts';
 import { PolicyField } from './PolicyField.tsx';
 import { SaveBar } from './SaveBar.tsx';
 import { EditorSkeleton } from './TeamPolicyTab.tsx';
@@ -90,6 +97,10 @@ function GroupPolicyForm({ group, initial }: { group: PolicyGroup; initial: Grou
       entries: { ...d.entries, [key]: { ...(d.entries[key] as GroupDraft['entries'][string]), ...change } },
     }));
   const defs = editable('group');
+  // "Not set here" shows what the member gets instead: the team's value, or the default.
+  const team = useTeamPolicyQuery().data?.policy_json;
+  const inherited = (key: string, fallback: unknown) =>
+    `${t('policy.auto_team')} (${formatValue(t, team?.[key]?.policy ?? fallback)})`;
   const overriding = Object.keys(update.policy_json).length > 0;
 
   return (
@@ -154,7 +165,7 @@ function GroupPolicyForm({ group, initial }: { group: PolicyGroup; initial: Grou
                   onChange={(value) => setEntry(def.key, { value })}
                   error={errors[def.key]}
                   canAuto
-                  autoLabel={t('policy.auto_team')}
+                  autoLabel={inherited(def.key, def.default)}
                 >
                   {entry.value !== 'auto' && entry.value !== '' && (
                     <Checkbox
