@@ -90,6 +90,18 @@ test('unsaved changes via the sidebar: cancel stays, discard leaves, Save & Cont
   await sidebar(page).getByRole('link', { name: 'Policy' }).click();
   await expectChosen(page, 'autofill.on_page_load', 'On');
 
+  // The browser's Back button: held while there are unsaved changes, then the same three choices.
+  await choose(page, 'autofill.on_page_load', 'Off');
+  await page.evaluate('history.back()');
+  await expect(unsavedDialog(page)).toBeVisible();
+  await expect(page).toHaveURL(atRoute('/policies'));
+  await unsavedDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  await expectChosen(page, 'autofill.on_page_load', 'Off');
+  await page.evaluate('history.back()');
+  await unsavedDialog(page).getByRole('button', { name: 'Discard changes' }).click();
+  await expect(page).toHaveURL(atRoute('/dashboard'));
+  await sidebar(page).getByRole('link', { name: 'Policy' }).click();
+
   // Closing or reloading the tab: the browser's own leave warning.
   await choose(page, 'autofill.on_page_load', 'Off');
   const warned = new Promise<string>((done) => page.once('dialog', (d) => void d.accept().then(() => done(d.type()))));

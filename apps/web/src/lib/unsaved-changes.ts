@@ -51,24 +51,28 @@ export function useUnsavedChanges(options: {
 }) {
   const latest = useRef(options);
   latest.current = options;
+  const guard = useRef<UnsavedGuard | null>(null);
+  guard.current ??= {
+    isDirty: () => latest.current.dirty,
+    save: async () => {
+      const ok = await latest.current.save();
+      if (ok) latest.current = { ...latest.current, dirty: false };
+      return ok;
+    },
+    discard: () => {
+      latest.current.discard();
+      latest.current = { ...latest.current, dirty: false };
+    },
+  };
+  // Registered after every commit, not once: React may tear a screen's effects down and set them
+  // up again (e.g. a suspended sibling), and a guard missing for one render would let edits go.
   useEffect(() => {
-    const guard: UnsavedGuard = {
-      isDirty: () => latest.current.dirty,
-      save: async () => {
-        const ok = await latest.current.save();
-        if (ok) latest.current = { ...latest.current, dirty: false };
-        return ok;
-      },
-      discard: () => {
-        latest.current.discard();
-        latest.current = { ...latest.current, dirty: false };
-      },
-    };
-    guards.add(guard);
+    const mine = guard.current as UnsavedGuard;
+    guards.add(mine);
     return () => {
-      guards.delete(guard);
+      guards.delete(mine);
     };
-  }, []);
+  });
   useEffect(() => {
     if (!options.dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {

@@ -9,7 +9,6 @@ import { Redirect, Router, useLocation, useSearch } from 'wouter';
 import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { UnsavedChangesDialog } from '../../components/UnsavedChangesDialog.tsx';
 import {
   useAccessContext,
   useAdminInfoQuery,
@@ -25,6 +24,7 @@ import { ConsoleContextProvider } from './console-context.ts';
 import { useGuardedHashLocation } from './guarded-location.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
 import { Sidebar } from './Sidebar.tsx';
+import { UnsavedChangesDialog } from './UnsavedChangesDialog.tsx';
 
 const WIDE = '(min-width: 62em)';
 

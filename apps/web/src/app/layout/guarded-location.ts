@@ -1,5 +1,5 @@
 import { navigate, useHashLocation } from 'wouter/use-hash-location';
-import { confirmLeave } from '../../lib/unsaved-changes.ts';
+import { confirmLeave, hasUnsavedChanges } from '../../lib/unsaved-changes.ts';
 
 type NavigateOptions = Parameters<typeof navigate>[1];
 
@@ -20,3 +20,35 @@ export function useGuardedHashLocation(): [string, typeof guardedNavigate] {
 }
 // Links render as #/path, as the root router's do.
 useGuardedHashLocation.hrefs = (href: string): string => `#${href}`;
+
+/** The address the console shows; the browser's Back / Forward may move away from it. */
+let shown = window.location.href;
+const remember = (): void => {
+  shown = window.location.href;
+};
+
+/**
+ * Back, Forward or an edited address change the URL before any code can refuse it, and the
+ * router reads it on the popstate that comes first. While there are unsaved changes the shown
+ * address is put back at once (capture: before the router's listener), then the admin is asked;
+ * leaving goes where the browser was going. Only the browser's own (trusted) events are held:
+ * the console's own navigations have already asked.
+ */
+function holdBrowserNavigation(event: PopStateEvent): void {
+  if (!event.isTrusted || window.location.href === shown || !hasUnsavedChanges()) return;
+  const target = window.location.hash.replace(/^#/, '') || '/';
+  history.pushState(history.state, '', shown);
+  void confirmLeave().then((leave) => {
+    if (leave) navigate(target);
+  });
+}
+
+export function installBrowserNavigationGuard(): () => void {
+  remember();
+  window.addEventListener('popstate', holdBrowserNavigation, { capture: true });
+  window.addEventListener('hashchange', remember);
+  return () => {
+    window.removeEventListener('popstate', holdBrowserNavigation, { capture: true });
+    window.removeEventListener('hashchange', remember);
+  };
+}

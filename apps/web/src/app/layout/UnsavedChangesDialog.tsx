@@ -1,13 +1,15 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { setUnsavedPrompt, type UnsavedPrompt } from '../lib/unsaved-changes.ts';
-import { useTranslation } from '../lib/use-translation.ts';
+import { setUnsavedPrompt, type UnsavedPrompt } from '../../lib/unsaved-changes.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { installBrowserNavigationGuard } from './guarded-location.ts';
 
 type Pending = Parameters<UnsavedPrompt>[0] & { resolve: (leave: boolean) => void };
 
 /**
  * The 'Unsaved Changes' dialog (spec §2 Policy): cancel stays, discard leaves without saving,
- * 'Save & Continue' saves then leaves (or stays when the save fails). Mounted once in the shell.
+ * 'Save & Continue' saves then leaves (or stays when the save fails). Mounted once in the shell,
+ * where it also holds the browser's Back / Forward while there are unsaved changes.
  */
 export function UnsavedChangesDialog() {
   const { t } = useTranslation();
@@ -16,7 +18,11 @@ export function UnsavedChangesDialog() {
 
   useEffect(() => {
     setUnsavedPrompt((actions) => new Promise<boolean>((resolve) => setPending({ ...actions, resolve })));
-    return () => setUnsavedPrompt(null);
+    const uninstall = installBrowserNavigationGuard();
+    return () => {
+      setUnsavedPrompt(null);
+      uninstall();
+    };
   }, []);
 
   const finish = (leave: boolean) => {
