@@ -31,6 +31,7 @@ import { createSealer } from './platform/sealed.ts';
 import { ensureSecret } from './platform/secrets.ts';
 
 // Policies (issue 5)
+import { POLICIES_ENDPOINTS, policiesRoutes } from './features/policies/policies.routes.ts';
 
 // Security audit, sharing, recovery (issue 6)
 import { HUB_SERVICES_ENDPOINTS, hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
@@ -83,6 +84,7 @@ export const SERVER_ENDPOINTS = [
   ...BRANDING_ENDPOINTS,
 
   // Policies (issue 5)
+  ...POLICIES_ENDPOINTS,
 
   // Hub integration (issue 6)
   ...INTEGRATION_ENDPOINTS,
@@ -202,6 +204,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   brandingRoutes(app, guard, db);
 
   // Policies (issue 5)
+  policiesRoutes(app, guard, db);
 
   // Hub integration (issue 6)
   integrationRoutes(app, guard, db, { allowLoopbackHttp: config.NODE_ENV !== 'production' });

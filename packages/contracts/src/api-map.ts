@@ -14,6 +14,7 @@ import type * as signInLinks from './sign-in-links.ts';
 import type * as team from './team.ts';
 
 // Policies (issue 5)
+import type * as policies from './policies.ts';
 
 // Security audit, sharing, recovery (issue 6)
 import type * as audit from './audit.ts';
@@ -101,6 +102,16 @@ export interface ApiMap {
   logoRemove: typeof branding.logoRemoveEndpoint;
 
   // Policies (issue 5)
+  policyTeam: typeof policies.policyTeamEndpoint;
+  policyTeamUpdate: typeof policies.policyTeamUpdateEndpoint;
+  policyGroups: typeof policies.policyGroupsEndpoint;
+  policyGroup: typeof policies.policyGroupEndpoint;
+  policyGroupUpdate: typeof policies.policyGroupUpdateEndpoint;
+  policyHistory: typeof policies.policyHistoryEndpoint;
+  policyHistoryDiff: typeof policies.policyHistoryDiffEndpoint;
+  policyHistoryRestore: typeof policies.policyHistoryRestoreEndpoint;
+  policyImpact: typeof policies.policyImpactEndpoint;
+  policyEffective: typeof policies.policyEffectiveEndpoint;
 
   // Hub integration (issue 6)
   credentials: typeof integration.credentialsEndpoint;

@@ -27,6 +27,9 @@ export type {
   ProvisioningEntry,
 } from './people.ts';
 export * from './people-constants.ts';
+// Policies (issue 5)
+export type { EffectivePolicyItem, HistoryEntry, PolicyGroup } from './policies.ts';
+export * from './policy-catalogue.ts';
 export type { RouteInfo, RouteName } from './routes.ts';
 export type { SecurityKey } from './security-keys.ts';
 export * from './services-constants.ts';

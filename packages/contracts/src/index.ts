@@ -25,6 +25,7 @@ export * from './urls.ts';
 export * from './versions.ts';
 
 // Policies (issue 5)
+export * from './policies.ts';
 
 // Security audit, sharing, recovery (issue 6)
 export * from './audit.ts';

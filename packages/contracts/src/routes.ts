@@ -88,6 +88,16 @@ export const ROUTES = {
   logoRemove: { method: 'POST', path: '/organization/account/logo/remove/', auth: 'session' },
 
   // Policies (issue 5)
+  policyTeam: { method: 'POST', path: '/api/v1/policy/team/', auth: 'session' },
+  policyTeamUpdate: { method: 'POST', path: '/api/v1/policy/team/update/', auth: 'session' },
+  policyGroups: { method: 'POST', path: '/api/v1/policy/team/groups/', auth: 'session' },
+  policyGroup: { method: 'POST', path: '/api/v1/policy/team/group/', auth: 'session' },
+  policyGroupUpdate: { method: 'POST', path: '/api/v1/policy/team/group/update/', auth: 'session' },
+  policyHistory: { method: 'POST', path: '/api/v1/policy/team/history/', auth: 'session' },
+  policyHistoryDiff: { method: 'POST', path: '/api/v1/policy/team/history/diff/', auth: 'session' },
+  policyHistoryRestore: { method: 'POST', path: '/api/v1/policy/team/history/restore/', auth: 'session' },
+  policyImpact: { method: 'POST', path: '/api/v1/policy/team/impact/', auth: 'session' },
+  policyEffective: { method: 'POST', path: '/api/v1/policy/team/member/effective/', auth: 'session' },
 
   // Hub integration (issue 6)
   credentials: { method: 'POST', path: '/api/v1/credentials/', auth: 'session' },

@@ -100,6 +100,7 @@ export async function seedDemo(
     await seedDevicesDemo(tx, northwind);
 
     // Policies (issue 5)
+    await (await import('../policies/policies.demo.ts')).seedPoliciesDemo(tx, northwind, DEMO_ADMINS.superAdmin);
 
     // Hub integration (issue 6)
 

@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { Icon } from '../../components/Icon.tsx';
 import { LanguageSelect } from '../../components/LanguageSelect.tsx';
 import { logout } from '../../lib/auth.ts';
+import { confirmLeave } from '../../lib/unsaved-changes.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { SwitchTeamDialog } from './SwitchTeamDialog.tsx';
 
@@ -65,7 +66,7 @@ export function ProfileMenu({ team, name, email, hubVersion, canSwitchTeams }: P
           {canSwitchTeams && (
             <Menu.Item
               leftSection={<Icon name="switch" size={16} />}
-              onClick={() => setDialog('switch')}
+              onClick={() => void confirmLeave().then((leave) => leave && setDialog('switch'))}
               data-testid="switch-teams"
             >
               {t('profile_menu.switch_teams')}
@@ -78,7 +79,7 @@ export function ProfileMenu({ team, name, email, hubVersion, canSwitchTeams }: P
           <Menu.Item
             color="red"
             leftSection={<Icon name="logout" size={16} />}
-            onClick={() => logout('manual_logout')}
+            onClick={() => void confirmLeave().then((leave) => leave && logout('manual_logout'))}
             data-testid="logout"
           >
             {t('profile_menu.logout')}

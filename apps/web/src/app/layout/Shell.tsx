@@ -5,7 +5,7 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Redirect, useLocation, useSearch } from 'wouter';
+import { Redirect, Router, useLocation, useSearch } from 'wouter';
 import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
@@ -22,8 +22,10 @@ import { scheduleRefresh } from '../../lib/auth.ts';
 import { rememberPath, useSession } from '../../lib/session.ts';
 import { ConsoleRoutes } from './ConsoleRoutes.tsx';
 import { ConsoleContextProvider } from './console-context.ts';
+import { useGuardedHashLocation } from './guarded-location.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
 import { Sidebar } from './Sidebar.tsx';
+import { UnsavedChangesDialog } from './UnsavedChangesDialog.tsx';
 
 const WIDE = '(min-width: 62em)';
 
@@ -44,7 +46,10 @@ export function Shell() {
   }
   return (
     <QueryClientProvider client={queryClient}>
-      <SignedInShell />
+      {/* Inside the console, links and redirects ask about unsaved changes first. */}
+      <Router hook={useGuardedHashLocation}>
+        <SignedInShell />
+      </Router>
     </QueryClientProvider>
   );
 }
@@ -74,6 +79,7 @@ function SignedInShell() {
       padding={{ base: 'md', md: 'xl' }}
     >
       <Notifications position="top-right" autoClose={TOAST_MS} />
+      <UnsavedChangesDialog />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap" miw={0}>

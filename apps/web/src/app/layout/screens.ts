@@ -31,6 +31,9 @@ export const SCREENS: Record<string, Screen> = {
   'settings/account-security': screen(() => import('../../features/account/AccountSecurity.tsx'), 'AccountSecurity'),
 
   // Policies (issue 5)
+  policies: screen(() => import('../../features/policies/screens.ts'), 'Policies'),
+  'policies/history': screen(() => import('../../features/policies/screens.ts'), 'PolicyHistory'),
+  'policies/history/:historyId': screen(() => import('../../features/policies/screens.ts'), 'PolicyChange'),
 
   // Hub integration (issue 6)
   integration: screen(() => import('../../features/integration/Integration.tsx'), 'Integration'),

@@ -1,0 +1,18 @@
+import { notifications } from '@mantine/notifications';
+import { errorMessage } from '../../lib/api-error.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+
+/** Spec §8 Policy save: 'successfully updated', or the server's description / 'Something went wrong'. */
+export function useSaveToast() {
+  const { t } = useTranslation();
+  return async (save: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await save();
+      notifications.show({ color: 'green', message: t('successfully updated') });
+      return true;
+    } catch (error) {
+      notifications.show({ color: 'red', message: t(errorMessage(error)) });
+      return false;
+    }
+  };
+}
