@@ -17,7 +17,13 @@ import { SIGN_IN_LINK_ENDPOINTS, signInLinkRoutes } from './features/auth/sign-i
 import { BRANDING_ENDPOINTS, brandingRoutes } from './features/branding/branding.routes.ts';
 import { DEVICES_ENDPOINTS, devicesRoutes } from './features/devices/devices.routes.ts';
 import { GROUPS_ENDPOINTS, groupsRoutes } from './features/groups/groups.routes.ts';
+// Security audit, sharing, recovery (issue 6)
+import { HUB_SERVICES_ENDPOINTS, hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
+// Hub integration (issue 6)
+import { INTEGRATION_ENDPOINTS, integrationRoutes } from './features/integration/integration.routes.ts';
 import { PEOPLE_ENDPOINTS, peopleRoutes } from './features/people/people.routes.ts';
+// Policies (issue 5)
+import { POLICIES_ENDPOINTS, policiesRoutes } from './features/policies/policies.routes.ts';
 import { accountRoutes } from './features/security/account.routes.ts';
 import { createAccountService } from './features/security/account.service.ts';
 import { createLimiter, postgresCounters } from './features/security/limits.ts';
@@ -29,14 +35,6 @@ import { createGuard } from './http/guard.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { createSealer } from './platform/sealed.ts';
 import { ensureSecret } from './platform/secrets.ts';
-
-// Policies (issue 5)
-import { POLICIES_ENDPOINTS, policiesRoutes } from './features/policies/policies.routes.ts';
-
-// Security audit, sharing, recovery (issue 6)
-import { HUB_SERVICES_ENDPOINTS, hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
-// Hub integration (issue 6)
-import { INTEGRATION_ENDPOINTS, integrationRoutes } from './features/integration/integration.routes.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
 export const SERVER_ENDPOINTS = [

@@ -1,28 +1,26 @@
 import type * as account from './account.ts';
 import type * as admins from './admins.ts';
+// Security audit, sharing, recovery (issue 6)
+import type * as audit from './audit.ts';
 import type * as auth from './auth.ts';
 // Groups, branding, member devices (issue 4)
 import type * as branding from './branding.ts';
 import type * as devices from './devices.ts';
 import type * as groups from './groups.ts';
 import type * as hub from './hub.ts';
-import type * as people from './people.ts';
-import type { RouteName } from './routes.ts';
-// Sign-in and account security (issue 3)
-import type * as securityKeys from './security-keys.ts';
-import type * as signInLinks from './sign-in-links.ts';
-import type * as team from './team.ts';
-
-// Policies (issue 5)
-import type * as policies from './policies.ts';
-
-// Security audit, sharing, recovery (issue 6)
-import type * as audit from './audit.ts';
 // Hub integration (issue 6)
 import type * as hubIntegration from './hub-integration.ts';
 import type * as integration from './integration.ts';
+import type * as people from './people.ts';
+// Policies (issue 5)
+import type * as policies from './policies.ts';
 import type * as recovery from './recovery.ts';
+import type { RouteName } from './routes.ts';
+// Sign-in and account security (issue 3)
+import type * as securityKeys from './security-keys.ts';
 import type * as sharing from './sharing.ts';
+import type * as signInLinks from './sign-in-links.ts';
+import type * as team from './team.ts';
 
 /** Each route name's endpoint, as types only: lets the console type its calls without loading zod. */
 export interface ApiMap {

@@ -2,6 +2,8 @@ export * from './access.ts';
 export * from './account.ts';
 export * from './admins.ts';
 export * from './api-map.ts';
+// Security audit, sharing, recovery (issue 6)
+export * from './audit.ts';
 export * from './auth.ts';
 // Groups, branding, member devices (issue 4)
 export * from './branding.ts';
@@ -11,29 +13,25 @@ export * from './endpoint.ts';
 export * from './errors.ts';
 export * from './groups.ts';
 export * from './hub.ts';
-export * from './locales.ts';
-export * from './logout.ts';
-export * from './messages.ts';
-export * from './people.ts';
-export * from './routes.ts';
-// Sign-in and account security (issue 3)
-export * from './security-keys.ts';
-export * from './sign-in-constants.ts';
-export * from './sign-in-links.ts';
-export * from './team.ts';
-export * from './urls.ts';
-export * from './versions.ts';
-
-// Policies (issue 5)
-export * from './policies.ts';
-
-// Security audit, sharing, recovery (issue 6)
-export * from './audit.ts';
 // Hub integration (issue 6)
 export * from './hub-integration.ts';
 export * from './ingestion.ts';
 export * from './integration.ts';
 export * from './integration-constants.ts';
+export * from './locales.ts';
+export * from './logout.ts';
+export * from './messages.ts';
+export * from './people.ts';
+// Policies (issue 5)
+export * from './policies.ts';
 export * from './recovery.ts';
+export * from './routes.ts';
+// Sign-in and account security (issue 3)
+export * from './security-keys.ts';
 export * from './services-constants.ts';
 export * from './sharing.ts';
+export * from './sign-in-constants.ts';
+export * from './sign-in-links.ts';
+export * from './team.ts';
+export * from './urls.ts';
+export * from './versions.ts';

@@ -3,7 +3,6 @@ import type { Queryable } from '@latchkey/runtime';
 /**
  * Demo devices: every member who has used the apps has one to three (desktop app, phone, browser
  * extension), most of them authenticated with the Hub; members who never used the apps have none.
- * Also orders two demo groups by priority.
  */
 export async function seedDevicesDemo(tx: Queryable, northwind: string): Promise<void> {
   await tx.query(
@@ -28,11 +27,6 @@ export async function seedDevicesDemo(tx: Queryable, northwind: string): Promise
      from (select *, abs(hashtext(email)) as h from members where team_id = $1 and deboarded_at is null and usage <> 'unresponsive') m
      cross join lateral (values ('desktop', 0), ('mobile', 1), ('extension', 2)) as d (kind, n)
      where d.n <= m.h % 3`,
-    [northwind],
-  );
-  await tx.query(
-    `update groups set priority_level = case name when 'Leadership' then 1 when 'Engineering' then 2 end
-     where team_id = $1 and name in ('Leadership', 'Engineering')`,
     [northwind],
   );
 }

@@ -51,7 +51,8 @@ describe('groups list', () => {
     expect(engineering?.emails).toHaveLength(5);
     expect(engineering?.emails).toEqual([...(engineering?.emails ?? [])].sort());
     expect(engineering?.member_count).toBeGreaterThan(20);
-    expect(engineering?.priority_level).toBe(2);
+    // The demo's group policies (policies.demo.ts) rank Engineering first, Leadership second.
+    expect(engineering?.priority_level).toBe(1);
     expect(results.find((g) => g.name === 'Sales')?.priority_level).toBe(NO_PRIORITY);
   });
 
@@ -165,8 +166,8 @@ describe('group create, edit, members, priority, remove', () => {
     expect((await set({ id: b.id, priority_level: 3 })).priority_level).toBe(3);
     const levels = Object.fromEntries((await list()).results.map((g) => [g.name, g.priority_level]));
     expect(levels['Prio A']).toBe(4);
-    expect(levels.Leadership).toBe(1);
-    expect(levels.Engineering).toBe(2);
+    expect(levels.Engineering).toBe(1);
+    expect(levels.Leadership).toBe(2);
     expect((await set({ id: a.id, reset_priority_level: true })).priority_level).toBe(NO_PRIORITY);
     expect((await set({ id: b.id, priority_level: NO_PRIORITY })).priority_level).toBe(NO_PRIORITY);
     const missing = await h.post('/api/v1/team/group/update/priority/', { id: a.id }, token('admin'));

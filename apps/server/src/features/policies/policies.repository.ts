@@ -1,5 +1,6 @@
 import type { GroupPolicy, NotEnforced, PolicyGroup, TeamPolicy } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { groupsRepository } from '../groups/groups.repository.ts';
 
 export interface GroupPolicyRow {
   policy_json: GroupPolicy;
@@ -77,14 +78,16 @@ export const policiesRepository = {
     return row ?? null;
   },
 
-  async saveGroupPolicy(q: Queryable, groupId: string, state: GroupPolicyRow, priority: number): Promise<void> {
+  /** Saves a group's override; its priority moves the groups holding it down, as the groups screen does. */
+  async saveGroupPolicy(q: Queryable, teamId: string, groupId: string, state: GroupPolicyRow, priority: number): Promise<void> {
     await q.query(
       `insert into group_policies (group_id, policy_json, not_enforced_json) values ($1, $2, $3)
        on conflict (group_id) do update set policy_json = excluded.policy_json,
          not_enforced_json = excluded.not_enforced_json, updated_at = now()`,
       [groupId, JSON.stringify(state.policy_json), JSON.stringify(state.not_enforced_json)],
     );
-    await q.query('update groups set policy_override = true, priority_level = $2 where id = $1', [groupId, priority]);
+    await q.query('update groups set policy_override = true where id = $1', [groupId]);
+    await groupsRepository.setPriority(q, teamId, groupId, priority);
   },
 
   /** Spec §4: an empty group policy resets policy_override to false and the priority to 999999. */

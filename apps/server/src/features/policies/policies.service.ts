@@ -121,7 +121,7 @@ export function createPoliciesService(db: Db) {
     };
     const after = nextGroupState(change, group.priority_level, await repo.nextPriority(tx, caller.team.id, NO_PRIORITY));
     if (Object.keys(after.policy_json).length === 0) await repo.clearGroupPolicy(tx, group.id, NO_PRIORITY);
-    else await repo.saveGroupPolicy(tx, group.id, after, after.priority_level);
+    else await repo.saveGroupPolicy(tx, caller.team.id, group.id, after, after.priority_level);
     const id = await repo.addHistory(tx, {
       team_id: caller.team.id,
       actor_user_id: caller.userId,
