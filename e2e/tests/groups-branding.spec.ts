@@ -152,6 +152,10 @@ test('members: a member’s devices, and the hub authentication filter', async (
       .filter({ hasText: /^Authenticated$/ })
       .first(),
   ).toBeVisible();
+  // The member's page also shows the policy their apps follow (issue 5), each value with its source.
+  const policy = page.getByTestId('effective-policy');
+  await expect(policy).toBeVisible();
+  await expect(policy.getByTestId('effective-mp.min_length')).toContainText('Minimum length');
   await shots(page, 'member-devices');
 });
 

@@ -1,5 +1,6 @@
 import type { DeviceType, MemberDevice } from '@latchkey/contracts/client';
 import { Anchor, Badge, Card, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -18,6 +19,11 @@ const decode = (value: string): string => {
 };
 
 /** /users/{userData} and /groups/{groupId}/{userData}: the devices a member uses the apps on. */
+// The policy slice loads only when a member's page is opened.
+const EffectivePolicy = lazy(async () => ({
+  default: (await import('../policies/EffectivePolicy.tsx')).EffectivePolicy,
+}));
+
 export function MemberDevices() {
   const { t } = useTranslation();
   const params = useParams<{ userData: string; groupId?: string }>();
@@ -84,6 +90,16 @@ export function MemberDevices() {
           </Text>
         </Stack>
       )}
+      <Card withBorder radius="md" padding="lg">
+        <Stack gap="sm">
+          <Title order={3} size="h4">
+            {t('policy.effective.title')}
+          </Title>
+          <Suspense fallback={<Skeleton h={120} />}>
+            <EffectivePolicy email={email} />
+          </Suspense>
+        </Stack>
+      </Card>
     </Stack>
   );
 }
