@@ -57,6 +57,12 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'console', testIgnore: /hub-integration\.spec\.ts/ },
+    // Connects Sam's family team to Hubs of its own and stops them: run it after every spec that
+    // reads the family team's Hub state (none connected), so the two never overlap.
+    { name: 'hub-integration', testMatch: /hub-integration\.spec\.ts/, dependencies: ['console'] },
+  ],
   webServer: [
     {
       name: 'mailbox',
