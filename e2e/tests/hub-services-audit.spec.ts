@@ -49,6 +49,8 @@ test('security audit: the vault health table sorts and pages, and opens a member
   await expect(page.getByTestId('vault-score')).toHaveText('12');
   await expect(page.getByTestId('vault-compromised')).toHaveText('3');
   await expect(page.getByTestId('vault-devices')).toContainText('E2E laptop');
+  // The summary belongs to the security audit, so that item stays the current one.
+  await expect(sidebarNav(page).getByRole('link', { name: 'Security Audit' })).toHaveAttribute('data-active', 'true');
   await shots(page, 'hub-vault-summary');
   await page.getByRole('link', { name: /Back to Security Audit/ }).click();
   await expect(page).toHaveURL(atRoute('/audit'));

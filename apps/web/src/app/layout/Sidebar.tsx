@@ -8,6 +8,7 @@ import {
   disabledReason,
   HUB_NAV,
   hubHasServices,
+  isCurrent,
   isVisible,
   MAIN_NAV,
   type NavItem,
@@ -29,7 +30,7 @@ export function Sidebar({ ctx, team, hubVersion, onNavigate }: SidebarProps) {
 
   const item = (nav: NavItem, extra?: React.ReactNode) => {
     const reason = disabledReason(nav, ctx, hubVersion);
-    const active = pathname === nav.to || pathname.startsWith(`${nav.to}/`);
+    const active = isCurrent(nav, pathname);
     const link = (
       <NavLink
         key={nav.to}

@@ -5,6 +5,7 @@ import {
   disabledReason,
   HUB_NAV,
   hubHasServices,
+  isCurrent,
   isVisible,
   MAIN_NAV,
   SETTINGS_NAV,
@@ -56,6 +57,13 @@ describe('sidebar visibility (spec §2 Layout)', () => {
 
   it('hides event logs on plans without them', () => {
     expect(visible(ctx({ organizationType: 'basic' }))).not.toContain('/eventlogs');
+  });
+});
+
+describe('the current item', () => {
+  const audit = item('/audit');
+  it('is the route, a route below it, or one it stands for', () => {
+    expect(['/audit', '/vault/42', '/auditx', '/users'].map((p) => isCurrent(audit, p))).toEqual([true, true, false, false]);
   });
 });
 

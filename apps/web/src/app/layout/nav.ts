@@ -21,6 +21,13 @@ export interface NavItem {
   hiddenForFamily?: boolean;
   service?: AuxService;
   feature?: Feature;
+  /** Other routes that belong to this item (a vault summary is part of the security audit). */
+  alsoFor?: readonly string[];
+}
+
+/** Whether the item is the current one: its route, a route below it, or one it also stands for. */
+export function isCurrent(item: NavItem, pathname: string): boolean {
+  return [item.to, ...(item.alsoFor ?? [])].some((to) => pathname === to || pathname.startsWith(`${to}/`));
 }
 
 export const MAIN_NAV: readonly NavItem[] = [
@@ -33,7 +40,15 @@ export const MAIN_NAV: readonly NavItem[] = [
 
 export const HUB_NAV: readonly NavItem[] = [
   { to: '/integration', labelKey: 'nav.integration', icon: 'integration', rule: RULES.integration },
-  { to: '/audit', labelKey: 'nav.audit', icon: 'audit', rule: RULES.audit, service: 'audit', feature: 'audit' },
+  {
+    to: '/audit',
+    labelKey: 'nav.audit',
+    icon: 'audit',
+    rule: RULES.audit,
+    service: 'audit',
+    feature: 'audit',
+    alsoFor: ['/vault'],
+  },
   {
     to: '/sharing',
     labelKey: 'nav.sharing',
