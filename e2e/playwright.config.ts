@@ -87,6 +87,8 @@ export default defineConfig({
         SEED_DEMO: '1',
         DEMO_HUB_SECRET,
         ALLOWED_ORIGINS: SERVER_URL,
+        // Recovery notifications go to the same mailbox as the server's mail.
+        SMTP_URL: `smtp://127.0.0.1:${MAILBOX_SMTP_PORT}`,
         LOG_LEVEL: 'warn',
       },
       // Warnings and fatal start-up errors (pino writes them to stdout) belong in the run's output.

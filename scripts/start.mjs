@@ -128,7 +128,8 @@ console.info(`
   Demo sign-in   alex@northwind.example  /  Latchkey-demo-2026   (super admin)
   Other admins   adam@ (admin), ivy@ (integrator), rory@ (recovery agent),
                  sam@ (admin of Northwind and owner of a family team) — all @northwind.example, same password
-  Email codes    appear below as "✉ Mail to …" (set SMTP_URL to send real mail)
+  Email codes    and recovery notifications appear below as "✉ Mail to …"
+                 (set SMTP_URL, read by the server and the Hub, to send real mail)
 
   Ctrl-C stops both.
 `);

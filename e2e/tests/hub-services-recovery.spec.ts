@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { memberApp } from '../support/hub-client.ts';
 import { ADMINS, atRoute, sidebarNav, signIn } from '../support/latchkey.ts';
+import { type MailMessage, mailCursor, messagesTo } from '../support/mail.ts';
 import { expect, test } from '../support/test.ts';
 
 const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
@@ -11,6 +12,18 @@ test.describe.configure({ mode: 'serial' });
 
 /** Members of this run only, so a retry on the same Hub starts clean. */
 const run = Date.now().toString(36);
+
+/** The Hub's notification of `member`'s recovery request to `recipient`, polling the suite's mailbox. */
+async function recoveryMail(recipient: string, member: string, after: number): Promise<MailMessage> {
+  const subject = `Account recovery requested by ${member}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mail = (await messagesTo(recipient, after)).find((m) => m.subject === subject);
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`no recovery notification to ${recipient} about ${member}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 async function shots(page: Page, name: string): Promise<void> {
   for (const width of [1280, 375]) {
@@ -57,7 +70,15 @@ test('recovery: add a recovery admin who approves from their app, then approve a
   // A member's app asks for account recovery; a recovery admin approves it in the console.
   const member = `nia.${run}@northwind.example`;
   const memberDevice = await memberApp(member);
+  const cursor = await mailCursor();
   const created = await memberDevice.call('/api/v1/client/recovery/requests/create/');
+  // The Hub emails the team's recovery admins (the default recipients): who asked, and where to act.
+  for (const recipient of [ADMINS.rory.email, nominee]) {
+    const mail = await recoveryMail(recipient, member, cursor);
+    expect(mail.text).toContain(`${member} asked to recover their Latchkey account on`);
+    expect(mail.text).toContain('/#/recovery');
+    expect(mail.text).not.toContain(created.request_id as string);
+  }
   await sidebarNav(page).getByRole('link', { name: 'Recovery' }).click();
   await page.getByLabel('Search by member email').fill(`nia.${run}`);
   const request = page.locator(`[data-testid="recovery-row"][data-email="${member}"]`);
@@ -118,7 +139,11 @@ test('recovery settings: link expiration in minutes and notification recipients'
 test('a recovery agent approves a request, without the super admin’s recovery screens', async ({ page }) => {
   const member = `omar.${run}@northwind.example`;
   const app = await memberApp(member);
+  const cursor = await mailCursor();
   const created = await app.call('/api/v1/client/recovery/requests/create/');
+  // The settings test (run before this one) made an explicit list the recipients: only it is emailed.
+  await recoveryMail('security@northwind.example', member, cursor);
+  expect((await messagesTo(ADMINS.rory.email, cursor)).filter((m) => m.subject.includes(member))).toEqual([]);
 
   await signIn(page, ADMINS.rory.email, { expectPath: '/recovery' });
   await expect(page.getByRole('link', { name: 'Recovery admins' })).toHaveCount(0);

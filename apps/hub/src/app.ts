@@ -1,6 +1,6 @@
 import type { AuxService } from '@latchkey/contracts';
 import * as contracts from '@latchkey/contracts';
-import { createHttpApp, type Db } from '@latchkey/runtime';
+import { createHttpApp, createMailer, type Db } from '@latchkey/runtime';
 import type { Config } from './config.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
@@ -27,6 +27,7 @@ import { eventsRoutes } from './features/events/events.routes.ts';
 import { integrationRoutes } from './features/integration/integration.routes.ts';
 import { onlyWithService } from './features/integration/service-gate.ts';
 import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
+import { createRecoveryNotifier } from './features/recovery/recovery-notifier.ts';
 import { sharingRoutes } from './features/sharing/sharing.routes.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
@@ -118,7 +119,10 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   const gate = (service: AuxService) => [onlyWithService(guard, db, service), onlyWithService(deviceGuard, db, service)] as const;
   if (offered.includes('audit')) auditRoutes(app, ...gate('audit'), db);
   if (offered.includes('secret_sharing')) sharingRoutes(app, ...gate('secret_sharing'), db);
-  recoveryRoutes(app, ...gate('recovery'), db);
+  // Links in the notification point at the console this Hub serves (its first allowed origin).
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
+  const notifier = createRecoveryNotifier(db, mailer, app.log, config.ALLOWED_ORIGINS[0] ?? '');
+  recoveryRoutes(app, ...gate('recovery'), db, notifier);
   eventsRoutes(app, gate('audit_logs')[1], db);
   return app;
 }

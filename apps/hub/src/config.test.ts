@@ -17,9 +17,17 @@ describe('config', () => {
   it('trusts the local console by default, but no origin in production unless told', () => {
     expect(loadConfig({}).ALLOWED_ORIGINS).toEqual(['http://127.0.0.1:8080', 'http://localhost:8080']);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/ALLOWED_ORIGINS/);
-    expect(loadConfig({ NODE_ENV: 'production', ALLOWED_ORIGINS: 'https://console.example.com' }).ALLOWED_ORIGINS).toEqual([
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587' };
+    expect(loadConfig({ ...production, ALLOWED_ORIGINS: 'https://console.example.com' }).ALLOWED_ORIGINS).toEqual([
       'https://console.example.com',
     ]);
+  });
+
+  it('writes mail to the log outside production only: production needs SMTP_URL', () => {
+    expect(loadConfig({}).SMTP_URL).toBeUndefined();
+    expect(() => loadConfig({ NODE_ENV: 'production', ALLOWED_ORIGINS: 'https://console.example.com' })).toThrow(/SMTP_URL/);
+    const c = loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'Hub <hub@example.com>' });
+    expect(c).toMatchObject({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'Hub <hub@example.com>' });
   });
 
   it('refuses an origin with a path, which a browser never sends', () => {

@@ -45,6 +45,9 @@ const Config = z
     /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits). */
     TRUST_PROXY: envFlag,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** smtp(s)://user:pass@host:port for recovery notifications; without it mail is written to the log. */
+    SMTP_URL: z.string().optional(),
+    MAIL_FROM: z.string().default('Latchkey Hub <no-reply@latchkey.local>'),
     /** Register the demo team on an empty database, with the secret the demo server shares. */
     SEED_DEMO: envFlag,
     DEMO_TEAM_SLUG: z.string().min(1).max(100).default('northwind'),
@@ -60,6 +63,11 @@ const Config = z
   .refine((c) => c.NODE_ENV !== 'production' || c.ALLOWED_ORIGINS?.length, {
     path: ['ALLOWED_ORIGINS'],
     message: 'required in production: the origin(s) of the console, e.g. https://console.example.com',
+  })
+  // Outside production mail may go to the log (the demo); in production it must really be sent.
+  .refine((c) => c.NODE_ENV !== 'production' || c.SMTP_URL, {
+    path: ['SMTP_URL'],
+    message: 'required in production (recovery notifications are emailed)',
   })
   .transform((c) => ({ ...c, ALLOWED_ORIGINS: c.ALLOWED_ORIGINS ?? LOCAL_CONSOLE_ORIGINS }));
 export type Config = z.output<typeof Config>;

@@ -25,25 +25,32 @@ export interface AdminRow {
   accepted_device_id: string | null;
 }
 
+const emails = (rows: { email: string }[]) => rows.map((r) => r.email);
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const REQUEST_COLUMNS = 'id, email, state, created_at, approved_by, link_expires_at';
 const ADMIN_COLUMNS = 'id, email, teamuser_id, state, created_at, accepted_at, accepted_device_id';
 
 export const recoveryRepository = {
   // ── members' requests ──
-  async openRequest(q: Queryable, teamSlug: string, email: string, deviceId: string): Promise<RequestRow> {
+  /** `created` is false when the member already had an open request (asking again returns it). */
+  async openRequest(
+    q: Queryable,
+    teamSlug: string,
+    email: string,
+    deviceId: string,
+  ): Promise<{ request: RequestRow; created: boolean }> {
     // One pending request per member: asking again returns the open one.
     const [created] = await q.query<RequestRow>(
       `insert into recovery_requests (team_slug, email, device_id) values ($1, $2, $3)
        on conflict (team_slug, email) where state = 'pending' do nothing returning ${REQUEST_COLUMNS}`,
       [teamSlug, email, deviceId],
     );
-    if (created) return created;
+    if (created) return { request: created, created: true };
     const [open] = await q.query<RequestRow>(
       `select ${REQUEST_COLUMNS} from recovery_requests where team_slug = $1 and email = $2 and state = 'pending'`,
       [teamSlug, email],
     );
-    return open as RequestRow;
+    return { request: open as RequestRow, created: false };
   },
 
   async findRequest(q: Queryable, teamSlug: string, id: string): Promise<RequestRow | undefined> {
@@ -152,6 +159,32 @@ export const recoveryRepository = {
       deviceId,
     ]);
     return rows.length > 0;
+  },
+
+  /**
+   * Who hears of a new recovery request, by the team's setting: its active recovery admins, the
+   * super admins this Hub knows (those who have signed in to it from the console), or the list.
+   */
+  async notificationRecipients(q: Queryable, teamSlug: string): Promise<string[]> {
+    const settings = await recoveryRepository.settings(q, teamSlug);
+    switch (settings.recovery_notification_recipient_type) {
+      case 'custom':
+        return settings.recovery_notification_recipient_emails;
+      case 'recovery_admins':
+        return emails(
+          await q.query<{ email: string }>(
+            `select email from recovery_admins where team_slug = $1 and state = 'active' order by email`,
+            [teamSlug],
+          ),
+        );
+      case 'super_admins':
+        return emails(
+          await q.query<{ email: string }>(
+            `select distinct email from hub_sessions where team_slug = $1 and 'super_admin' = any(scopes) order by email`,
+            [teamSlug],
+          ),
+        );
+    }
   },
 
   // ── settings ──

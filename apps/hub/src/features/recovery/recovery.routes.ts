@@ -22,6 +22,7 @@ import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
 import { type DeviceGuard, requireDevice } from '../devices/device-guard.ts';
 import { devicesRepository } from '../devices/devices.repository.ts';
 import { type AdminRow, type RequestRow, recoveryRepository as repo } from './recovery.repository.ts';
+import type { RecoveryNotifier } from './recovery-notifier.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const toRequest = (r: RequestRow) => ({ ...r, created_at: r.created_at.toISOString(), link_expires_at: iso(r.link_expires_at) });
@@ -38,11 +39,20 @@ const notFound = (what: string) => new AppError('not_found', `No such ${what}.`,
  * manages the recovery group (members nominated by request, who approve from their device) and
  * the link expiry and notification settings.
  */
-export function recoveryRoutes(app: FastifyInstance, guard: HubGuard, deviceGuard: DeviceGuard, db: Db) {
+export function recoveryRoutes(
+  app: FastifyInstance,
+  guard: HubGuard,
+  deviceGuard: DeviceGuard,
+  db: Db,
+  notifier: RecoveryNotifier,
+) {
   // ── the apps ──
   registerEndpoint(app, recoveryRequestCreateEndpoint, deviceGuard, async ({ ctx }) => {
     const device = requireDevice(ctx);
-    const request = await repo.openRequest(db, device.teamSlug, device.email, device.deviceId);
+    const { request, created } = await repo.openRequest(db, device.teamSlug, device.email, device.deviceId);
+    // The row is committed (one statement, outside any transaction): the recipients are told of a
+    // new request only, in the background, so a slow or failing SMTP server never holds up the app.
+    if (created) void notifier.requestOpened(device.teamSlug, request);
     return { request_id: request.id, state: request.state };
   });
 
