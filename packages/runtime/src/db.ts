@@ -16,43 +16,85 @@ export interface Db extends Queryable {
   exec(sql: string): Promise<void>;
   /** Runs `fn` in one transaction: all its writes land, or none do. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `listener` with the SQL of each statement once it has taken effect: at once for a
+   * single statement, at commit for those of a transaction. Lets a cache drop what a write changed.
+   */
+  onCommitted(listener: (sql: string) => void): void;
   close(): Promise<void>;
+}
+
+/** The onCommitted listeners of one Db. */
+function committedListeners() {
+  const listeners: ((sql: string) => void)[] = [];
+  return {
+    add: (listener: (sql: string) => void) => void listeners.push(listener),
+    emit(statements: string[]) {
+      for (const sql of statements) for (const listener of listeners) listener(sql);
+    },
+  };
 }
 
 /** Extensions the embedded database loads, so migrations run unchanged on PGlite and PostgreSQL (trigram search). */
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
 export function wrapPglite(lite: PGlite): Db {
+  const committed = committedListeners();
   return {
     kind: 'pglite',
     async query<T>(sql: string, params?: unknown[]) {
-      return (await lite.query<T>(sql, params)).rows;
+      const rows = (await lite.query<T>(sql, params)).rows;
+      committed.emit([sql]);
+      return rows;
     },
     async exec(sql) {
       await lite.exec(sql);
+      committed.emit([sql]);
     },
-    transaction(fn) {
-      return lite.transaction((tx) => fn({ query: async <T>(s: string, p?: unknown[]) => (await tx.query<T>(s, p)).rows }));
+    async transaction(fn) {
+      const statements: string[] = [];
+      const result = await lite.transaction((tx) =>
+        fn({
+          query: async <T>(s: string, p?: unknown[]) => {
+            statements.push(s);
+            return (await tx.query<T>(s, p)).rows;
+          },
+        }),
+      );
+      committed.emit(statements);
+      return result;
     },
+    onCommitted: committed.add,
     close: () => lite.close(),
   };
 }
 
 export function wrapPool(pool: pg.Pool): Db {
+  const committed = committedListeners();
   return {
     kind: 'postgres',
     async query<T>(sql: string, params?: unknown[]) {
-      return (await pool.query(sql, params)).rows as T[];
+      const rows = (await pool.query(sql, params)).rows as T[];
+      committed.emit([sql]);
+      return rows;
     },
     async exec(sql) {
       await pool.query(sql);
+      committed.emit([sql]);
     },
     async transaction(fn) {
       const client = await pool.connect();
+      const statements: string[] = [];
       try {
         await client.query('BEGIN');
-        const result = await fn({ query: async <T>(s: string, p?: unknown[]) => (await client.query(s, p)).rows as T[] });
+        const result = await fn({
+          query: async <T>(s: string, p?: unknown[]) => {
+            statements.push(s);
+            return (await client.query(s, p)).rows as T[];
+          },
+        });
         await client.query('COMMIT');
+        committed.emit(statements);
         return result;
       } catch (error) {
         await client.query('ROLLBACK');
@@ -61,6 +103,7 @@ export function wrapPool(pool: pg.Pool): Db {
         client.release();
       }
     },
+    onCommitted: committed.add,
     close: () => pool.end(),
   };
 }

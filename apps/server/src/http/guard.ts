@@ -2,7 +2,8 @@ import { type AccessContext, accessDenial, type Endpoint, type Scope } from '@la
 import { AppError, type Db, forbidden, unauthorized } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 import type { SessionsService } from '../features/auth/sessions.service.ts';
-import { type TeamRow, teamRepository } from '../features/team/team.repository.ts';
+import type { TeamRow } from '../features/team/team.repository.ts';
+import { sessionContexts } from './session-contexts.ts';
 
 /** Who is calling, established before any handler runs. */
 export interface Caller {
@@ -21,12 +22,13 @@ export type Guard = (request: FastifyRequest, endpoint: Endpoint) => Promise<Cal
  * against the live session, team and services: the same rule the console's guard uses.
  */
 export function createGuard(db: Db, sessions: SessionsService): Guard {
+  const sessionContext = sessionContexts(db);
   return async (request, endpoint) => {
     if (endpoint.auth === 'public') return null;
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) throw unauthorized();
     const claims = await sessions.verifyAccess(header.slice(7));
-    const row = await teamRepository.findSessionContext(db, claims.sessionId);
+    const row = await sessionContext(claims.sessionId);
     if (!row || row.revoked_at || row.absolute_expires_at.getTime() <= Date.now()) {
       throw new AppError('token_expired', 'The session has ended. Sign in again.', 401);
     }
