@@ -75,9 +75,8 @@ test.describe.configure({ mode: 'serial' });
 // The family team is on a trial that ends soon: its once-a-day popup would cover the sidebar
 // these tests hover. Mark it as seen today (features/people/rules.ts), as an admin who closed it would.
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript((team) => {
-    localStorage.setItem(`latchkey.trialPopup.${team}`, new Date().toISOString().slice(0, 10));
-  }, FAMILY.slug);
+  const seen = [`latchkey.trialPopup.${FAMILY.slug}`, new Date().toISOString().slice(0, 10)];
+  await page.addInitScript({ content: `localStorage.setItem(${seen.map((v) => JSON.stringify(v)).join(', ')});` });
 });
 
 test.beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import type { HubTokens } from '@latchkey/contracts';
 import { AppError, type Db, hashToken, type Queryable, randomToken } from '@latchkey/runtime';
 import { jwtVerify, SignJWT } from 'jose';
@@ -24,7 +25,8 @@ const sessionEnded = () => new AppError('token_expired', 'The Hub session has en
  * family (the session) is revoked and every token of it stops working.
  */
 export function createHubSessionsService(db: Db, secret: string, policy: HubSessionPolicy) {
-  const key = new TextEncoder().encode(secret);
+  // A KeyObject made once: jose would otherwise import the raw bytes again on every call.
+  const key = createSecretKey(Buffer.from(secret));
 
   async function tokens(
     session: Pick<HubSessionRow, 'id' | 'user_id' | 'absolute_expires_at'>,

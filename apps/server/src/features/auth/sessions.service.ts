@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import type { TokenPair } from '@latchkey/contracts';
 import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
 import { jwtVerify, SignJWT } from 'jose';
@@ -23,7 +24,8 @@ const invalidGrant = () => new AppError('invalid_grant', 'The session has ended.
  * every use. A refresh token used twice means it was stolen, so the whole session is revoked.
  */
 export function createSessionsService(db: Db, secret: string, policy: SessionPolicy) {
-  const key = new TextEncoder().encode(secret);
+  // A KeyObject made once: jose would otherwise import the raw bytes again on every call.
+  const key = createSecretKey(Buffer.from(secret));
 
   async function tokens(
     sessionId: string,
