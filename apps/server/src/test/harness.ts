@@ -2,9 +2,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoginSuccess } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
-import { createTestDb } from '@latchkey/runtime/testing';
+import { createTestDb, type ReceivedMail, startSmtpReceiver } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { buildServer } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { MIGRATIONS_DIR } from '../db/migrations-dir.ts';
@@ -14,11 +13,6 @@ import { startTestHub, type TestHub } from './hub-process.ts';
 /** The demo team's Hub address: nothing listens there unless the harness runs a real Hub (`hub: true`). */
 export const HUB_URL = 'http://127.0.0.1:1';
 export const HUB_SECRET = 'x'.repeat(32);
-
-export interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
 
 export interface Reply<T = Record<string, unknown>> {
   status: number;
@@ -61,29 +55,13 @@ export interface HarnessOptions {
 /** A real server: migrated test database, seeded demo, SMTP receiver, listening on a free port. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const db = await createTestDb(MIGRATIONS_DIR);
-  const mail: ReceivedMail[] = [];
-  const smtp = new SMTPServer({
-    secure: false,
-    authOptional: true,
-    // No AUTH and no STARTTLS: nodemailer then sends in plain text to this local receiver.
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mail.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as { port: number }).port;
+  const smtp = await startSmtpReceiver();
+  const mail = smtp.mail;
 
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: smtp.url,
     // Independent of whether the console has been built.
     WEB_DIST: join(tmpdir(), 'latchkey-no-web-dist'),
     ...options.env,
@@ -153,7 +131,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       await app.close();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
       await db.close();
       await hub?.close();
     },

@@ -1,1 +1,2 @@
+export * from './smtp-receiver.ts';
 export * from './test-db.ts';

@@ -1,8 +1,8 @@
 import type { Db } from '@latchkey/runtime';
+import { type SmtpReceiver, startSmtpReceiver } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
 import { CONSOLE_ORIGIN, createHubDb, type RunningHub, SECRET, startHub, TEAM } from '../../testing/hub-fixture.ts';
-import { type SmtpReceiver, startSmtpReceiver } from '../../testing/smtp-receiver.ts';
 
 let db: Db;
 let hub: RunningHub;

@@ -14,7 +14,7 @@ export interface SmtpReceiver {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on a free local port, as the server's test harness runs one. */
+/** A real SMTP server on a free local port, for the server and Hub tests that read the mail sent. */
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const mail: ReceivedMail[] = [];
   const smtp = new SMTPServer({
