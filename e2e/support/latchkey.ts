@@ -134,3 +134,13 @@ export async function watchForTexts(page: Page, texts: string[]): Promise<void> 
 export async function seenTexts(page: Page): Promise<string[]> {
   return page.evaluate<string[]>('window.__seenTexts || []');
 }
+
+/**
+ * Marks the family team's trial popup as seen today (features/people/rules.ts), as an admin who
+ * closed it would: the seeded trial ends in two days, and its once-a-day popup would otherwise
+ * cover the page of a test that is about something else.
+ */
+export async function familyTrialPopupSeen(page: Page): Promise<void> {
+  const seen = [`latchkey.trialPopup.${FAMILY.slug}`, new Date().toISOString().slice(0, 10)];
+  await page.addInitScript({ content: `localStorage.setItem(${seen.map((v) => JSON.stringify(v)).join(', ')});` });
+}

@@ -6,6 +6,7 @@ import {
   atRoute,
   continueButton,
   FAMILY,
+  familyTrialPopupSeen,
   passwordAndCode,
   readSession,
   sidebarNav,
@@ -72,12 +73,8 @@ async function toggle(page: Page, service: string, on: boolean): Promise<void> {
 
 test.describe.configure({ mode: 'serial' });
 
-// The family team is on a trial that ends soon: its once-a-day popup would cover the sidebar
-// these tests hover. Mark it as seen today (features/people/rules.ts), as an admin who closed it would.
-test.beforeEach(async ({ page }) => {
-  const seen = [`latchkey.trialPopup.${FAMILY.slug}`, new Date().toISOString().slice(0, 10)];
-  await page.addInitScript({ content: `localStorage.setItem(${seen.map((v) => JSON.stringify(v)).join(', ')});` });
-});
+// The family team's trial popup would cover the sidebar these tests hover.
+test.beforeEach(({ page }) => familyTrialPopupSeen(page));
 
 test.beforeAll(async () => {
   await current.start();
