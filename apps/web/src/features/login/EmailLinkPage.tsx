@@ -1,10 +1,11 @@
-import { Alert, Button, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { CheckingLink, InvalidLink } from './LinkStates.tsx';
 import { resetLoginState } from './login-state.ts';
 
 type State = { step: 'checking' } | { step: 'invalid' } | { step: 'ready'; email: string; team_slug: string; team_name: string };
@@ -51,24 +52,8 @@ export function EmailLinkPage({ token }: { token: string }) {
     }
   }
 
-  if (state.step === 'checking')
-    return (
-      <Stack align="center" py="lg" aria-busy="true">
-        <Loader size="sm" />
-      </Stack>
-    );
-  if (state.step === 'invalid')
-    return (
-      <Stack gap="md" data-testid="email-link-invalid">
-        <Title order={2} size="h3">
-          {t('invalid or expired link')}
-        </Title>
-        <Text size="sm">{t('emaillink.invalid_body')}</Text>
-        <Button component={Link} to="/login" size="md" fullWidth>
-          {t('loginpage.back_to_login')}
-        </Button>
-      </Stack>
-    );
+  if (state.step === 'checking') return <CheckingLink />;
+  if (state.step === 'invalid') return <InvalidLink testId="email-link-invalid" bodyKey="emaillink.invalid_body" />;
   return (
     <Stack gap="md" data-testid="email-link-ready">
       <Title order={2} size="h3">

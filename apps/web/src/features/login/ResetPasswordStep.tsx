@@ -1,10 +1,11 @@
-import { Alert, Button, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
 import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { CheckingLink, InvalidLink } from './LinkStates.tsx';
 
 /** The password_request of the link: in the hash's query (`#/reset-password?password_request=…`) or the page's. */
 function tokenFromUrl(): string {
@@ -60,26 +61,14 @@ export function ResetPasswordStep() {
     }
   }
 
-  if (state.step === 'checking')
-    return (
-      <Stack align="center" py="lg" aria-busy="true">
-        <Loader size="sm" />
-      </Stack>
-    );
+  if (state.step === 'checking') return <CheckingLink />;
   if (state.step === 'invalid')
     return (
-      <Stack gap="md" data-testid="reset-invalid">
-        <Title order={2} size="h3">
-          {t('invalid or expired link')}
-        </Title>
-        <Text size="sm">{t('resetpage.invalid_body')}</Text>
+      <InvalidLink testId="reset-invalid" bodyKey="resetpage.invalid_body">
         <Button component={Link} to="/login/forgot-password" size="md" fullWidth>
           {t('resetpage.new_link')}
         </Button>
-        <Button component={Link} to="/login" variant="default" size="md" fullWidth>
-          {t('loginpage.back_to_login')}
-        </Button>
-      </Stack>
+      </InvalidLink>
     );
   if (state.step === 'done')
     return (
