@@ -9,10 +9,10 @@ async function run(job) {
   const latencies = [];
   let errors = 0;
   let i = 0;
-  const one = () =>
+  // `started` is when the request was due: a sender that falls behind adds its delay to the latency.
+  const one = (started = performance.now()) =>
     new Promise((resolve) => {
       const body = job.bodies[i++ % job.bodies.length];
-      const started = performance.now();
       const req = http.request(
         {
           agent,
@@ -52,7 +52,7 @@ async function run(job) {
       if (at >= deadline) break;
       const wait = at - performance.now();
       if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-      pending.push(one());
+      pending.push(one(at));
     }
     await Promise.all(pending);
   } else {

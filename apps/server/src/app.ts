@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import * as contracts from '@latchkey/contracts';
-import { createHttpApp, type Db, openApiDocument } from '@latchkey/runtime';
+import { addSecurityHeaders, createHttpApp, type Db, openApiDocument } from '@latchkey/runtime';
 import type { Config } from './config.ts';
 import { ADMINS_ENDPOINTS, adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
@@ -106,7 +105,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     trustProxy: config.TRUST_PROXY,
   });
   const devConnect = config.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:*', 'http://localhost:*'];
-  await app.register(helmet, {
+  addSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

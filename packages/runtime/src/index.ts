@@ -1,3 +1,4 @@
+export * from './access-tokens.ts';
 export * from './config.ts';
 export * from './db.ts';
 export * from './errors.ts';
@@ -5,4 +6,5 @@ export * from './http.ts';
 export * from './mail.ts';
 export * from './migrate.ts';
 export * from './openapi.ts';
+export * from './security-headers.ts';
 export * from './tokens.ts';

@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
+import { addSecurityHeaders } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -15,7 +15,7 @@ export async function registerSecurity(app: FastifyInstance, allowedOrigins: rea
     maxAge: 600,
   });
   // A JSON API: nothing may be rendered, framed or loaded from its replies.
-  await app.register(helmet, {
+  addSecurityHeaders(app, {
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
   });

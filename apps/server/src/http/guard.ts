@@ -27,7 +27,7 @@ export function createGuard(db: Db, sessions: SessionsService): Guard {
     if (endpoint.auth === 'public') return null;
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) throw unauthorized();
-    const claims = await sessions.verifyAccess(header.slice(7));
+    const claims = sessions.verifyAccess(header.slice(7));
     const row = await sessionContext(claims.sessionId);
     if (!row || row.revoked_at || row.absolute_expires_at.getTime() <= Date.now()) {
       throw new AppError('token_expired', 'The session has ended. Sign in again.', 401);

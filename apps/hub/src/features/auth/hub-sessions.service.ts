@@ -1,7 +1,5 @@
-import { createSecretKey } from 'node:crypto';
 import type { HubTokens } from '@latchkey/contracts';
-import { AppError, type Db, hashToken, type Queryable, randomToken } from '@latchkey/runtime';
-import { jwtVerify, SignJWT } from 'jose';
+import { AppError, accessTokens, type Db, hashToken, type Queryable, randomToken } from '@latchkey/runtime';
 import type { AuxGrant } from './aux-grant.ts';
 import { type HubSessionRow, hubSessionsRepository as repo } from './hub-sessions.repository.ts';
 
@@ -25,8 +23,7 @@ const sessionEnded = () => new AppError('token_expired', 'The Hub session has en
  * family (the session) is revoked and every token of it stops working.
  */
 export function createHubSessionsService(db: Db, secret: string, policy: HubSessionPolicy) {
-  // A KeyObject made once: jose would otherwise import the raw bytes again on every call.
-  const key = createSecretKey(Buffer.from(secret));
+  const accessToken = accessTokens(secret, ACCESS_AUDIENCE);
 
   async function tokens(
     session: Pick<HubSessionRow, 'id' | 'user_id' | 'absolute_expires_at'>,
@@ -35,13 +32,7 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
     const now = Date.now();
     const expiresAt = Math.min(now + policy.accessTtlSeconds * 1000, session.absolute_expires_at.getTime());
     const refreshExpiresAt = Math.min(now + policy.refreshTtlMinutes * 60_000, session.absolute_expires_at.getTime());
-    const access = await new SignJWT({ sid: session.id })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(session.user_id)
-      .setAudience(ACCESS_AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(expiresAt / 1000))
-      .sign(key);
+    const access = accessToken.sign({ sub: session.user_id, sid: session.id }, expiresAt);
     const refresh = randomToken();
     await repo.addRefresh(q, hashToken(refresh), session.id, new Date(refreshExpiresAt));
     return { access, refresh, expires_at: expiresAt, refresh_expires_at: refreshExpiresAt, hub_version: policy.hubVersion };
@@ -80,16 +71,10 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
     },
 
     /** The live session an access token belongs to; anything else is an ended session. */
-    async authenticate(accessToken: string): Promise<HubSessionRow> {
-      let sessionId: unknown;
-      try {
-        const { payload } = await jwtVerify(accessToken, key, { algorithms: ['HS256'], audience: ACCESS_AUDIENCE });
-        sessionId = payload.sid;
-      } catch {
-        throw new AppError('token_expired', 'The access token is invalid or expired.', 401);
-      }
-      if (typeof sessionId !== 'string') throw sessionEnded();
-      const session = await repo.find(db, sessionId);
+    async authenticate(token: string): Promise<HubSessionRow> {
+      const payload = accessToken.verify(token);
+      if (!payload) throw new AppError('token_expired', 'The access token is invalid or expired.', 401);
+      const session = await repo.find(db, payload.sid);
       if (!isLive(session)) throw sessionEnded();
       return session;
     },

@@ -1,7 +1,5 @@
-import { createSecretKey } from 'node:crypto';
 import type { TokenPair } from '@latchkey/contracts';
-import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
-import { jwtVerify, SignJWT } from 'jose';
+import { AppError, accessTokens, type Db, hashToken, randomToken } from '@latchkey/runtime';
 import { authRepository } from './auth.repository.ts';
 import { sessionsRepository as repo } from './sessions.repository.ts';
 
@@ -24,8 +22,7 @@ const invalidGrant = () => new AppError('invalid_grant', 'The session has ended.
  * every use. A refresh token used twice means it was stolen, so the whole session is revoked.
  */
 export function createSessionsService(db: Db, secret: string, policy: SessionPolicy) {
-  // A KeyObject made once: jose would otherwise import the raw bytes again on every call.
-  const key = createSecretKey(Buffer.from(secret));
+  const access = accessTokens(secret);
 
   async function tokens(
     sessionId: string,
@@ -36,15 +33,10 @@ export function createSessionsService(db: Db, secret: string, policy: SessionPol
     const now = Date.now();
     const expiresAt = now + policy.accessTtlSeconds * 1000;
     const refreshExpiresAt = Math.min(now + policy.idleMinutes * 60_000, absoluteExpiry.getTime());
-    const access = await new SignJWT({ sid: sessionId })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(userId)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(expiresAt / 1000))
-      .sign(key);
+    const token = access.sign({ sub: userId, sid: sessionId }, expiresAt);
     const refresh = randomToken();
     await repo.addRefresh(q, hashToken(refresh), sessionId, new Date(refreshExpiresAt));
-    return { access, refresh_token: refresh, expires_at: expiresAt, refresh_expires_at: refreshExpiresAt };
+    return { access: token, refresh_token: refresh, expires_at: expiresAt, refresh_expires_at: refreshExpiresAt };
   }
 
   return {
@@ -78,14 +70,10 @@ export function createSessionsService(db: Db, secret: string, policy: SessionPol
     },
 
     /** Verifies an access token's signature and expiry; the session itself is checked by the caller. */
-    async verifyAccess(token: string): Promise<AccessClaims> {
-      try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-        if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
-        return { userId: payload.sub, sessionId: payload.sid };
-      } catch {
-        throw new AppError('token_expired', 'The access token is invalid or expired.', 401);
-      }
+    verifyAccess(token: string): AccessClaims {
+      const payload = access.verify(token);
+      if (!payload) throw new AppError('token_expired', 'The access token is invalid or expired.', 401);
+      return { userId: payload.sub, sessionId: payload.sid };
     },
 
     revoke: (sessionId: string, reason: string) => repo.revoke(db, sessionId, reason),
