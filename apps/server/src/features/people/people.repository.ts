@@ -12,23 +12,29 @@ export interface MemberRow {
 }
 
 const MEMBER_COLUMNS = 'email, name, licensed, usage, status, onboarded_at, last_active_at';
-/** Members a search first looks through in email order before using the trigram index. */
-const SEARCH_WINDOW = 500;
+/** Current members of team $1. */
+const CURRENT = 'team_id = $1 and deboarded_at is null';
+/**
+ * How many members a search reads in email order, from the index alone, before it asks the
+ * trigram index instead: about a millisecond. A common term fills its page well within it; a rare
+ * one has few matches, which the trigram index reads quickly.
+ */
+const SEARCH_WALK = 5000;
 
 /** `%term%` for LIKE, with the term's own wildcards taken literally. */
 export const containsPattern = (term: string): string => `%${term.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
- * The WHERE clause of current members matching the filters, built from only the filters given so
- * the planner sees plain predicates (the trigram index for a search, the email index otherwise).
+ * The filters as SQL on a `members` row (true when none), built from only the filters given so the
+ * planner sees plain predicates. Parameter $1 is the team.
  */
-function memberWhere(teamId: string, filters: MemberFilters): { sql: string; params: unknown[] } {
+function memberFilters(teamId: string, filters: MemberFilters): { sql: string; params: unknown[] } {
   const params: unknown[] = [teamId];
-  const clauses = ['team_id = $1', 'deboarded_at is null'];
+  const clauses: string[] = [];
   const search = filters.search_value?.trim();
   if (search) {
     params.push(containsPattern(search));
-    clauses.push(`lower(email || ' ' || name) like $${params.length}`);
+    clauses.push(`search_text like $${params.length}`);
   }
   const licence = filters.license_status ?? [];
   if (licence.length === 1) clauses.push(licence[0] === ('licensed' satisfies LicenseStatus) ? 'licensed' : 'not licensed');
@@ -41,7 +47,7 @@ function memberWhere(teamId: string, filters: MemberFilters): { sql: string; par
     const has = `exists (select 1 from member_devices d where d.member_id = members.id and d.hub_authenticated_at is not null)`;
     clauses.push(filters.hub_authentication === 'authenticated' ? has : `not ${has}`);
   }
-  return { sql: clauses.join(' and '), params };
+  return { sql: clauses.join(' and ') || 'true', params };
 }
 
 export const peopleRepository = {
@@ -52,42 +58,52 @@ export const peopleRepository = {
     after: string | null | undefined,
     limit: number,
   ): Promise<MemberRow[]> {
-    const where = memberWhere(teamId, filters);
+    const where = memberFilters(teamId, filters);
     const params = [...where.params];
     if (after) params.push(after);
     const cursor = after ? ` and email > $${params.length}` : '';
     params.push(limit);
-    if ((filters.search_value?.trim().length ?? 0) >= 3) {
-      // A common term is answered by the next SEARCH_WINDOW members by email (a short index walk);
-      // a rarer one by its matches read through the trigram index and sorted, never by a walk
-      // over the whole team.
-      const windowed = await q.query<MemberRow>(
-        `select ${MEMBER_COLUMNS} from (select * from members where team_id = $1 and deboarded_at is null${cursor}
-           order by email limit ${SEARCH_WINDOW}) as members where ${where.sql} order by email limit $${params.length}`,
-        params,
-      );
-      if (windowed.length === limit) return windowed;
+    const $limit = `$${params.length}`;
+    if ((filters.search_value?.trim().length ?? 0) < 3) {
       return q.query<MemberRow>(
-        `with matches as materialized (select ${MEMBER_COLUMNS} from members where ${where.sql})
-         select * from matches where true${cursor} order by email limit $${params.length}`,
+        `select ${MEMBER_COLUMNS} from members where ${CURRENT} and ${where.sql}${cursor} order by email limit ${$limit}`,
         params,
       );
     }
+    // First walk the next SEARCH_WALK members in email order (an index-only scan that stops at the
+    // page's last match), then read the page's rows.
+    const walked = filters.hub_authentication ? 'id, email, search_text, licensed, usage' : 'email, search_text, licensed, usage';
+    const page = await q.query<MemberRow>(
+      `select ${MEMBER_COLUMNS} from members where ${CURRENT} and email = any(array(
+         select email from (select ${walked} from members where ${CURRENT}${cursor} order by email limit ${SEARCH_WALK})
+           as members where ${where.sql} order by email limit ${$limit}))
+       order by email`,
+      params,
+    );
+    if (page.length === limit) return page;
+    // Too few within the walk: the term is rare, so read its matches through the trigram index.
     return q.query<MemberRow>(
-      `select ${MEMBER_COLUMNS} from members where ${where.sql}${cursor} order by email limit $${params.length}`,
+      `with matches as materialized (select ${MEMBER_COLUMNS} from members where ${CURRENT} and ${where.sql})
+       select * from matches where true${cursor} order by email limit ${$limit}`,
       params,
     );
   },
 
   async count(q: Queryable, teamId: string, filters: MemberFilters): Promise<number> {
-    const where = memberWhere(teamId, filters);
-    const [row] = await q.query<{ n: number }>(`select count(*)::int as n from members where ${where.sql}`, where.params);
+    const where = memberFilters(teamId, filters);
+    const [row] = await q.query<{ n: number }>(
+      `select count(*)::int as n from members where ${CURRENT} and ${where.sql}`,
+      where.params,
+    );
     return row?.n ?? 0;
   },
 
   async all(q: Queryable, teamId: string, filters: MemberFilters): Promise<MemberRow[]> {
-    const where = memberWhere(teamId, filters);
-    return q.query<MemberRow>(`select ${MEMBER_COLUMNS} from members where ${where.sql} order by email`, where.params);
+    const where = memberFilters(teamId, filters);
+    return q.query<MemberRow>(
+      `select ${MEMBER_COLUMNS} from members where ${CURRENT} and ${where.sql} order by email`,
+      where.params,
+    );
   },
 
   /** Current members among `emails`. */
