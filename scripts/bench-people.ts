@@ -205,8 +205,12 @@ try {
   }
   await app.close();
 
+  const flags = process.execArgv.filter((a) => a.startsWith('--max-semi-space-size'));
   console.info(
-    `\nmembers list, ${count?.n.toLocaleString('en-US')} members, page size ${DEFAULT_PAGE_SIZE}, ${CONCURRENCY} concurrent, ${SECONDS} s each`,
+    `\nserver run with ${flags.join(' ') || "V8's default young generation, not the server's flags (run it through npm run bench)"}`,
+  );
+  console.info(
+    `members list, ${count?.n.toLocaleString('en-US')} members, page size ${DEFAULT_PAGE_SIZE}, ${CONCURRENCY} concurrent, ${SECONDS} s each`,
   );
   for (const [label, r] of Object.entries(results)) {
     console.info(line(`API  ${label}`, r.api));

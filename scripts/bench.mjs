@@ -5,11 +5,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipKb, initialChunks } from './bundle-budget.mjs';
+import { gzipKb, initialChunks, screenChunks } from './bundle-budget.mjs';
+import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 const signInKb = initialChunks().reduce((sum, f) => sum + gzipKb(f), 0);
+const screens = screenChunks()
+  .map(({ screen, files }) => ({ screen, kb: files.reduce((sum, f) => sum + gzipKb(f), 0) }))
+  .sort((a, b) => b.kb - a.kb);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-bench-'));
 const secret = 'b'.repeat(40);
@@ -17,12 +21,12 @@ const secret = 'b'.repeat(40);
 async function startBoth() {
   const started = performance.now();
   const env = { ...process.env, LOG_LEVEL: 'warn', SEED_DEMO: '1', DEMO_HUB_SECRET: secret };
-  const server = spawn(process.execPath, ['apps/server/dist/main.mjs'], {
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'apps/server/dist/main.mjs'], {
     cwd: root,
     stdio: 'ignore',
     env: { ...env, PORT: '18180', DATA_DIR: join(dataDir, 'server'), DEMO_HUB_URL: 'http://127.0.0.1:18181' },
   });
-  const hub = spawn(process.execPath, ['apps/hub/dist/main.mjs'], {
+  const hub = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'apps/hub/dist/main.mjs'], {
     cwd: root,
     stdio: 'ignore',
     env: { ...env, PORT: '18181', DATA_DIR: join(dataDir, 'hub') },
@@ -48,6 +52,8 @@ const runs = [await startBoth(), await startBoth(), await startBoth()].sort((a, 
 rmSync(dataDir, { recursive: true, force: true });
 
 console.info(`sign-in route initial JS     ${signInKb.toFixed(1)} KB gzip (budget 120 KB)`);
+console.info('each screen adds, on its first visit (gzip):');
+for (const { screen, kb } of screens) console.info(`  ${kb.toFixed(1).padStart(6)} KB  ${screen}`);
 console.info(`first start (create + seed)  ${first.toFixed(2)} s`);
 console.info(
   `start to ready, existing DB  ${runs[1].toFixed(2)} s median (${runs.map((r) => r.toFixed(2)).join(', ')}; target 5 s)`,
@@ -55,7 +61,11 @@ console.info(
 
 // The members list of a 100,000-member team through the real API beside raw SQL (issue 4).
 if (process.env.TEST_DATABASE_URL) {
-  spawnSync(join(root, 'node_modules/.bin/tsx'), ['scripts/bench-people.ts'], { cwd: root, stdio: 'inherit' });
+  // In one process with the server, so with the server's own flags.
+  spawnSync(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'scripts/bench-people.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 } else {
   console.info('members list at 100k members: set TEST_DATABASE_URL to a PostgreSQL server to measure it');
 }

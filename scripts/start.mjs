@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const SERVER_PORT = Number(process.env.PORT ?? 8080);
@@ -47,7 +48,7 @@ const { hubSecret } = JSON.parse(readFileSync(demoFile, 'utf8'));
 const children = [];
 
 function run(name, entry, env) {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
