@@ -9,6 +9,7 @@ export type { TeamLogo } from './branding.ts';
 export * from './constants.ts';
 export type { MemberDevice } from './devices.ts';
 export type { EndpointInput, EndpointOutput } from './endpoint.ts';
+export type { ErrorReply } from './errors.ts';
 export type { Group, GroupMember } from './groups.ts';
 export * from './groups-constants.ts';
 export type { HubTokens } from './hub.ts';

@@ -6,6 +6,9 @@ export const ErrorReply = z.object({
   description: z.string(),
   /** Field-level problems of an `invalid_input` reply. */
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** The console's i18n key for this failure and the values it names, when the code alone is too coarse. */
+  message_key: z.string().optional(),
+  message_values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 export type ErrorReply = z.infer<typeof ErrorReply>;
 

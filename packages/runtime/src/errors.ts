@@ -10,6 +10,16 @@ export class AppError extends Error {
   ) {
     super(description);
   }
+
+  messageKey?: string;
+  messageValues?: Record<string, string | number>;
+
+  /** The i18n key (and values) the console shows; the description stays, in English, for logs and API clients. */
+  shows(key: string, values?: Record<string, string | number>): this {
+    this.messageKey = key;
+    this.messageValues = values;
+    return this;
+  }
 }
 
 export const unauthorized = (description = 'Authentication required.') => new AppError('unauthorized', description, 401);

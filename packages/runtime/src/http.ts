@@ -35,6 +35,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   if (error instanceof AppError) {
     const body: ErrorReply = { code: error.code, description: error.description };
     if (error.issues) body.issues = error.issues;
+    if (error.messageKey) body.message_key = error.messageKey;
+    if (error.messageValues) body.message_values = error.messageValues;
     return reply.code(error.status).send(body);
   }
   if (error instanceof z.ZodError) {

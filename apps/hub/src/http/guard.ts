@@ -29,10 +29,11 @@ export function createHubGuard(sessions: HubSessionsService): HubGuard {
     if (!header?.startsWith('Bearer ')) throw unauthorized();
     const session = await sessions.authenticate(header.slice(7));
     const slug = requestedTeam(request, endpoint);
-    if (slug !== undefined && slug !== session.team_slug) throw forbidden('This Hub session is for another team.');
+    if (slug !== undefined && slug !== session.team_slug)
+      throw forbidden('This Hub session is for another team.').shows('errors.hub_session_other_team');
     if (endpoint.access) {
       const roles = endpoint.access.roles ?? DEFAULT_ROLES;
-      if (!session.scopes.some((s) => roles.includes(s))) throw forbidden('Not allowed (role).');
+      if (!session.scopes.some((s) => roles.includes(s))) throw forbidden('Not allowed (role).').shows('errors.forbidden');
     }
     return {
       sessionId: session.id,

@@ -33,7 +33,7 @@ export function createGuard(db: Db, sessions: SessionsService): Guard {
       throw new AppError('token_expired', 'The session has ended. Sign in again.', 401);
     }
     const scopes = row.scopes ?? [];
-    if (scopes.length === 0) throw forbidden('You are no longer an administrator of this team.');
+    if (scopes.length === 0) throw forbidden('You are no longer an administrator of this team.').shows('errors.no_longer_admin');
     const services = row.first_hub_services ?? {};
     const access: AccessContext = {
       scopes,
@@ -45,7 +45,7 @@ export function createGuard(db: Db, sessions: SessionsService): Guard {
     };
     if (endpoint.access) {
       const denial = accessDenial(endpoint.access, access);
-      if (denial) throw forbidden(`Not allowed (${denial}).`);
+      if (denial) throw forbidden(`Not allowed (${denial}).`).shows('errors.forbidden');
     }
     return { userId: row.user_id, email: row.email, sessionId: row.session_id, scopes, team: row.team, access };
   };

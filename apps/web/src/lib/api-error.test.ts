@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorMessage } from './api-error.ts';
+import { ApiError, errorMessage, errorValues, replyError } from './api-error.ts';
 
 describe('error messages (spec §8)', () => {
   it.each([
@@ -19,5 +19,30 @@ describe('error messages (spec §8)', () => {
     [new Error('not an api error'), 'Something went wrong'],
   ])('%#: %s', (error, key) => {
     expect(errorMessage(error)).toBe(key);
+  });
+});
+
+describe('a reply that names its own message', () => {
+  const reply = {
+    code: 'group_already_exists',
+    description: 'A group named "Ops" already exists in this team.',
+    message_key: 'errors.group_already_exists',
+    message_values: { name: 'Ops' },
+  };
+
+  it('shows its key with its values, not the English description', () => {
+    const error = replyError(reply, 409, 'server');
+    expect(errorMessage(error)).toBe('errors.group_already_exists');
+    expect(errorValues(error)).toEqual({ name: 'Ops' });
+  });
+
+  it('is still a plain failure when the server is down', () => {
+    expect(errorMessage(replyError(reply, 503, 'server'))).toBe('Something went wrong');
+  });
+
+  it('keeps the code key for replies without one', () => {
+    const error = replyError({ code: 'password_invalid', description: 'nope' }, 400, 'server');
+    expect(errorMessage(error)).toBe('invalid password');
+    expect(errorValues(error)).toBeUndefined();
   });
 });

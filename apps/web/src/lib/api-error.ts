@@ -1,4 +1,4 @@
-import { ERROR_MESSAGE_KEYS } from '@latchkey/contracts/client';
+import { ERROR_MESSAGE_KEYS, type ErrorReply } from '@latchkey/contracts/client';
 
 export type FailureClass = 'TIMEOUT_ERROR' | 'FETCH_ERROR' | 'PARSING_ERROR';
 
@@ -11,9 +11,17 @@ export class ApiError extends Error {
     readonly failure?: FailureClass,
     readonly target: 'server' | 'hub' = 'server',
     readonly issues?: { path: string; message: string }[],
+    /** The reply's own i18n key and values (`message_key`, `message_values`), when it has them. */
+    readonly shown?: { key: string; values?: Record<string, string | number> },
   ) {
     super(description);
   }
+}
+
+/** The ApiError of an error reply from the server or the Hub. */
+export function replyError(reply: Partial<ErrorReply>, status: number, target: 'server' | 'hub'): ApiError {
+  const shown = reply.message_key ? { key: reply.message_key, values: reply.message_values } : undefined;
+  return new ApiError(reply.code ?? 'unknown', reply.description ?? '', status, undefined, target, reply.issues, shown);
 }
 
 export const SOMETHING_WENT_WRONG = 'Something went wrong';
@@ -29,8 +37,13 @@ export function errorMessage(error: unknown): string {
   }
   if (error.status === 429) return 'too_many_requests_msg';
   if (error.status >= 500 || error.failure) return SOMETHING_WENT_WRONG;
+  if (error.shown) return error.shown.key;
   const key = ERROR_MESSAGE_KEYS[error.code];
   if (key) return key;
   if (error.code === 'invalid_input' && error.issues?.[0]) return error.issues[0].message;
   return error.description || SOMETHING_WENT_WRONG;
 }
+
+/** The values an error's message names, for `t(errorMessage(error), errorValues(error))`. */
+export const errorValues = (error: unknown): Record<string, string | number> | undefined =>
+  error instanceof ApiError ? error.shown?.values : undefined;

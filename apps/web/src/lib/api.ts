@@ -1,5 +1,5 @@
-import type { ApiMap, EndpointInput, EndpointOutput, HubTokens, RouteInfo } from '@latchkey/contracts/client';
-import { ApiError } from './api-error.ts';
+import type { ApiMap, EndpointInput, EndpointOutput, ErrorReply, HubTokens, RouteInfo } from '@latchkey/contracts/client';
+import { ApiError, replyError } from './api-error.ts';
 import { getSession, needsRefresh, type Session, setSession } from './session.ts';
 
 const TIMEOUT_MS = 30_000;
@@ -51,8 +51,7 @@ async function send(
     throw new ApiError('parsing', 'The reply could not be read.', response.status, 'PARSING_ERROR', target);
   }
   if (!response.ok) {
-    const e = json as { code?: string; description?: string; issues?: { path: string; message: string }[] };
-    throw new ApiError(e.code ?? 'unknown', e.description ?? '', response.status, undefined, target, e.issues);
+    throw replyError(json as ErrorReply, response.status, target);
   }
   return json;
 }

@@ -1,5 +1,5 @@
 /// <reference types="node" />
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCALES } from '@latchkey/contracts/client';
@@ -29,6 +29,24 @@ describe('locale files', () => {
       expect(value.trim(), key).not.toBe('');
     }
     expect(sentenceKeys.length).toBeGreaterThan(0);
+  });
+
+  it('has every message key the server and the Hub send (AppError.shows)', () => {
+    const root = join(here, '../../../..');
+    const sent = new Set<string>();
+    const visit = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) visit(path);
+        else if (/\.ts$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
+          for (const m of readFileSync(path, 'utf8').matchAll(/\.shows\(\s*'([^']+)'/g)) sent.add(m[1] ?? '');
+          for (const m of readFileSync(path, 'utf8').matchAll(/'(errors\.[a-z_]+)'/g)) sent.add(m[1] ?? '');
+        }
+      }
+    };
+    for (const dir of ['apps/server/src', 'apps/hub/src']) visit(join(root, dir));
+    expect(sent.size).toBeGreaterThan(40);
+    expect([...sent].filter((key) => !(key in en))).toEqual([]);
   });
 
   it('has a translation file for every locale', () => {

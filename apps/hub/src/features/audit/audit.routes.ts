@@ -35,7 +35,7 @@ export function auditRoutes(app: FastifyInstance, guard: HubGuard, deviceGuard: 
   registerEndpoint(app, auditSummaryEndpoint, guard, async ({ input, ctx }) => {
     const team = requireHubCaller(ctx).teamSlug;
     const summary = await auditRepository.find(db, team, input.summary_id);
-    if (!summary) throw new AppError('not_found', 'No such vault summary.', 404);
+    if (!summary) throw new AppError('not_found', 'No such vault summary.', 404).shows('errors.vault_not_found');
     const devices = await devicesRepository.listForMember(db, team, summary.email);
     return {
       summary: toSummary(summary),

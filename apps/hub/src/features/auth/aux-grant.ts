@@ -32,7 +32,10 @@ export async function verifyAuxGrant(db: Db, token: string): Promise<AuxGrant> {
   }
   if (!kid) throw invalidGrant();
   const registration = await registrationsRepository.findByCredential(db, kid);
-  if (!registration) throw new AppError('hub_not_registered', 'This Hub is not registered for that credential.', 403);
+  if (!registration)
+    throw new AppError('hub_not_registered', 'This Hub is not registered for that credential.', 403).shows(
+      'errors.hub_not_registered',
+    );
 
   let payload: unknown;
   try {

@@ -20,14 +20,21 @@ export function connectorRoutes(app: FastifyInstance, guard: HubGuard, db: Db, v
   const services = servicesFor(version);
   registerEndpoint(app, hubConnectorEndpoint, guard, async ({ input }) => {
     if (input.register) {
-      if (!setupKey) throw new AppError('registration_closed', 'This Hub has no setup key: its operator registers teams.');
-      if (!sameKey(input.register.setup_key, setupKey)) throw new AppError('setup_key_invalid', 'The setup key is not correct.');
+      if (!setupKey)
+        throw new AppError('registration_closed', 'This Hub has no setup key: its operator registers teams.').shows(
+          'errors.registration_closed',
+        );
+      if (!sameKey(input.register.setup_key, setupKey))
+        throw new AppError('setup_key_invalid', 'The setup key is not correct.').shows('errors.setup_key_invalid');
       const saved = await registrationsRepository.upsert(db, {
         team_slug: input.team_slug,
         credential_id: input.register.credential_id,
         secret: input.register.secret,
       });
-      if (!saved) throw new AppError('not_allowed', 'That credential is registered here for another team.');
+      if (!saved)
+        throw new AppError('not_allowed', 'That credential is registered here for another team.').shows(
+          'errors.credential_other_team',
+        );
     }
     return { registered: await registrationsRepository.existsForTeam(db, input.team_slug), version, services };
   });

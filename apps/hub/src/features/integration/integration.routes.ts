@@ -26,7 +26,10 @@ export function integrationRoutes(app: FastifyInstance, guard: HubGuard, db: Db,
     const registration = await verifyServerCall(db, request.headers.authorization, input.team_slug);
     const missing = input.enabled.filter((s) => !offered.includes(s));
     if (missing.length > 0) {
-      throw new AppError('not_allowed', `This Hub (version ${version}) does not run: ${missing.join(', ')}.`);
+      throw new AppError('not_allowed', `This Hub (version ${version}) does not run: ${missing.join(', ')}.`).shows(
+        'errors.hub_lacks_services',
+        { version, missing: missing.join(', ') },
+      );
     }
     const enabled = AUX_SERVICES.filter((s) => input.enabled.includes(s));
     await repo.setServices(db, registration.id, enabled);

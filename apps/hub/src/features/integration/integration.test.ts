@@ -96,7 +96,12 @@ describe('calls from the licence server', () => {
   });
 
   it('switches services on and off, and the service gate follows', async () => {
-    await expect(requireService(db, TEAM, 'audit')).rejects.toMatchObject({ code: 'service_disabled', status: 409 });
+    await expect(requireService(db, TEAM, 'audit')).rejects.toMatchObject({
+      code: 'service_disabled',
+      status: 409,
+      messageKey: 'errors.service_disabled',
+      messageValues: { service: 'audit' },
+    });
     const on = await asServer(hub, '/api/v1/integrate/services/', { enabled: ['audit', 'recovery'] });
     expect(((await on.json()) as HubState).enabled).toEqual(['audit', 'recovery']);
     await expect(requireService(db, TEAM, 'audit')).resolves.toBeUndefined();
@@ -109,7 +114,12 @@ describe('calls from the licence server', () => {
   it('an older Hub refuses a service its version does not run, with not_allowed', async () => {
     const res = await asServer(oldHub, '/api/v1/integrate/services/', { enabled: ['audit'] });
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ code: 'not_allowed', description: 'This Hub (version 2.0) does not run: audit.' });
+    expect(await res.json()).toEqual({
+      code: 'not_allowed',
+      description: 'This Hub (version 2.0) does not run: audit.',
+      message_key: 'errors.hub_lacks_services',
+      message_values: { version: '2.0', missing: 'audit' },
+    });
   });
 });
 

@@ -19,7 +19,10 @@ export async function verifyServerCall(db: Db, header: string | undefined, teamS
     throw invalid();
   }
   const registration = kid ? await registrationsRepository.findByCredential(db, kid) : undefined;
-  if (!registration) throw new AppError('hub_not_registered', 'This Hub is not registered for that credential.', 403);
+  if (!registration)
+    throw new AppError('hub_not_registered', 'This Hub is not registered for that credential.', 403).shows(
+      'errors.hub_not_registered',
+    );
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(registration.secret), {
       algorithms: ['HS256'],

@@ -10,7 +10,10 @@ import { registrationsRepository } from '../registrations/registrations.reposito
 export async function requireService(q: Queryable, teamSlug: string, service: AuxService): Promise<void> {
   const enabled = await registrationsRepository.enabledForTeam(q, teamSlug);
   if (!enabled.includes(service)) {
-    throw new AppError('service_disabled', `The ${service} service is switched off for this team on this Hub.`);
+    throw new AppError('service_disabled', `The ${service} service is switched off for this team on this Hub.`).shows(
+      'errors.service_disabled',
+      { service },
+    );
   }
 }
 

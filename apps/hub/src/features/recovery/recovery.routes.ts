@@ -32,7 +32,7 @@ const toAdmin = ({ accepted_device_id: _, ...a }: AdminRow) => ({
   accepted_at: iso(a.accepted_at),
 });
 const toAdminRequest = (a: AdminRow) => ({ id: a.id, state: a.state, user: { email: a.email } });
-const notFound = (what: string) => new AppError('not_found', `No such ${what}.`, 404);
+const notFound = (what: string, key: string) => new AppError('not_found', `No such ${what}.`, 404).shows(key);
 
 /**
  * Account recovery: members' apps ask for recovery and recovery admins approve; the super admin
@@ -60,7 +60,7 @@ export function recoveryRoutes(
     const device = requireDevice(ctx);
     const request = await repo.findRequest(db, device.teamSlug, input.request_id);
     // Another member's request is as unknown as a missing one.
-    if (!request || request.email !== device.email) throw notFound('recovery request');
+    if (!request || request.email !== device.email) throw notFound('recovery request', 'errors.recovery_request_not_found');
     return { state: request.state, link_expires_at: iso(request.link_expires_at) };
   });
 
@@ -78,7 +78,7 @@ export function recoveryRoutes(
       throw new AppError('user_key_missing', 'Only a device with a public key can hold the recovery group secret.', 400);
     }
     const accepted = await repo.acceptAdmin(db, device.teamSlug, input.request_id, device.email, device.deviceId);
-    if (!accepted) throw notFound('pending recovery admin request for this member');
+    if (!accepted) throw notFound('pending recovery admin request for this member', 'errors.recovery_admin_request_not_found');
     return { state: 'active' };
   });
 
@@ -105,10 +105,12 @@ export function recoveryRoutes(
     const team = requireHubCaller(ctx).teamSlug;
     return db.transaction(async (tx) => {
       const request = await repo.findRequest(tx, team, input.id);
-      if (!request) throw notFound('recovery request');
+      if (!request) throw notFound('recovery request', 'errors.recovery_request_not_found');
       const live = request.state === 'approved' && (request.link_expires_at?.getTime() ?? 0) > Date.now();
       if (live && !input.force_delete) {
-        throw new AppError('recovery_in_progress', 'This request has a recovery link that is still valid.', 409);
+        throw new AppError('recovery_in_progress', 'This request has a recovery link that is still valid.', 409).shows(
+          'errors.recovery_in_progress',
+        );
       }
       await repo.deleteRequest(tx, team, input.id);
       return { deleted: true as const };
@@ -131,7 +133,9 @@ export function recoveryRoutes(
     const caller = requireHubCaller(ctx);
     const withKeys = await devicesRepository.emailsWithKeys(db, caller.teamSlug, [input.email]);
     if (!withKeys.has(input.email)) {
-      throw new AppError('user_key_missing', 'This member has no device with a public key yet.', 400);
+      throw new AppError('user_key_missing', 'This member has no device with a public key yet.', 400).shows(
+        'errors.member_no_device_key',
+      );
     }
     const admin = await repo.addAdminRequest(db, {
       teamSlug: caller.teamSlug,
@@ -139,7 +143,10 @@ export function recoveryRoutes(
       teamuserId: input.teamuser_id,
       by: caller.email,
     });
-    if (!admin) throw new AppError('admin_already_exists', 'This member is already in the recovery group.', 409);
+    if (!admin)
+      throw new AppError('admin_already_exists', 'This member is already in the recovery group.', 409).shows(
+        'errors.already_recovery_admin',
+      );
     return { request: toAdminRequest(admin) };
   });
 
@@ -155,7 +162,7 @@ export function recoveryRoutes(
 
   registerEndpoint(app, recoveryRemoveAdminEndpoint, guard, async ({ input, ctx }) => {
     const removed = await repo.removeAdmin(db, requireHubCaller(ctx).teamSlug, input.uid, input.email);
-    if (!removed) throw notFound('recovery admin');
+    if (!removed) throw notFound('recovery admin', 'errors.recovery_admin_not_found');
     return { removed: true as const };
   });
 
@@ -166,7 +173,7 @@ export function recoveryRoutes(
 
   registerEndpoint(app, memberSecretVerifyEndpoint, guard, async ({ input, ctx }) => {
     const admin = await repo.findAdmin(db, requireHubCaller(ctx).teamSlug, input.uid);
-    if (!admin || admin.email !== input.email) throw notFound('recovery admin');
+    if (!admin || admin.email !== input.email) throw notFound('recovery admin', 'errors.recovery_admin_not_found');
     const verified =
       admin.state === 'active' &&
       admin.accepted_device_id !== null &&

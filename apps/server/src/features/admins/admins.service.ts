@@ -9,14 +9,21 @@ const isSuper = (a: Pick<AdminRow, 'scopes'>) => a.scopes.includes('super_admin'
 export function assertKeepsSuperAdmin(admins: Pick<AdminRow, 'email' | 'scopes'>[], removing: string): void {
   const remaining = admins.filter((a) => a.email !== removing && isSuper(a));
   if (remaining.length === 0) {
-    throw new AppError('last_super_admin', 'The team needs at least one super admin: add another before removing this one.');
+    throw new AppError(
+      'last_super_admin',
+      'The team needs at least one super admin: add another before removing this one.',
+    ).shows('errors.last_super_admin');
   }
 }
 
 export function createAdminsService(db: Db) {
   const findIn = (admins: AdminRow[], email: string) => {
     const admin = admins.find((a) => a.email === email && a.scopes.length > 0);
-    if (!admin) throw new AppError('admin_not_in_team', `${email} is not an administrator of this team.`);
+    if (!admin)
+      throw new AppError('admin_not_in_team', `${email} is not an administrator of this team.`).shows(
+        'errors.admin_not_in_team',
+        { email },
+      );
     return admin;
   };
 
@@ -35,7 +42,10 @@ export function createAdminsService(db: Db) {
       await db.transaction(async (tx) => {
         const admins = await repo.lockAll(tx, caller.team.id);
         if (admins.some((a) => a.email === email && a.scopes.length > 0)) {
-          throw new AppError('admin_already_exists', `${email} is already an administrator of this team.`);
+          throw new AppError('admin_already_exists', `${email} is already an administrator of this team.`).shows(
+            'errors.admin_already_exists',
+            { email },
+          );
         }
         const userId = await repo.ensureUser(tx, email);
         await repo.upsert(tx, caller.team.id, userId, scopes);

@@ -65,13 +65,17 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     const teams = await teamRepository.adminTeams(db, user.id);
     if (teams.length === 0) {
       await failed('admin_not_found', ip, user);
-      throw new AppError('admin_not_found', 'This email is not an administrator of any team.');
+      throw new AppError('admin_not_found', 'This email is not an administrator of any team.').shows(
+        'errors.not_admin_of_any_team',
+      );
     }
     if (!teamSlug) return { teams, team: teams.length === 1 ? teams[0] : undefined };
     const team = teams.find((t) => t.slug === teamSlug);
     if (!team) {
       await failed('admin_not_found', ip, user);
-      throw new AppError('admin_not_found', 'This email is not an administrator of that team.');
+      throw new AppError('admin_not_found', 'This email is not an administrator of that team.').shows(
+        'errors.not_admin_of_that_team',
+      );
     }
     return { teams, team };
   }
@@ -79,11 +83,11 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
   async function userAndTeam(email: string, teamSlug: string, ip: string): Promise<{ user: UserRow; team: Team }> {
     const user = await userOrFail(email, ip);
     const { team } = await adminTeam(user, teamSlug, ip);
-    if (!team) throw new AppError('admin_not_found', 'Choose a team.');
+    if (!team) throw new AppError('admin_not_found', 'Choose a team.').shows('errors.choose_team');
     // Enforced SSO is enforced here, not only by the console routing to it (spec §6).
     if (await ssoRepository.enforcedFor(db, team.id, user.id)) {
       await failed('sso_enforced', ip, user, team.id);
-      throw new AppError('sso_enforced', 'This team signs in with SSO.');
+      throw new AppError('sso_enforced', 'This team signs in with SSO.').shows('errors.sso_enforced');
     }
     return { user, team };
   }
@@ -220,7 +224,9 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
       // An admin with an authenticator finishes with it (or a backup code), never with an email code.
       if (totpOn(user) || (user.auth_type === 'password' && (await keys.count(user.id)) > 0)) {
         await failed('otp_not_allowed', ip, user, team.id);
-        throw new AppError('otp_invalid', 'This account signs in with its authenticator app.');
+        throw new AppError('otp_invalid', 'This account signs in with its authenticator app.').shows(
+          'errors.use_authenticator_app',
+        );
       }
       const valid = await limited('email_code', user, team, ip, async () => {
         const code = await repo.latestEmailCode(db, user.id, team.id);
@@ -294,14 +300,15 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
       const user = await userOrFail(input.email, ip);
       const { team } = await adminTeam(user, input.team_slug, ip);
       const config = team && (await ssoRepository.activeConfigs(db, team.id)).find((c) => c.config_uuid === input.config_uuid);
-      if (!team || !config) throw new AppError('sso_not_found', 'No active SSO connector with that id.', 404);
+      if (!team || !config)
+        throw new AppError('sso_not_found', 'No active SSO connector with that id.', 404).shows('errors.sso_not_found');
       await failed('saml_client_generation_failed', ip, user, team.id);
       throw new AppError(
         'saml_client_generation_failed',
         config.metadata_xml
           ? 'SAML sign-in is not available in this version of Latchkey yet.'
           : 'The SSO connector has no identity provider metadata yet, so no SAML request can be made. Ask your super admin, or sign in another way.',
-      );
+      ).shows(config.metadata_xml ? 'errors.saml_not_available' : 'errors.sso_no_metadata');
     },
 
     recordSignOut: (caller: { userId: string; email: string; team: { id: string } }, ip: string) =>
@@ -351,7 +358,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
       );
       if (!valid) {
         await failed('security_key_invalid', ip, user, team.id);
-        throw new AppError('u2f_invalid', 'The security key was not accepted. Try again.');
+        throw new AppError('u2f_invalid', 'The security key was not accepted. Try again.').shows('errors.security_key_rejected');
       }
       return finish(user, team, ip, 'password_security_key');
     },

@@ -21,14 +21,24 @@ const invalidImage = (description: string) => new AppError('invalid_image', desc
 /** The uploaded bytes must be the declared image type, within the size and dimension limits. */
 export function checkLogo(declared: LogoType, base64: string) {
   const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
-  if (bytes.length === 0) throw invalidImage('The file is empty.');
-  if (bytes.length > LOGO_MAX_BYTES) throw invalidImage(`The image can be at most ${LOGO_MAX_BYTES / 1024} KB.`);
+  if (bytes.length === 0) throw invalidImage('The file is empty.').shows('errors.image_empty');
+  if (bytes.length > LOGO_MAX_BYTES)
+    throw invalidImage(`The image can be at most ${LOGO_MAX_BYTES / 1024} KB.`).shows('errors.image_too_big', {
+      kb: LOGO_MAX_BYTES / 1024,
+    });
   const info = inspectImage(bytes);
-  if (!info) throw invalidImage('The file is not a PNG, JPEG or WebP image.');
-  if (info.type !== declared) throw invalidImage(`The file is ${info.type}, not ${declared}.`);
+  if (!info) throw invalidImage('The file is not a PNG, JPEG or WebP image.').shows('errors.image_type');
+  if (info.type !== declared)
+    throw invalidImage(`The file is ${info.type}, not ${declared}.`).shows('errors.image_type_mismatch', {
+      actual: info.type,
+      declared,
+    });
   const { width, height } = info;
   if (width < LOGO_MIN_PX || height < LOGO_MIN_PX || width > LOGO_MAX_PX || height > LOGO_MAX_PX) {
-    throw invalidImage(`The image must be ${LOGO_MIN_PX}–${LOGO_MAX_PX} pixels a side (it is ${width}×${height}).`);
+    throw invalidImage(`The image must be ${LOGO_MIN_PX}–${LOGO_MAX_PX} pixels a side (it is ${width}×${height}).`).shows(
+      'errors.image_dimensions',
+      { min: LOGO_MIN_PX, max: LOGO_MAX_PX, width, height },
+    );
   }
   return { type: info.type, bytes, width, height };
 }
@@ -38,7 +48,7 @@ export function createBrandingService(db: Db) {
     const image = checkLogo(type, data);
     return db.transaction(async (tx) => {
       if (mustExist && !(await repo.meta(tx, caller.team.id))) {
-        throw new AppError('not_found', 'There is no logo to update; upload one first.', 404);
+        throw new AppError('not_found', 'There is no logo to update; upload one first.', 404).shows('errors.no_logo');
       }
       await repo.save(tx, caller.team.id, image);
       await peopleRepository.recordEvents(tx, caller.team.id, caller.userId, 'logo_updated', [caller.email], {
@@ -60,7 +70,8 @@ export function createBrandingService(db: Db) {
     update: (caller: Caller, type: LogoType, data: string) => saveLogo(caller, type, data, true),
     async remove(caller: Caller) {
       await db.transaction(async (tx) => {
-        if (!(await repo.remove(tx, caller.team.id))) throw new AppError('not_found', 'There is no logo to remove.', 404);
+        if (!(await repo.remove(tx, caller.team.id)))
+          throw new AppError('not_found', 'There is no logo to remove.', 404).shows('errors.no_logo');
         await peopleRepository.recordEvents(tx, caller.team.id, caller.userId, 'logo_removed', [caller.email]);
       });
       return { code: 'updated' as const };

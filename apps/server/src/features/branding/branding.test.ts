@@ -125,18 +125,42 @@ describe('branding', () => {
   });
 
   test('type and size are checked on the bytes, not trusted', async () => {
-    const cases: [string, Buffer, string][] = [
-      ['image/svg+xml', Buffer.from('<svg/>'), 'invalid_input'],
-      ['image/png', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'invalid_image'],
-      ['image/jpeg', png(32, 32), 'invalid_image'],
-      ['image/png', png(8, 8), 'invalid_image'],
-      ['image/png', Buffer.concat([png(32, 32), Buffer.alloc(600 * 1024)]), 'invalid_input'],
-      ['image/png', Buffer.concat([png(32, 32), Buffer.alloc(512 * 1024 + 1 - png(32, 32).length)]), 'invalid_image'],
+    const cases: [string, Buffer, Record<string, unknown>][] = [
+      ['image/svg+xml', Buffer.from('<svg/>'), { code: 'invalid_input' }],
+      [
+        'image/png',
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+        { code: 'invalid_image', message_key: 'errors.image_type' },
+      ],
+      [
+        'image/jpeg',
+        png(32, 32),
+        {
+          code: 'invalid_image',
+          message_key: 'errors.image_type_mismatch',
+          message_values: { actual: 'image/png', declared: 'image/jpeg' },
+        },
+      ],
+      [
+        'image/png',
+        png(8, 8),
+        {
+          code: 'invalid_image',
+          message_key: 'errors.image_dimensions',
+          message_values: { min: 16, max: 4096, width: 8, height: 8 },
+        },
+      ],
+      ['image/png', Buffer.concat([png(32, 32), Buffer.alloc(600 * 1024)]), { code: 'invalid_input' }],
+      [
+        'image/png',
+        Buffer.concat([png(32, 32), Buffer.alloc(512 * 1024 + 1 - png(32, 32).length)]),
+        { code: 'invalid_image', message_key: 'errors.image_too_big', message_values: { kb: 512 } },
+      ],
     ];
-    for (const [type, bytes, code] of cases) {
+    for (const [type, bytes, reply] of cases) {
       const res = await upload('/organization/account/logo/', type, bytes);
       expect(res.status, `${type} ${bytes.length}`).toBe(400);
-      expect(res.body).toMatchObject({ code });
+      expect(res.body).toMatchObject(reply);
     }
     const notBase64 = await h.post(
       '/organization/account/logo/',

@@ -23,12 +23,19 @@ export function createDevicesService(db: Db) {
     /** A current member's devices; through a group, only when the member is in it. */
     async ofMember(caller: Caller, email: string, groupId: string | undefined) {
       const member = await repo.member(db, caller.team.id, email);
-      if (!member) throw new AppError('member_not_found', `Not a member of this team: ${email}.`);
+      if (!member)
+        throw new AppError('member_not_found', `Not a member of this team: ${email}.`).shows('errors.not_members', {
+          emails: email,
+        });
       let group: { id: string; name: string } | null = null;
       if (groupId) {
         const found = await repo.groupOfMember(db, caller.team.id, groupId, member.id);
         if (!found) throw groupNotFound();
-        if (!found.is_member) throw new AppError('member_not_found', `${email} is not in the group ${found.name}.`);
+        if (!found.is_member)
+          throw new AppError('member_not_found', `${email} is not in the group ${found.name}.`).shows('errors.not_in_group', {
+            email,
+            group: found.name,
+          });
         group = { id: found.id, name: found.name };
       }
       const devices = (await repo.ofMember(db, member.id)).map(toDevice);

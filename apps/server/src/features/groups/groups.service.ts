@@ -15,9 +15,13 @@ const toGroup = (r: GroupRow): Group => ({
 
 const unique = (emails: string[]): string[] => [...new Set(emails)];
 
-export const groupNotFound = () => new AppError('group_not_found', 'No such group in this team.', 404);
+export const groupNotFound = () =>
+  new AppError('group_not_found', 'No such group in this team.', 404).shows('errors.group_not_found');
 const nameTaken = (name: string) =>
-  new AppError('group_already_exists', `A group named "${name}" already exists in this team.`, 409);
+  new AppError('group_already_exists', `A group named "${name}" already exists in this team.`, 409).shows(
+    'errors.group_already_exists',
+    { name },
+  );
 
 /** Two admins saving the same name at once: the unique index refuses the second, with the same error. */
 async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
@@ -43,7 +47,10 @@ export function createGroupsService(db: Db) {
     const found = await repo.currentMembers(q, caller.team.id, wanted);
     const have = new Set(found.map((m) => m.email));
     const absent = wanted.filter((e) => !have.has(e));
-    if (absent.length > 0) throw new AppError('member_not_found', `Not a member of this team: ${absent.join(', ')}.`);
+    if (absent.length > 0)
+      throw new AppError('member_not_found', `Not a member of this team: ${absent.join(', ')}.`).shows('errors.not_members', {
+        emails: absent.join(', '),
+      });
     return found.map((m) => m.id);
   };
 

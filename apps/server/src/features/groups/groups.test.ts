@@ -95,7 +95,12 @@ describe('group create, edit, members, priority, remove', () => {
     expect(badEmail.body).toMatchObject({ code: 'invalid_input', description: 'loginpage.enter_valid_email' });
     const taken = await h.post('/api/v1/team/group/create/', { group: 'sales', emails: [] }, token('admin'));
     expect(taken.status).toBe(409);
-    expect(taken.body).toMatchObject({ code: 'group_already_exists' });
+    // The console shows the key, in the admin's language, naming the group as it was typed.
+    expect(taken.body).toMatchObject({
+      code: 'group_already_exists',
+      message_key: 'errors.group_already_exists',
+      message_values: { name: 'sales' },
+    });
     const stranger = await h.post(
       '/api/v1/team/group/create/',
       { group: 'Strangers', emails: ['nobody@elsewhere.example'] },

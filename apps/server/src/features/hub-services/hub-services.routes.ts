@@ -14,7 +14,10 @@ export function hubServicesRoutes(app: FastifyInstance, guard: Guard, db: Db) {
   registerEndpoint(app, recoveryServiceUpdateEndpoint, guard, async ({ input, ctx }) => {
     const caller = requireCaller(ctx);
     const updated = await hubServicesRepository.setRecovery(db, caller.team.id, input.enable_recovery);
-    if (!updated) throw new AppError('aux_server_not_connected', 'Connect a Hub before switching its services.', 400);
+    if (!updated)
+      throw new AppError('aux_server_not_connected', 'Connect a Hub before switching its services.', 400).shows(
+        'errors.connect_hub_first',
+      );
     return { code: 'recovery_service_updated' as const, enable_recovery: input.enable_recovery };
   });
 }

@@ -1,4 +1,10 @@
-import { type HubState, hubSetServicesEndpoint, hubVerifyEndpoint, SERVER_CALL_AUDIENCE } from '@latchkey/contracts';
+import {
+  type ErrorReply,
+  type HubState,
+  hubSetServicesEndpoint,
+  hubVerifyEndpoint,
+  SERVER_CALL_AUDIENCE,
+} from '@latchkey/contracts';
 import { AppError } from '@latchkey/runtime';
 import { SignJWT } from 'jose';
 
@@ -35,18 +41,31 @@ async function ask(hub: HubTarget, teamSlug: string, path: string, body: unknown
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch {
-    throw new AppError('aux_server_not_connected', `The Hub at ${hub.server_url} did not answer.`);
+    throw new AppError('aux_server_not_connected', `The Hub at ${hub.server_url} did not answer.`).shows(
+      'errors.hub_did_not_answer',
+      { url: hub.server_url ?? '' },
+    );
   }
-  const json = (await response.json().catch(() => null)) as { code?: string; description?: string } | null;
+  const json = (await response.json().catch(() => null)) as ErrorReply | null;
   if (!response.ok) {
     if (response.status === 401 || json?.code === 'hub_not_registered') {
-      throw new AppError('auth_not_set', 'The Hub does not accept this credential. Register it on the Hub, then try again.');
+      throw new AppError(
+        'auth_not_set',
+        'The Hub does not accept this credential. Register it on the Hub, then try again.',
+      ).shows('errors.hub_refuses_credential');
     }
-    if (json?.code === 'not_allowed') throw new AppError('not_allowed', json.description ?? 'The Hub refused.');
-    throw new AppError('failed', `The Hub could not do this${json?.description ? `: ${json.description}` : '.'}`);
+    // The Hub's own message, in the admin's language, when it sent one.
+    const [key, values] = json?.message_key ? [json.message_key, json.message_values] : ['errors.hub_failed', undefined];
+    if (json?.code === 'not_allowed')
+      throw new AppError('not_allowed', json.description ?? 'The Hub refused.').shows(key, values);
+    throw new AppError('failed', `The Hub could not do this${json?.description ? `: ${json.description}` : '.'}`).shows(
+      key,
+      values,
+    );
   }
   const parsed = hubVerifyEndpoint.output.safeParse(json);
-  if (!parsed.success) throw new AppError('failed', 'The Hub sent a reply this server does not understand.');
+  if (!parsed.success)
+    throw new AppError('failed', 'The Hub sent a reply this server does not understand.').shows('errors.hub_reply_unreadable');
   return parsed.data;
 }
 

@@ -26,9 +26,12 @@ const toCredential = (row: CredentialRow): Credential => ({
   created_at: row.created_at,
 });
 
-const notFound = () => new AppError('not_found', 'There is no such credential in this team.');
+const notFound = () =>
+  new AppError('not_found', 'There is no such credential in this team.').shows('errors.credential_not_found');
 const authNotSet = () =>
-  new AppError('auth_not_set', 'No Hub is set up with this credential. Set up the credential on a Hub first.');
+  new AppError('auth_not_set', 'No Hub is set up with this credential. Set up the credential on a Hub first.').shows(
+    'errors.credential_not_set_up',
+  );
 
 const serviceNames = (flags: readonly AuxServiceFlag[]): AuxService[] => [...new Set(flags.map((f) => AUX_SERVICE_FLAGS[f]))];
 const enabledOnHub = (states: ServiceStates): AuxService[] =>

@@ -282,7 +282,13 @@ describe('versions', () => {
       'superAdmin',
     );
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ code: 'not_allowed', description: 'This Hub (version 2.0) does not run: audit.' });
+    // The Hub's own message key travels through the server to the console.
+    expect(res.body).toEqual({
+      code: 'not_allowed',
+      description: 'This Hub (version 2.0) does not run: audit.',
+      message_key: 'errors.hub_lacks_services',
+      message_values: { version: '2.0', missing: 'audit' },
+    });
     const ok = await post(
       '/api/v1/policy/team/enable/aux/services/',
       { credential_id: credential, services: ['enable_recovery'] },

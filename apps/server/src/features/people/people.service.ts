@@ -38,7 +38,7 @@ export function assertLicencesAvailable(total: number, used: number, wanted: num
     throw new AppError(
       'licence_limit_exceeded',
       `Not enough licences: ${wanted} needed, ${available} available. Buy more licences or revoke unused ones.`,
-    );
+    ).shows('errors.not_enough_licences', { wanted, available });
   }
 }
 
@@ -53,7 +53,10 @@ export function createPeopleService(db: Db, mailer: Mailer) {
   const missing = (wanted: string[], found: MemberRow[]) => {
     const have = new Set(found.map((m) => m.email));
     const absent = wanted.filter((e) => !have.has(e));
-    if (absent.length > 0) throw new AppError('member_not_found', `Not a member of this team: ${absent.join(', ')}.`);
+    if (absent.length > 0)
+      throw new AppError('member_not_found', `Not a member of this team: ${absent.join(', ')}.`).shows('errors.not_members', {
+        emails: absent.join(', '),
+      });
   };
 
   const sendInvitations = async (caller: Caller, emails: string[]) => {
@@ -127,7 +130,10 @@ export function createPeopleService(db: Db, mailer: Mailer) {
       const invited = await db.transaction(async (tx) => {
         const existing = await repo.current(tx, caller.team.id, wanted);
         if (existing.length > 0) {
-          throw new AppError('member_already_exists', `Already in the team: ${existing.map((m) => m.email).join(', ')}.`);
+          throw new AppError('member_already_exists', `Already in the team: ${existing.map((m) => m.email).join(', ')}.`).shows(
+            'errors.already_members',
+            { emails: existing.map((m) => m.email).join(', ') },
+          );
         }
         const { total, used } = await repo.lockLicences(tx, caller.team.id);
         assertLicencesAvailable(total, used, wanted.length);
@@ -149,7 +155,7 @@ export function createPeopleService(db: Db, mailer: Mailer) {
           throw new AppError(
             'invalid_input',
             `Already joined, no invitation to resend: ${joined.map((m) => m.email).join(', ')}.`,
-          );
+          ).shows('errors.already_joined', { emails: joined.map((m) => m.email).join(', ') });
         }
         await repo.touchInvited(tx, caller.team.id, wanted);
         await repo.recordEvents(tx, caller.team.id, caller.userId, 'member_invitation_resent', wanted);

@@ -193,7 +193,11 @@ describe('member actions', () => {
     ]);
     const again = await h.post('/api/v1/team/members/invite/', { emails: ['new.one@northwind.example'] }, token('admin'));
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'member_already_exists' });
+    expect(again.body).toMatchObject({
+      code: 'member_already_exists',
+      message_key: 'errors.already_members',
+      message_values: { emails: 'new.one@northwind.example' },
+    });
     const bad = await h.post('/api/v1/team/members/invite/', { emails: ['not-an-email'] }, token('admin'));
     expect(bad.body).toMatchObject({ code: 'invalid_input', description: 'loginpage.enter_valid_email' });
   });

@@ -26,7 +26,7 @@ interface GroupState {
   priority_level: number;
 }
 
-const groupNotFound = () => new AppError('not_found', 'No such group in this team.', 404);
+const groupNotFound = () => new AppError('not_found', 'No such group in this team.', 404).shows('errors.group_not_found');
 
 /** The team policy after a patch: 'auto' removes the key; empty scoping lists are dropped. */
 export function applyTeamPatch(current: TeamPolicy, patch: TeamPatch): TeamPolicy {
@@ -209,7 +209,7 @@ export function createPoliciesService(db: Db) {
 
     async historyDiff(caller: Caller, id: string) {
       const row = await repo.historyEntry(db, caller.team.id, id);
-      if (!row) throw new AppError('not_found', 'No such change.', 404);
+      if (!row) throw new AppError('not_found', 'No such change.', 404).shows('errors.policy_change_not_found');
       return { entry: toEntry(row), before: row.before, after: row.after, changes: historyChanges(row) };
     },
 
@@ -218,7 +218,7 @@ export function createPoliciesService(db: Db) {
       return db.transaction(async (tx) => {
         await repo.lockTeam(tx, caller.team.id);
         const row = await repo.historyEntry(tx, caller.team.id, id);
-        if (!row) throw new AppError('not_found', 'No such change.', 404);
+        if (!row) throw new AppError('not_found', 'No such change.', 404).shows('errors.policy_change_not_found');
         if (row.scope === 'team') {
           // Exactly the version as it was; scoping lists may name members who have left since, which is harmless.
           const next = (row.after.policy_json ?? {}) as TeamPolicy;
@@ -270,7 +270,10 @@ export function createPoliciesService(db: Db) {
 
     async effective(caller: Caller, email: string) {
       const member = await repo.member(db, caller.team.id, email);
-      if (!member) throw new AppError('member_not_found', `${email} is not a member of this team.`);
+      if (!member)
+        throw new AppError('member_not_found', `${email} is not a member of this team.`).shows('errors.not_members', {
+          emails: email,
+        });
       const w = await world(db, caller.team.id);
       const groups = (await repo.groups(db, caller.team.id))
         .filter((g) => member.group_ids.includes(g.id))

@@ -8,7 +8,8 @@ import { type Limiter, type LimitKind, LimitReached } from './limits.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
 import type { RelyingParty, SecurityKeys } from './security-keys.ts';
 
-const keyNotFound = () => new AppError('not_found', 'No such security key on your account.');
+const keyNotFound = () =>
+  new AppError('not_found', 'No such security key on your account.').shows('errors.security_key_not_found');
 
 export interface AccountCaller {
   userId: string;
@@ -81,7 +82,8 @@ export function createAccountService({
 
   /** A code from the current authenticator, accepted once. */
   async function requireTotp(caller: AccountCaller, user: UserRow, code: string) {
-    if (!user.totp_secret) throw new AppError('totp_not_enabled', 'No authenticator app is set up.');
+    if (!user.totp_secret)
+      throw new AppError('totp_not_enabled', 'No authenticator app is set up.').shows('errors.totp_not_enabled');
     const sealed = user.totp_secret;
     const ok = await limited('totp', caller, user, async () => {
       const step = await matchTotp(sealer.open(sealed), code, user.totp_last_step === null ? null : Number(user.totp_last_step));
@@ -99,7 +101,7 @@ export function createAccountService({
   /** Confirms the pending secret with its first code; returns the step it matched. */
   async function confirmSetup(caller: AccountCaller, user: UserRow, code: string): Promise<number> {
     const pending = await repo.pendingTotp(db, user.id);
-    if (!pending) throw new AppError('totp_not_enabled', 'Start the set-up again.');
+    if (!pending) throw new AppError('totp_not_enabled', 'Start the set-up again.').shows('errors.totp_start_again');
     const found: { step: number | null } = { step: null };
     await limited('totp', caller, user, async () => {
       found.step = await matchTotp(sealer.open(pending), code, null);
@@ -133,14 +135,14 @@ export function createAccountService({
 
     async updateAuthType(caller: AccountCaller, authType: 'password' | 'otp', password: string) {
       const user = await me(caller);
-      if (!user.password_hash) throw new AppError('password_not_set', 'Set a password first.');
+      if (!user.password_hash) throw new AppError('password_not_set', 'Set a password first.').shows('errors.password_not_set');
       await requirePassword(caller, user, password);
       // Emailed codes alone would bypass the authenticator: remove it knowingly, not by accident.
       if (authType === 'otp' && (user.totp_secret || (await keys.count(user.id)) > 0)) {
         throw new AppError(
           'totp_already_enabled',
           'Sign-in with emailed codes only is not possible while an authenticator app or a security key is set up.',
-        );
+        ).shows('errors.emailed_codes_blocked');
       }
       await repo.setAuthType(db, user.id, authType);
       await event(caller, user, 'auth_type_changed', { from: user.auth_type, to: authType });
@@ -149,10 +151,13 @@ export function createAccountService({
 
     async changePassword(caller: AccountCaller, oldPassword: string, newPassword: string) {
       const user = await me(caller);
-      if (!user.password_hash) throw new AppError('password_not_set', 'Set a first password instead.');
+      if (!user.password_hash)
+        throw new AppError('password_not_set', 'Set a first password instead.').shows('errors.password_not_set');
       await requirePassword(caller, user, oldPassword);
       if (newPassword === oldPassword) {
-        throw new AppError('invalid_password_validation', 'The new password must differ from the current one.');
+        throw new AppError('invalid_password_validation', 'The new password must differ from the current one.').shows(
+          'errors.password_same_as_current',
+        );
       }
       const hash = await hashPassword(newPassword);
       await db.transaction(async (tx) => {
@@ -175,23 +180,29 @@ export function createAccountService({
 
     async totpRegister(caller: AccountCaller) {
       const user = await me(caller);
-      if (user.totp_secret) throw new AppError('totp_already_enabled', 'An authenticator app is already set up.');
+      if (user.totp_secret)
+        throw new AppError('totp_already_enabled', 'An authenticator app is already set up.').shows(
+          'errors.totp_already_enabled',
+        );
       if (user.auth_type !== 'password' || !user.password_hash) {
         throw new AppError(
           'password_not_set',
           'An authenticator app is a second step after the password: sign in with a password first.',
-        );
+        ).shows('errors.totp_needs_password');
       }
       return startSetup(user);
     },
 
     async totpRegisterVerify(caller: AccountCaller, code: string) {
       const user = await me(caller);
-      if (user.totp_secret) throw new AppError('totp_already_enabled', 'An authenticator app is already set up.');
+      if (user.totp_secret)
+        throw new AppError('totp_already_enabled', 'An authenticator app is already set up.').shows(
+          'errors.totp_already_enabled',
+        );
       const step = await confirmSetup(caller, user, code);
       const codes = await db.transaction(async (tx) => {
         if (!(await repo.activatePendingTotp(tx, user.id, step)))
-          throw new AppError('totp_not_enabled', 'Start the set-up again.');
+          throw new AppError('totp_not_enabled', 'Start the set-up again.').shows('errors.totp_start_again');
         return issueRecoveryCodes(tx, user.id);
       });
       await event(caller, user, 'totp_enabled');
@@ -206,9 +217,11 @@ export function createAccountService({
 
     async totpChangeVerify(caller: AccountCaller, code: string) {
       const user = await me(caller);
-      if (!user.totp_secret) throw new AppError('totp_not_enabled', 'No authenticator app is set up.');
+      if (!user.totp_secret)
+        throw new AppError('totp_not_enabled', 'No authenticator app is set up.').shows('errors.totp_not_enabled');
       const step = await confirmSetup(caller, user, code);
-      if (!(await repo.activatePendingTotp(db, user.id, step))) throw new AppError('totp_not_enabled', 'Start the change again.');
+      if (!(await repo.activatePendingTotp(db, user.id, step)))
+        throw new AppError('totp_not_enabled', 'Start the change again.').shows('errors.totp_start_again');
       await event(caller, user, 'totp_changed');
       return { code: 'totp_changed' as const };
     },
@@ -219,7 +232,7 @@ export function createAccountService({
         throw new AppError(
           'password_not_set',
           'A security key is a second step after the password: sign in with a password first.',
-        );
+        ).shows('errors.security_key_needs_password');
       }
       return { options: await keys.registrationOptions(user, rpOf(origin)) };
     },
@@ -253,7 +266,7 @@ export function createAccountService({
     /** Taking a second factor away asks for the password, like every change that weakens sign-in. */
     async removeSecurityKey(caller: AccountCaller, id: string, password: string) {
       const user = await me(caller);
-      if (!user.password_hash) throw new AppError('password_not_set', 'Set a password first.');
+      if (!user.password_hash) throw new AppError('password_not_set', 'Set a password first.').shows('errors.password_not_set');
       await requirePassword(caller, user, password);
       if (!(await keys.remove(user.id, id))) throw keyNotFound();
       await event(caller, user, 'security_key_removed', { id });

@@ -146,7 +146,7 @@ describe('access rules are enforced by the server', () => {
     for (const who of ['admin', 'integrator', 'recoveryAgent', 'twoTeams']) {
       const res = await h.post('/test/probe/billing/', {}, token(who));
       expect(res.status, who).toBe(403);
-      expect(res.body).toEqual({ code: 'forbidden', description: 'Not allowed (role).' });
+      expect(res.body).toEqual({ code: 'forbidden', description: 'Not allowed (role).', message_key: 'errors.forbidden' });
     }
   });
 

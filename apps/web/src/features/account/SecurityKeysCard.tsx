@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { call } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -191,7 +191,7 @@ function RenameDialog({ securityKey: key, onClose }: { securityKey: SecurityKey;
         <Stack gap="md">
           {rename.isError && (
             <Alert color="red" variant="light" role="alert">
-              {t(errorMessage(rename.error))}
+              {t(errorMessage(rename.error), errorValues(rename.error))}
             </Alert>
           )}
           <TextInput
@@ -247,7 +247,7 @@ function RemoveDialog({
         <Stack gap="md">
           {remove.isError && (
             <Alert color="red" variant="light" role="alert">
-              {t(errorMessage(remove.error))}
+              {t(errorMessage(remove.error), errorValues(remove.error))}
             </Alert>
           )}
           <Text size="sm">{t('account.security_key_remove_body', { name: key.name || t('account.security_key_unnamed') })}</Text>

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Center, FileButton, Group, Image, Modal, Skeleton,
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatDateTime, formatNumber } from '../people/format.ts';
 import { useLogoMutation, useLogoQuery } from './api.ts';
@@ -37,7 +37,9 @@ export function Branding() {
         <Text fw={600}>{t('branding.logo')}</Text>
         {(problem || mutation.isError) && (
           <Alert color="red" data-testid="branding-error">
-            {problem ? t(problem, { kb: formatNumber(LOGO_MAX_BYTES / 1024) }) : t(errorMessage(mutation.error))}
+            {problem
+              ? t(problem, { kb: formatNumber(LOGO_MAX_BYTES / 1024) })
+              : t(errorMessage(mutation.error), errorValues(mutation.error))}
           </Alert>
         )}
         <Center

@@ -2,7 +2,7 @@ import { BADGE_MAX_CHARS, type Group, MAX_GROUP_NAME, MAX_PRIORITY_LEVEL, NO_PRI
 import { Alert, Button, Modal, NumberInput, Group as Row, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatNumber } from '../people/format.ts';
 import { useGroupMutation } from './api.ts';
@@ -13,7 +13,7 @@ function ModalError({ error }: { error: unknown }) {
   const { t } = useTranslation();
   return error ? (
     <Alert color="red" data-testid="modal-error">
-      {t(errorMessage(error))}
+      {t(errorMessage(error), errorValues(error))}
     </Alert>
   ) : null;
 }

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatNumber } from '../people/format.ts';
 import { useGroupMutation, useGroupQuery } from './api.ts';
@@ -162,7 +162,7 @@ function AddMembersDialog({ id, existing, onClose }: { id: string; existing: str
       <Stack gap="md" data-testid="group-add-dialog">
         {mutation.isError && (
           <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(mutation.error))}
+            {t(errorMessage(mutation.error), errorValues(mutation.error))}
           </Alert>
         )}
         <MemberPicker label={t('groups.members')} value={emails} onChange={setEmails} exclude={existing} />
@@ -202,7 +202,7 @@ function TakeOutDialog({ id, member, onClose }: { id: string; member: GroupMembe
       <Stack gap="md" data-testid="group-take-out-dialog">
         {mutation.isError && (
           <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(mutation.error))}
+            {t(errorMessage(mutation.error), errorValues(mutation.error))}
           </Alert>
         )}
         <Text size="sm">{t('groups.take_out.body', { who: member.email })}</Text>

@@ -18,7 +18,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatDateTime } from '../people/format.ts';
 import {
@@ -68,7 +68,7 @@ function RecoveryOff({ canTurnOn }: { canTurnOn: boolean }) {
         <Text size="sm" c="dimmed">
           {t(canTurnOn ? 'recovery.off.body' : 'recovery.off.ask')}
         </Text>
-        {turnOn.isError && <Alert color="red">{t(errorMessage(turnOn.error))}</Alert>}
+        {turnOn.isError && <Alert color="red">{t(errorMessage(turnOn.error), errorValues(turnOn.error))}</Alert>}
         {canTurnOn && (
           <Button
             size="sm"
@@ -231,7 +231,7 @@ function ConfirmRequest({ pending, onClose }: { pending: Pending; onClose: () =>
       <Stack gap="md" data-testid="confirm-dialog">
         {action.isError && (
           <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(action.error))}
+            {t(errorMessage(action.error), errorValues(action.error))}
           </Alert>
         )}
         <Text size="sm">{t(`recovery.confirm.${pending.kind}.body`, { email })}</Text>

@@ -18,7 +18,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatDate } from '../people/format.ts';
 import {
@@ -267,7 +267,7 @@ function ConfirmRemove({ admin, onClose }: { admin: { id: string; email: string 
       <Stack gap="md" data-testid="confirm-dialog">
         {remove.isError && (
           <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(remove.error))}
+            {t(errorMessage(remove.error), errorValues(remove.error))}
           </Alert>
         )}
         <Text size="sm">{t('recovery.admin.remove_body', { email: admin.email })}</Text>

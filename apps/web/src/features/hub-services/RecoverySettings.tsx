@@ -26,7 +26,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatNumber } from '../people/format.ts';
@@ -98,7 +98,7 @@ function ServiceCard() {
           <Stack gap="md" data-testid="confirm-dialog">
             {service.isError && (
               <Alert color="red" data-testid="modal-error">
-                {t(errorMessage(service.error))}
+                {t(errorMessage(service.error), errorValues(service.error))}
               </Alert>
             )}
             <Text size="sm">{t('recovery.service.off_body')}</Text>
@@ -157,7 +157,7 @@ function LinkExpirationCard({ locked }: { locked: boolean }) {
           }}
         >
           <Stack gap="sm">
-            {save.isError && <Alert color="red">{t(errorMessage(save.error))}</Alert>}
+            {save.isError && <Alert color="red">{t(errorMessage(save.error), errorValues(save.error))}</Alert>}
             <NumberInput
               label={t('recovery.link.label')}
               description={t('recovery.link.range', {
@@ -225,7 +225,7 @@ function NotificationCard({ locked }: { locked: boolean }) {
           }}
         >
           <Stack gap="sm">
-            {save.isError && <Alert color="red">{t(errorMessage(save.error))}</Alert>}
+            {save.isError && <Alert color="red">{t(errorMessage(save.error), errorValues(save.error))}</Alert>}
             <Radio.Group value={type} onChange={(v) => setType(v as RecoveryRecipientType)} label={t('recovery.notify.who')}>
               <Stack gap={6} mt={6}>
                 {RECOVERY_RECIPIENT_TYPES.map((r) => (

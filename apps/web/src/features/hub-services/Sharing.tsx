@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatDateTime, formatNumber } from '../people/format.ts';
 import { type ShareLinkRow, useRevokeSharesMutation, useShareLinksQuery } from './api.ts';
@@ -157,7 +157,7 @@ function ConfirmRevoke({ links, onClose, onDone }: { links: ShareLinkRow[]; onCl
       <Stack gap="md" data-testid="confirm-dialog">
         {revoke.isError && (
           <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(revoke.error))}
+            {t(errorMessage(revoke.error), errorValues(revoke.error))}
           </Alert>
         )}
         <Text size="sm">

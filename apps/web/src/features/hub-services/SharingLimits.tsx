@@ -2,7 +2,7 @@ import { FEATURE_VERSIONS, hubTooOld, SHARING_BOUNDS } from '@latchkey/contracts
 import { Alert, Button, Card, Group, NumberInput, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { type SharingLimitsValue, useSharingLimitsQuery, useUpdateSharingLimitsMutation } from './api.ts';
@@ -47,7 +47,7 @@ export function SharingLimits() {
           <Stack gap="sm">
             {save.isError && (
               <Alert color="red" data-testid="form-error">
-                {t(errorMessage(save.error))}
+                {t(errorMessage(save.error), errorValues(save.error))}
               </Alert>
             )}
             <Group align="flex-start" gap="md" wrap="wrap">

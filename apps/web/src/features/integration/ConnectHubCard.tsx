@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Group, PasswordInput, Stack, Text, TextInput } fr
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../lib/api.ts';
+import { errorValues } from '../../lib/api-error.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -65,7 +66,7 @@ export function ConnectHubCard() {
       <Hint>{t('integration.connection.intro')}</Hint>
       {error && (
         <Alert color="red" data-testid="hub-connect-error">
-          {t(integrationErrorMessage(error))}
+          {t(integrationErrorMessage(error), errorValues(error))}
         </Alert>
       )}
       <form

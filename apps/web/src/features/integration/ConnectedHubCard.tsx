@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { getSession, setSession, useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -74,7 +74,7 @@ function DeleteConnectorDialog({ hub, onClose }: { hub: HubServer; onClose: () =
       <Stack gap="md" data-testid="hub-delete-dialog">
         {remove.isError && (
           <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(remove.error))}
+            {t(errorMessage(remove.error), errorValues(remove.error))}
           </Alert>
         )}
         <Text size="sm">{t('integration.connection.delete_confirm')}</Text>

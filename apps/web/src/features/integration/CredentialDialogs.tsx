@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { call } from '../../lib/api.ts';
+import { errorValues } from '../../lib/api-error.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -45,7 +46,7 @@ function Dialog(props: {
         <Stack gap="md" data-testid={props.testId}>
           {props.error ? (
             <Alert color="red" data-testid="modal-error">
-              {t(integrationErrorMessage(props.error))}
+              {t(integrationErrorMessage(props.error), errorValues(props.error))}
             </Alert>
           ) : null}
           {props.children}

@@ -3,7 +3,7 @@ import { SegmentedControl, Skeleton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { integrationKeys, useHostingQuery } from './api.ts';
@@ -21,7 +21,7 @@ export function HostingCard() {
       client.setQueryData(integrationKeys.hosting(team), reply);
       notifications.show({ color: 'teal', message: t('integration.hosting.saved') });
     },
-    onError: (error) => notifications.show({ color: 'red', message: t(errorMessage(error)) }),
+    onError: (error) => notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) }),
   });
   return (
     <Section title={t('integration.hosting.title')} testId="hub-hosting">

@@ -3,6 +3,7 @@ import { Badge, Group, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
+import { errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { consoleKeys } from '../console/api.ts';
@@ -25,7 +26,7 @@ export function ServicesCard({ hub }: { hub: HubServer | null }) {
       );
       notifications.show({ color: 'teal', message: t('integration.services.updated') });
     },
-    onError: (error) => notifications.show({ color: 'red', message: t(toggleErrorMessage(error)) }),
+    onError: (error) => notifications.show({ color: 'red', message: t(toggleErrorMessage(error), errorValues(error)) }),
     onSettled: () => void client.invalidateQueries({ queryKey: consoleKeys.services(team) }),
   });
 

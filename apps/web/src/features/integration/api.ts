@@ -1,7 +1,7 @@
-import { type ApiMap, type EndpointInput, type EndpointOutput, hubUrlProblem } from '@latchkey/contracts/client';
+import { type ApiMap, type EndpointInput, type EndpointOutput, type ErrorReply, hubUrlProblem } from '@latchkey/contracts/client';
 import { useQuery } from '@tanstack/react-query';
 import { call, routeTable } from '../../lib/api.ts';
-import { ApiError } from '../../lib/api-error.ts';
+import { ApiError, replyError } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 
 export const integrationKeys = {
@@ -52,15 +52,8 @@ export async function callHubDirect<K extends HubDirect>(
   } catch {
     throw new ApiError('network', 'The Hub did not answer.', 0, 'FETCH_ERROR', 'hub');
   }
-  const json = (await response.json().catch(() => null)) as { code?: string; description?: string } | null;
-  if (!response.ok || !json) {
-    throw new ApiError(
-      json?.code ?? 'unknown',
-      json?.description ?? '',
-      response.status,
-      json ? undefined : 'PARSING_ERROR',
-      'hub',
-    );
-  }
+  const json = (await response.json().catch(() => null)) as ErrorReply | null;
+  if (!json) throw new ApiError('parsing', 'The reply could not be read.', response.status, 'PARSING_ERROR', 'hub');
+  if (!response.ok) throw replyError(json, response.status, 'hub');
   return json as EndpointOutput<ApiMap[K]>;
 }

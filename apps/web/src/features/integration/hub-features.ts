@@ -32,13 +32,16 @@ export const SERVICE_ROWS: readonly { flag: AuxServiceFlag; service: AuxService;
 /** Spec §8: the toggle-service codes show the server's description; any other failure 'Something went wrong'. */
 export function toggleErrorMessage(error: unknown): string {
   if (!(error instanceof ApiError)) return SOMETHING_WENT_WRONG;
-  if ((TOGGLE_SERVICE_CODES as readonly string[]).includes(error.code)) return error.description || SOMETHING_WENT_WRONG;
+  if ((TOGGLE_SERVICE_CODES as readonly string[]).includes(error.code)) {
+    return error.shown?.key ?? (error.description || SOMETHING_WENT_WRONG);
+  }
   if (error.failure === 'FETCH_ERROR' || error.failure === 'TIMEOUT_ERROR') return errorMessage(error);
   return SOMETHING_WENT_WRONG;
 }
 
 /** Integration calls: the toggle-service codes show their description (also from setup); others as usual. */
 export function integrationErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.shown && !error.failure) return error.shown.key;
   if (error instanceof ApiError && (TOGGLE_SERVICE_CODES as readonly string[]).includes(error.code) && error.description) {
     return error.description;
   }

@@ -20,7 +20,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatNumber } from './format.ts';
@@ -173,7 +173,7 @@ function AddAdmin({ onClose }: { onClose: () => void }) {
         <Stack gap="md" data-testid="admin-add-dialog">
           {add.isError && (
             <Alert color="red" data-testid="modal-error">
-              {t(errorMessage(add.error))}
+              {t(errorMessage(add.error), errorValues(add.error))}
             </Alert>
           )}
           <TextInput
@@ -218,7 +218,7 @@ function ConfirmAdmin({ pending, onClose }: { pending: Pending; onClose: () => v
       <Stack gap="md" data-testid="confirm-dialog">
         {action.isError && (
           <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(action.error))}
+            {t(errorMessage(action.error), errorValues(action.error))}
           </Alert>
         )}
         <Text size="sm">{t(`admins.confirm.${pending.kind}.body`, { email: pending.email })}</Text>

@@ -20,7 +20,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useLogoQuery } from '../branding/api.ts';
@@ -185,7 +185,7 @@ function RenameFamilyModal({ current, onClose }: { current: string; onClose: () 
     <Modal opened onClose={onClose} title={t('dashboard.rename_family_title')} centered>
       {rename.isError && (
         <Alert color="red" mb="md" data-testid="modal-error">
-          {t(errorMessage(rename.error))}
+          {t(errorMessage(rename.error), errorValues(rename.error))}
         </Alert>
       )}
       <form

@@ -36,7 +36,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { exportMembers, type MemberAction, useMemberActionMutation, useMembersCountQuery, useMembersPageQuery } from './api.ts';
 import { formatDateTime, formatNumber } from './format.ts';
@@ -108,7 +108,7 @@ export function Members() {
       a.click();
       URL.revokeObjectURL(url);
     } catch (error) {
-      notifications.show({ color: 'red', message: t(errorMessage(error)) });
+      notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) });
     } finally {
       setExporting(false);
     }
@@ -446,7 +446,7 @@ function ConfirmAction({ action, onClose }: { action: MemberAction; onClose: (do
       <Stack gap="md" data-testid="confirm-dialog">
         {mutation.isError && (
           <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(mutation.error))}
+            {t(errorMessage(mutation.error), errorValues(mutation.error))}
           </Alert>
         )}
         <Text size="sm">{t(`members.confirm.${action.kind}.body`, { who })}</Text>
@@ -518,7 +518,7 @@ function InviteModal({ onClose }: { onClose: () => void }) {
         <Stack gap="md" data-testid="invite-dialog">
           {mutation.isError && (
             <Alert color="red" data-testid="modal-error">
-              {t(errorMessage(mutation.error))}
+              {t(errorMessage(mutation.error), errorValues(mutation.error))}
             </Alert>
           )}
           <TextInput

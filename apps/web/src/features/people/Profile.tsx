@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { initialOf } from '../../app/layout/ProfileMenu.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useAdminInfoQuery } from '../console/api.ts';
 import { trackInteraction, useRenameTeamMutation } from './api.ts';
@@ -63,7 +63,7 @@ function TeamNameForm({ current }: { current: string }) {
         }}
       >
         <Stack gap="md">
-          {rename.isError && <Alert color="red">{t(errorMessage(rename.error))}</Alert>}
+          {rename.isError && <Alert color="red">{t(errorMessage(rename.error), errorValues(rename.error))}</Alert>}
           <TextInput
             label={t('profile.team_name')}
             value={name}

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { errorMessage } from '../../lib/api-error.ts';
+import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 
 /** Spec §8 Policy save: 'successfully updated', or the server's description / 'Something went wrong'. */
@@ -11,7 +11,7 @@ export function useSaveToast() {
       notifications.show({ color: 'green', message: t('successfully updated') });
       return true;
     } catch (error) {
-      notifications.show({ color: 'red', message: t(errorMessage(error)) });
+      notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) });
       return false;
     }
   };
