@@ -195,3 +195,18 @@ test('branding: upload a logo, shown in the top bar and on the dashboard, then r
   await expect(page.getByTestId('branding-empty')).toBeVisible();
   await expect(page.getByTestId('topbar-logo')).toHaveCount(0);
 });
+
+test('a refusal from the server reads in the admin’s language, naming what was typed', async ({ page }) => {
+  await signIn(page, ADMINS.adam.email);
+  await page.evaluate(() => localStorage.setItem('latchkey.language', 'de'));
+  await page.goto('/#/groups');
+  await page.reload();
+  await expect(page.getByTestId('group-row').first()).toBeVisible();
+  await page.getByTestId('group-create-open').click();
+  const create = page.getByTestId('group-create-dialog');
+  await create.getByTestId('group-name').fill('sales');
+  await create.getByTestId('group-create-submit').click();
+  // The server's key and value (errors.group_already_exists, name), not its English description.
+  await expect(create.getByText('In diesem Team gibt es bereits eine Gruppe namens „sales“.')).toBeVisible();
+  await expect(create.getByText('already exists')).toHaveCount(0);
+});
