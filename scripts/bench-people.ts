@@ -18,7 +18,7 @@ const MEMBERS = 100_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = 8;
 const SEARCHES = ['kowal', 'eriks', 'haddad', 'ito.17', '4242'];
-/** BENCH_ONLY=search (or first, deep, fixed; comma-separated) runs just those, for profiling. */
+/** BENCH_ONLY=search (or first, deep, fixed, export; comma-separated) runs just those, for profiling. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (phase: string) => !ONLY || ONLY.includes(phase);
 
@@ -203,6 +203,23 @@ try {
     await atRate(2); // its own warm-up: 64 connections to open and the open-loop path to compile
     fixed = await atRate(SECONDS);
   }
+  // Export: every member as CSV through the API, one admin at a time, as the console asks for it.
+  let exported: { seconds: number[]; bytes: number; rows: number } | undefined;
+  if (runs('export')) {
+    exported = { seconds: [], bytes: 0, rows: 0 };
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const res = await fetch(`${base}/api/v1/team/members/export/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: '{}',
+      });
+      const body = await res.text();
+      exported.seconds.push((performance.now() - started) / 1000);
+      exported.bytes = body.length;
+      exported.rows = (JSON.parse(body) as { count: number }).count;
+    }
+  }
   await app.close();
 
   const flags = process.execArgv.filter((a) => a.startsWith('--max-semi-space-size'));
@@ -217,6 +234,13 @@ try {
     console.info(line(`SQL  ${label}`, r.sql));
   }
   if (fixed) console.info(line('API  deep page at 2,000 req/s', fixed));
+  if (exported) {
+    const median = [...exported.seconds].sort((a, b) => a - b)[2] ?? 0;
+    console.info(
+      `API  export CSV of ${exported.rows.toLocaleString('en-US')} members   median ${(median * 1000).toFixed(0)} ms  ` +
+        `${Math.round(exported.rows / median).toLocaleString('en-US')} members/s  ${(exported.bytes / 1e6 / median).toFixed(1)} MB/s`,
+    );
+  }
 
   const of = (label: string) => results[label];
   const first = of('first page');
