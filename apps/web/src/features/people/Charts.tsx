@@ -1,4 +1,5 @@
 import type { ProvisioningEntry } from '@latchkey/contracts/client';
+import { useElementSize } from '@mantine/hooks';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatMonth, formatNumber } from './format.ts';
 
@@ -19,28 +20,32 @@ const SERIES = [
 /** Onboarded (green) and deboarded (amber) lines by month with an integer y-axis and a legend; its own lazy chunk. */
 export function ProvisioningChart({ data }: { data: ProvisioningEntry[] }) {
   const { t } = useTranslation();
-  // A narrow drawing scaled to the card: its labels stay readable from phone to desktop.
-  const width = 420;
-  const height = 200;
+  // Drawn at the card's own width, so labels keep their size from phone to desktop (a scaled
+  // drawing shrank them to 7 px on a phone).
+  const { ref, width: measured } = useElementSize();
+  const width = Math.max(240, Math.round(measured) || 420);
+  const height = Math.min(260, Math.max(180, Math.round(width * 0.45)));
+  // A month label needs about 56 px: every month where they fit, else every second or third.
+  const labelEvery = Math.max(1, Math.ceil((56 * data.length) / width));
   const pad = { left: 32, right: 22, top: 10, bottom: 24 };
   const ticks = integerTicks(Math.max(0, ...data.flatMap((d) => [d.onboarded, d.deboarded])));
   const top = ticks.at(-1) ?? 1;
   const x = (i: number) => pad.left + (data.length > 1 ? (i * (width - pad.left - pad.right)) / (data.length - 1) : 0);
   const y = (v: number) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
   return (
-    <div>
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" style={{ maxHeight: 280 }} aria-hidden>
+    <div ref={ref}>
+      <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} style={{ display: 'block' }} aria-hidden>
         {ticks.map((v) => (
           <g key={v}>
             <line x1={pad.left} x2={width - pad.right} y1={y(v)} y2={y(v)} stroke="var(--mantine-color-gray-2)" />
-            <text x={pad.left - 8} y={y(v) + 4} textAnchor="end" fontSize="10" fill="var(--mantine-color-dimmed)">
+            <text x={pad.left - 8} y={y(v) + 4} textAnchor="end" fontSize="11" fill="var(--mantine-color-dimmed)">
               {formatNumber(v)}
             </text>
           </g>
         ))}
         {data.map((d, i) => (
-          <text key={d.date} x={x(i)} y={height - 8} textAnchor="middle" fontSize="10" fill="var(--mantine-color-dimmed)">
-            {i % 2 === data.length % 2 ? '' : formatMonth(d.date)}
+          <text key={d.date} x={x(i)} y={height - 8} textAnchor="middle" fontSize="11" fill="var(--mantine-color-dimmed)">
+            {(data.length - 1 - i) % labelEvery === 0 ? formatMonth(d.date) : ''}
           </text>
         ))}
         {SERIES.map((s) => (
