@@ -1,9 +1,9 @@
-import { Alert, Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { ModalError } from '../../components/ModalError.tsx';
 import { useAllTeamsQuery } from '../../features/console/api.ts';
 import { resetLoginState } from '../../features/login/login-state.ts';
 import { call } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/api-error.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 
@@ -15,7 +15,7 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
   const { t } = useTranslation();
   const teams = useAllTeamsQuery();
   const [chosen, setChosen] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const others = (teams.data ?? []).filter((team) => team.team_slug !== currentSlug);
 
@@ -34,7 +34,7 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
       });
       logout('team_switch', reply.auth_type === 'password' ? '/login/verify-password' : '/login/verify-otp');
     } catch (e) {
-      setError(errorMessage(e));
+      setError(e);
       setBusy(false);
     }
   }
@@ -42,11 +42,7 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
   return (
     <Modal opened onClose={onClose} title={t('switch_team.title')} centered>
       <Stack gap="md">
-        {error && (
-          <Alert color="red" variant="light" role="alert">
-            {t(error)}
-          </Alert>
-        )}
+        <ModalError error={error} />
         <Text size="sm">{t('switch_team.body')}</Text>
         {teams.isPending ? (
           <Skeleton h={60} />

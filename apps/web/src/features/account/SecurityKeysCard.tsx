@@ -3,8 +3,8 @@ import { Alert, Button, Group, Modal, PasswordInput, Skeleton, Stack, Text, Text
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ModalError } from '../../components/ModalError.tsx';
 import { call } from '../../lib/api.ts';
-import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -189,11 +189,7 @@ function RenameDialog({ securityKey: key, onClose }: { securityKey: SecurityKey;
     <Modal opened onClose={onClose} title={t('account.security_key_rename_title')} centered>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {rename.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {t(errorMessage(rename.error), errorValues(rename.error))}
-            </Alert>
-          )}
+          <ModalError error={rename.error} />
           <TextInput
             label={t('account.security_key_name')}
             value={name}
@@ -245,11 +241,7 @@ function RemoveDialog({
     <Modal opened onClose={onClose} title={t('account.security_key_remove_title')} centered>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {remove.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {t(errorMessage(remove.error), errorValues(remove.error))}
-            </Alert>
-          )}
+          <ModalError error={remove.error} />
           <Text size="sm">{t('account.security_key_remove_body', { name: key.name || t('account.security_key_unnamed') })}</Text>
           {hasPassword && (
             <PasswordInput

@@ -1,7 +1,8 @@
 import { LOGO_MAX_BYTES, LOGO_TYPES } from '@latchkey/contracts/client';
-import { Alert, Button, Card, Center, FileButton, Group, Image, Modal, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Center, FileButton, Group, Image, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -104,35 +105,30 @@ export function Branding() {
         </Group>
       </Stack>
       {confirmRemove && (
-        <Modal opened onClose={() => setConfirmRemove(false)} title={t('branding.remove.title')} centered>
-          <Stack gap="md" data-testid="branding-remove-dialog">
-            <Text size="sm">{t('branding.remove.body')}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirmRemove(false)}>
-                {t('common.cancel')}
-              </Button>
-              <Button
-                color="red"
-                loading={mutation.isPending}
-                data-testid="branding-remove-confirm"
-                onClick={() =>
-                  mutation.mutate(
-                    { kind: 'remove' },
-                    {
-                      onSuccess: () => {
-                        notifications.show({ color: 'teal', message: t('branding.done.remove') });
-                        setConfirmRemove(false);
-                      },
-                      onError: () => setConfirmRemove(false),
-                    },
-                  )
-                }
-              >
-                {t('branding.remove')}
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+        <ConfirmDialog
+          title={t('branding.remove.title')}
+          action={t('branding.remove')}
+          pending={mutation.isPending}
+          // A failure closes the dialog and shows on the page (branding-error).
+          error={null}
+          onConfirm={() =>
+            mutation.mutate(
+              { kind: 'remove' },
+              {
+                onSuccess: () => {
+                  notifications.show({ color: 'teal', message: t('branding.done.remove') });
+                  setConfirmRemove(false);
+                },
+                onError: () => setConfirmRemove(false),
+              },
+            )
+          }
+          onClose={() => setConfirmRemove(false)}
+          testId="branding-remove-dialog"
+          confirmTestId="branding-remove-confirm"
+        >
+          {t('branding.remove.body')}
+        </ConfirmDialog>
       )}
     </Card>
   );

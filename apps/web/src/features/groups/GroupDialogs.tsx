@@ -1,22 +1,14 @@
 import { BADGE_MAX_CHARS, type Group, MAX_GROUP_NAME, MAX_PRIORITY_LEVEL, NO_PRIORITY } from '@latchkey/contracts/client';
-import { Alert, Button, Modal, NumberInput, Group as Row, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Modal, NumberInput, Group as Row, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ModalError } from '../../components/ModalError.tsx';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatNumber } from '../people/format.ts';
 import { useGroupMutation } from './api.ts';
 import { Badges } from './Badges.tsx';
 import { MemberPicker } from './MemberPicker.tsx';
-
-function ModalError({ error }: { error: unknown }) {
-  const { t } = useTranslation();
-  return error ? (
-    <Alert color="red" data-testid="modal-error">
-      {t(errorMessage(error), errorValues(error))}
-    </Alert>
-  ) : null;
-}
 
 const nameProblem = (name: string): string | null => (name.trim() ? null : 'this field is required');
 
@@ -194,35 +186,28 @@ export function RemoveGroupsDialog({ groups, onClose }: { groups: Group[]; onClo
   const { t } = useTranslation();
   const mutation = useGroupMutation();
   return (
-    <Modal opened onClose={() => onClose(false)} title={t('groups.remove.title', { n: groups.length })} centered>
-      <Stack gap="md" data-testid="group-remove-dialog">
-        <ModalError error={mutation.error} />
-        <Text size="sm">{t('groups.remove.body', { n: formatNumber(groups.length) })}</Text>
-        <Badges items={groups.map((g) => g.name)} max={BADGE_MAX_CHARS} />
-        <Row justify="flex-end">
-          <Button variant="default" onClick={() => onClose(false)}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red"
-            loading={mutation.isPending}
-            data-testid="group-remove-confirm"
-            onClick={() =>
-              mutation.mutate(
-                { kind: 'remove', ids: groups.map((g) => g.id) },
-                {
-                  onSuccess: () => {
-                    notifications.show({ color: 'teal', message: t('groups.done.remove', { n: formatNumber(groups.length) }) });
-                    onClose(true);
-                  },
-                },
-              )
-            }
-          >
-            {t('members.action.remove')}
-          </Button>
-        </Row>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title={t('groups.remove.title', { n: groups.length })}
+      action={t('members.action.remove')}
+      pending={mutation.isPending}
+      error={mutation.error}
+      onConfirm={() =>
+        mutation.mutate(
+          { kind: 'remove', ids: groups.map((g) => g.id) },
+          {
+            onSuccess: () => {
+              notifications.show({ color: 'teal', message: t('groups.done.remove', { n: formatNumber(groups.length) }) });
+              onClose(true);
+            },
+          },
+        )
+      }
+      onClose={() => onClose(false)}
+      testId="group-remove-dialog"
+      confirmTestId="group-remove-confirm"
+    >
+      <Text size="sm">{t('groups.remove.body', { n: formatNumber(groups.length) })}</Text>
+      <Badges items={groups.map((g) => g.name)} max={BADGE_MAX_CHARS} />
+    </ConfirmDialog>
   );
 }

@@ -1,10 +1,10 @@
 import type { GroupMember } from '@latchkey/contracts/client';
-import { Alert, Anchor, Badge, Button, Card, Group, Modal, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'wouter';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatNumber } from '../people/format.ts';
 import { useGroupMutation, useGroupQuery } from './api.ts';
@@ -158,39 +158,30 @@ function AddMembersDialog({ id, existing, onClose }: { id: string; existing: str
   const mutation = useGroupMutation();
   const [emails, setEmails] = useState<string[]>([]);
   return (
-    <Modal opened onClose={onClose} title={t('groups.add_members')} centered>
-      <Stack gap="md" data-testid="group-add-dialog">
-        {mutation.isError && (
-          <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(mutation.error), errorValues(mutation.error))}
-          </Alert>
-        )}
-        <MemberPicker label={t('groups.members')} value={emails} onChange={setEmails} exclude={existing} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            loading={mutation.isPending}
-            disabled={emails.length === 0}
-            data-testid="group-add-submit"
-            onClick={() =>
-              mutation.mutate(
-                { kind: 'add', id, emails },
-                {
-                  onSuccess: () => {
-                    notifications.show({ color: 'teal', message: t('groups.done.add', { n: formatNumber(emails.length) }) });
-                    onClose();
-                  },
-                },
-              )
-            }
-          >
-            {t('groups.add', { n: formatNumber(emails.length) })}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title={t('groups.add_members')}
+      action={t('groups.add', { n: formatNumber(emails.length) })}
+      pending={mutation.isPending}
+      error={mutation.error}
+      onConfirm={() =>
+        mutation.mutate(
+          { kind: 'add', id, emails },
+          {
+            onSuccess: () => {
+              notifications.show({ color: 'teal', message: t('groups.done.add', { n: formatNumber(emails.length) }) });
+              onClose();
+            },
+          },
+        )
+      }
+      onClose={onClose}
+      color={null}
+      testId="group-add-dialog"
+      confirmTestId="group-add-submit"
+      confirmDisabled={emails.length === 0}
+    >
+      <MemberPicker label={t('groups.members')} value={emails} onChange={setEmails} exclude={existing} />
+    </ConfirmDialog>
   );
 }
 
@@ -198,38 +189,27 @@ function TakeOutDialog({ id, member, onClose }: { id: string; member: GroupMembe
   const { t } = useTranslation();
   const mutation = useGroupMutation();
   return (
-    <Modal opened onClose={onClose} title={t('groups.take_out.title')} centered>
-      <Stack gap="md" data-testid="group-take-out-dialog">
-        {mutation.isError && (
-          <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(mutation.error), errorValues(mutation.error))}
-          </Alert>
-        )}
-        <Text size="sm">{t('groups.take_out.body', { who: member.email })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red"
-            loading={mutation.isPending}
-            data-testid="group-take-out-confirm"
-            onClick={() =>
-              mutation.mutate(
-                { kind: 'take_out', id, emails: [member.email] },
-                {
-                  onSuccess: () => {
-                    notifications.show({ color: 'teal', message: t('groups.done.take_out', { who: member.email }) });
-                    onClose();
-                  },
-                },
-              )
-            }
-          >
-            {t('groups.take_out')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title={t('groups.take_out.title')}
+      action={t('groups.take_out')}
+      pending={mutation.isPending}
+      error={mutation.error}
+      onConfirm={() =>
+        mutation.mutate(
+          { kind: 'take_out', id, emails: [member.email] },
+          {
+            onSuccess: () => {
+              notifications.show({ color: 'teal', message: t('groups.done.take_out', { who: member.email }) });
+              onClose();
+            },
+          },
+        )
+      }
+      onClose={onClose}
+      testId="group-take-out-dialog"
+      confirmTestId="group-take-out-confirm"
+    >
+      {t('groups.take_out.body', { who: member.email })}
+    </ConfirmDialog>
   );
 }

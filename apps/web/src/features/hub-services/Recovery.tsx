@@ -1,22 +1,10 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  Modal,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -227,37 +215,25 @@ function ConfirmRequest({ pending, onClose }: { pending: Pending; onClose: () =>
     else remove.mutate({ id: pending.request.id, force_delete: force }, { onSuccess: done });
   };
   return (
-    <Modal opened onClose={onClose} title={t(`recovery.confirm.${pending.kind}.title`)} centered>
-      <Stack gap="md" data-testid="confirm-dialog">
-        {action.isError && (
-          <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(action.error), errorValues(action.error))}
-          </Alert>
-        )}
-        <Text size="sm">{t(`recovery.confirm.${pending.kind}.body`, { email })}</Text>
-        {pending.kind === 'delete' && live && (
-          <Checkbox
-            label={t('recovery.confirm.force')}
-            checked={force}
-            onChange={(e) => setForce(e.currentTarget.checked)}
-            data-testid="force-delete"
-          />
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color={pending.kind === 'delete' ? 'red' : undefined}
-            loading={action.isPending}
-            disabled={pending.kind === 'delete' && live && !force}
-            data-testid="confirm-action"
-            onClick={run}
-          >
-            {t(`recovery.${pending.kind}`)}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title={t(`recovery.confirm.${pending.kind}.title`)}
+      action={t(`recovery.${pending.kind}`)}
+      pending={action.isPending}
+      error={action.error}
+      onConfirm={run}
+      onClose={onClose}
+      color={pending.kind === 'delete' ? 'red' : null}
+      confirmDisabled={pending.kind === 'delete' && live && !force}
+    >
+      <Text size="sm">{t(`recovery.confirm.${pending.kind}.body`, { email })}</Text>
+      {pending.kind === 'delete' && live && (
+        <Checkbox
+          label={t('recovery.confirm.force')}
+          checked={force}
+          onChange={(e) => setForce(e.currentTarget.checked)}
+          data-testid="force-delete"
+        />
+      )}
+    </ConfirmDialog>
   );
 }

@@ -1,6 +1,5 @@
 import { emailProblem } from '@latchkey/contracts/client';
 import {
-  Alert,
   Autocomplete,
   Badge,
   Button,
@@ -17,8 +16,9 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ModalError } from '../../components/ModalError.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatDate } from '../people/format.ts';
 import {
@@ -220,7 +220,6 @@ function AddRecoveryAdmin({ onClose }: { onClose: () => void }) {
       },
     );
   };
-  const error = problem ?? (keyCheck.isError ? errorMessage(keyCheck.error) : create.isError ? errorMessage(create.error) : null);
   return (
     <Modal opened onClose={onClose} title={t('recovery.admin.add_title')} centered>
       <form
@@ -230,11 +229,7 @@ function AddRecoveryAdmin({ onClose }: { onClose: () => void }) {
         }}
       >
         <Stack gap="md" data-testid="recovery-admin-dialog">
-          {error && (
-            <Alert color="red" data-testid="modal-error">
-              {t(error)}
-            </Alert>
-          )}
+          <ModalError error={problem ?? keyCheck.error ?? create.error} />
           <Text size="sm" c="dimmed">
             {t('recovery.admin.add_hint')}
           </Text>
@@ -263,38 +258,25 @@ function ConfirmRemove({ admin, onClose }: { admin: { id: string; email: string 
   const { t } = useTranslation();
   const remove = useRemoveRecoveryAdminMutation();
   return (
-    <Modal opened onClose={onClose} title={t('recovery.admin.remove_title')} centered>
-      <Stack gap="md" data-testid="confirm-dialog">
-        {remove.isError && (
-          <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(remove.error), errorValues(remove.error))}
-          </Alert>
-        )}
-        <Text size="sm">{t('recovery.admin.remove_body', { email: admin.email })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            data-testid="confirm-action"
-            onClick={() =>
-              remove.mutate(
-                { email: admin.email, uid: admin.id },
-                {
-                  onSuccess: () => {
-                    notifications.show({ color: 'teal', message: t('recovery.admin.removed', { email: admin.email }) });
-                    onClose();
-                  },
-                },
-              )
-            }
-          >
-            {t('recovery.admin.remove')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title={t('recovery.admin.remove_title')}
+      action={t('recovery.admin.remove')}
+      pending={remove.isPending}
+      error={remove.error}
+      onConfirm={() =>
+        remove.mutate(
+          { email: admin.email, uid: admin.id },
+          {
+            onSuccess: () => {
+              notifications.show({ color: 'teal', message: t('recovery.admin.removed', { email: admin.email }) });
+              onClose();
+            },
+          },
+        )
+      }
+      onClose={onClose}
+    >
+      {t('recovery.admin.remove_body', { email: admin.email })}
+    </ConfirmDialog>
   );
 }

@@ -8,24 +8,11 @@ import {
   RECOVERY_RECIPIENT_TYPES,
   type RecoveryRecipientType,
 } from '@latchkey/contracts/client';
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  Modal,
-  NumberInput,
-  Radio,
-  Skeleton,
-  Stack,
-  Switch,
-  TagsInput,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Group, NumberInput, Radio, Skeleton, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -94,36 +81,23 @@ function ServiceCard() {
       {/* This page exists only while recovery runs (route rule: service status 2), so the switch is on. */}
       <Switch checked label={t('recovery.service.label')} onChange={() => setConfirming(true)} />
       {confirming && (
-        <Modal opened onClose={() => setConfirming(false)} title={t('recovery.service.off_title')} centered>
-          <Stack gap="md" data-testid="confirm-dialog">
-            {service.isError && (
-              <Alert color="red" data-testid="modal-error">
-                {t(errorMessage(service.error), errorValues(service.error))}
-              </Alert>
-            )}
-            <Text size="sm">{t('recovery.service.off_body')}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirming(false)}>
-                {t('common.cancel')}
-              </Button>
-              <Button
-                color="red"
-                loading={service.isPending}
-                data-testid="confirm-action"
-                onClick={() =>
-                  service.mutate(false, {
-                    onSuccess: () => {
-                      notifications.show({ color: 'teal', message: t('recovery.service.off') });
-                      navigate('/recovery');
-                    },
-                  })
-                }
-              >
-                {t('recovery.service.turn_off')}
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+        <ConfirmDialog
+          title={t('recovery.service.off_title')}
+          action={t('recovery.service.turn_off')}
+          pending={service.isPending}
+          error={service.error}
+          onConfirm={() =>
+            service.mutate(false, {
+              onSuccess: () => {
+                notifications.show({ color: 'teal', message: t('recovery.service.off') });
+                navigate('/recovery');
+              },
+            })
+          }
+          onClose={() => setConfirming(false)}
+        >
+          {t('recovery.service.off_body')}
+        </ConfirmDialog>
       )}
     </SettingsCard>
   );

@@ -1,9 +1,9 @@
-import { Alert, Button, Checkbox, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatDateTime, formatNumber } from '../people/format.ts';
 import { type ShareLinkRow, useRevokeSharesMutation, useShareLinksQuery } from './api.ts';
@@ -153,42 +153,27 @@ function ConfirmRevoke({ links, onClose, onDone }: { links: ShareLinkRow[]; onCl
   const revoke = useRevokeSharesMutation();
   const one = links.length === 1 ? links[0] : undefined;
   return (
-    <Modal opened onClose={onClose} title={t('sharing.confirm.title')} centered>
-      <Stack gap="md" data-testid="confirm-dialog">
-        {revoke.isError && (
-          <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(revoke.error), errorValues(revoke.error))}
-          </Alert>
-        )}
-        <Text size="sm">
-          {one
-            ? t('sharing.confirm.one', { label: one.label || '–', email: one.email })
-            : t('sharing.confirm.many', { n: links.length })}
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red"
-            loading={revoke.isPending}
-            data-testid="confirm-action"
-            onClick={() =>
-              revoke.mutate(
-                { share_ids: links.map((l) => l.share_id) },
-                {
-                  onSuccess: (r) => {
-                    notifications.show({ color: 'teal', message: t('sharing.revoked', { n: r.revoked }) });
-                    onDone();
-                  },
-                },
-              )
-            }
-          >
-            {t('sharing.revoke')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title={t('sharing.confirm.title')}
+      action={t('sharing.revoke')}
+      pending={revoke.isPending}
+      error={revoke.error}
+      onConfirm={() =>
+        revoke.mutate(
+          { share_ids: links.map((l) => l.share_id) },
+          {
+            onSuccess: (r) => {
+              notifications.show({ color: 'teal', message: t('sharing.revoked', { n: r.revoked }) });
+              onDone();
+            },
+          },
+        )
+      }
+      onClose={onClose}
+    >
+      {one
+        ? t('sharing.confirm.one', { label: one.label || '–', email: one.email })
+        : t('sharing.confirm.many', { n: links.length })}
+    </ConfirmDialog>
   );
 }

@@ -1,10 +1,10 @@
 import type { HubServer } from '@latchkey/contracts/client';
-import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { call } from '../../lib/api.ts';
-import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { getSession, setSession, useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -70,23 +70,17 @@ function DeleteConnectorDialog({ hub, onClose }: { hub: HubServer; onClose: () =
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t('integration.connection.delete')} centered>
-      <Stack gap="md" data-testid="hub-delete-dialog">
-        {remove.isError && (
-          <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(remove.error), errorValues(remove.error))}
-          </Alert>
-        )}
-        <Text size="sm">{t('integration.connection.delete_confirm')}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()} data-testid="hub-delete-confirm">
-            {t('integration.connection.delete')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title={t('integration.connection.delete')}
+      action={t('integration.connection.delete')}
+      pending={remove.isPending}
+      error={remove.error}
+      onConfirm={() => remove.mutate()}
+      onClose={onClose}
+      testId="hub-delete-dialog"
+      confirmTestId="hub-delete-confirm"
+    >
+      {t('integration.connection.delete_confirm')}
+    </ConfirmDialog>
   );
 }

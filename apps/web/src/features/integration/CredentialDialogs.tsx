@@ -3,8 +3,8 @@ import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput }
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { ModalError } from '../../components/ModalError.tsx';
 import { call } from '../../lib/api.ts';
-import { errorValues } from '../../lib/api-error.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -44,11 +44,7 @@ function Dialog(props: {
         }}
       >
         <Stack gap="md" data-testid={props.testId}>
-          {props.error ? (
-            <Alert color="red" data-testid="modal-error">
-              {t(integrationErrorMessage(props.error), errorValues(props.error))}
-            </Alert>
-          ) : null}
+          <ModalError error={props.error} message={integrationErrorMessage} />
           {props.children}
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onClose}>

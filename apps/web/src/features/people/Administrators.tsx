@@ -1,26 +1,13 @@
 import { SCOPES, type Scope } from '@latchkey/contracts/client';
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Menu,
-  Modal,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { ActionIcon, Badge, Button, Checkbox, Group, Menu, Modal, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ModalError } from '../../components/ModalError.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
-import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatNumber } from './format.ts';
@@ -171,11 +158,7 @@ function AddAdmin({ onClose }: { onClose: () => void }) {
         }}
       >
         <Stack gap="md" data-testid="admin-add-dialog">
-          {add.isError && (
-            <Alert color="red" data-testid="modal-error">
-              {t(errorMessage(add.error), errorValues(add.error))}
-            </Alert>
-          )}
+          <ModalError error={add.error} />
           <TextInput
             label={t('members.invite.email')}
             value={email}
@@ -214,35 +197,22 @@ function ConfirmAdmin({ pending, onClose }: { pending: Pending; onClose: () => v
     onSuccess: invalidate,
   });
   return (
-    <Modal opened onClose={onClose} title={t(`admins.confirm.${pending.kind}.title`)} centered>
-      <Stack gap="md" data-testid="confirm-dialog">
-        {action.isError && (
-          <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(action.error), errorValues(action.error))}
-          </Alert>
-        )}
-        <Text size="sm">{t(`admins.confirm.${pending.kind}.body`, { email: pending.email })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red"
-            loading={action.isPending}
-            data-testid="confirm-action"
-            onClick={() =>
-              action.mutate(undefined, {
-                onSuccess: () => {
-                  notifications.show({ color: 'teal', message: t(`admins.done.${pending.kind}`, { email: pending.email }) });
-                  onClose();
-                },
-              })
-            }
-          >
-            {t(pending.kind === 'remove' ? 'admins.remove' : 'admins.reset')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title={t(`admins.confirm.${pending.kind}.title`)}
+      action={t(pending.kind === 'remove' ? 'admins.remove' : 'admins.reset')}
+      pending={action.isPending}
+      error={action.error}
+      onConfirm={() =>
+        action.mutate(undefined, {
+          onSuccess: () => {
+            notifications.show({ color: 'teal', message: t(`admins.done.${pending.kind}`, { email: pending.email }) });
+            onClose();
+          },
+        })
+      }
+      onClose={onClose}
+    >
+      {t(`admins.confirm.${pending.kind}.body`, { email: pending.email })}
+    </ConfirmDialog>
   );
 }

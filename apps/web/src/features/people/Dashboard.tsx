@@ -19,8 +19,8 @@ import {
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
+import { ModalError } from '../../components/ModalError.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useLogoQuery } from '../branding/api.ts';
@@ -183,35 +183,33 @@ function RenameFamilyModal({ current, onClose }: { current: string; onClose: () 
   };
   return (
     <Modal opened onClose={onClose} title={t('dashboard.rename_family_title')} centered>
-      {rename.isError && (
-        <Alert color="red" mb="md" data-testid="modal-error">
-          {t(errorMessage(rename.error), errorValues(rename.error))}
-        </Alert>
-      )}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <TextInput
-          label={t('dashboard.family_name')}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          onBlur={() => setTouched(true)}
-          error={touched && invalid ? t('family name compulsory') : undefined}
-          maxLength={100}
-          data-autofocus
-        />
-        <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={rename.isPending} disabled={name.trim() === current}>
-            {t('common.save')}
-          </Button>
-        </Group>
-      </form>
+      <Stack gap="md">
+        <ModalError error={rename.error} />
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <TextInput
+            label={t('dashboard.family_name')}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            onBlur={() => setTouched(true)}
+            error={touched && invalid ? t('family name compulsory') : undefined}
+            maxLength={100}
+            data-autofocus
+          />
+          <Group justify="flex-end" mt="lg">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={rename.isPending} disabled={name.trim() === current}>
+              {t('common.save')}
+            </Button>
+          </Group>
+        </form>
+      </Stack>
     </Modal>
   );
 }

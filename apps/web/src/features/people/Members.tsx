@@ -12,7 +12,6 @@ import {
 } from '@latchkey/contracts/client';
 import {
   ActionIcon,
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -35,6 +34,8 @@ import { notifications } from '@mantine/notifications';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ModalError } from '../../components/ModalError.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -442,36 +443,24 @@ function ConfirmAction({ action, onClose }: { action: MemberAction; onClose: (do
   const who = n === 1 ? action.emails[0] : t('members.n_members', { n: formatNumber(n) });
   const destructive = action.kind === 'remove' || action.kind === 'revoke' || action.kind === 'suspend';
   return (
-    <Modal opened onClose={() => onClose(false)} title={t(`members.confirm.${action.kind}.title`)} centered>
-      <Stack gap="md" data-testid="confirm-dialog">
-        {mutation.isError && (
-          <Alert color="red" data-testid="modal-error">
-            {t(errorMessage(mutation.error), errorValues(mutation.error))}
-          </Alert>
-        )}
-        <Text size="sm">{t(`members.confirm.${action.kind}.body`, { who })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => onClose(false)}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color={destructive ? 'red' : undefined}
-            loading={mutation.isPending}
-            data-testid="confirm-action"
-            onClick={() =>
-              mutation.mutate(action, {
-                onSuccess: () => {
-                  notifications.show({ color: 'teal', message: t(`members.done.${action.kind}`, { who }) });
-                  onClose(true);
-                },
-              })
-            }
-          >
-            {t(`members.action.${action.kind}`)}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title={t(`members.confirm.${action.kind}.title`)}
+      action={t(`members.action.${action.kind}`)}
+      pending={mutation.isPending}
+      error={mutation.error}
+      onConfirm={() =>
+        mutation.mutate(action, {
+          onSuccess: () => {
+            notifications.show({ color: 'teal', message: t(`members.done.${action.kind}`, { who }) });
+            onClose(true);
+          },
+        })
+      }
+      onClose={() => onClose(false)}
+      color={destructive ? 'red' : null}
+    >
+      {t(`members.confirm.${action.kind}.body`, { who })}
+    </ConfirmDialog>
   );
 }
 
@@ -516,11 +505,7 @@ function InviteModal({ onClose }: { onClose: () => void }) {
         }}
       >
         <Stack gap="md" data-testid="invite-dialog">
-          {mutation.isError && (
-            <Alert color="red" data-testid="modal-error">
-              {t(errorMessage(mutation.error), errorValues(mutation.error))}
-            </Alert>
-          )}
+          <ModalError error={mutation.error} />
           <TextInput
             label={t('members.invite.email')}
             value={text}
