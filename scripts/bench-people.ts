@@ -1,7 +1,8 @@
 // `npm run bench` (people, issue 4): a 100,000-member team on the PostgreSQL server at
 // TEST_DATABASE_URL, and the members list through the real API (authenticated, validated, JSON
 // over HTTP) for the first page, a deep page and a substring search, beside the raw SQL of the same
-// queries. The load generator runs in a worker thread, so server and client each have a core.
+// queries; then the deep page at a fixed 2,000 requests a second, the dashboard's calls and the CSV
+// export. The load generator runs in a worker thread, so server and client each have a core.
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_PAGE_SIZE, type MemberFilters } from '@latchkey/contracts';
@@ -18,7 +19,7 @@ const MEMBERS = 100_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = 8;
 const SEARCHES = ['kowal', 'eriks', 'haddad', 'ito.17', '4242'];
-/** BENCH_ONLY=search (or first, deep, fixed, export; comma-separated) runs just those, for profiling. */
+/** BENCH_ONLY=search (or first, deep, fixed, dashboard, export; comma-separated) runs just those, for profiling. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (phase: string) => !ONLY || ONLY.includes(phase);
 
@@ -54,7 +55,7 @@ function summary(r: LoadResult) {
 const ms = (n: number) => `${n.toFixed(2).padStart(6)} ms`;
 const line = (label: string, r: LoadResult) => {
   const s = summary(r);
-  return `${label.padEnd(34)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  ${Math.round(s.rps).toString().padStart(6)} req/s${s.errors ? `  ${s.errors} errors` : ''}`;
+  return `${label.padEnd(46)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  ${Math.round(s.rps).toString().padStart(6)} req/s${s.errors ? `  ${s.errors} errors` : ''}`;
 };
 
 function load(job: { url: string; token: string; bodies: string[]; seconds: number; concurrency: number; rate?: number }) {
@@ -198,6 +199,19 @@ try {
   }
   const atRate = (seconds: number) =>
     load({ url: listUrl, token, bodies: [JSON.stringify({ after: deepCursor })], seconds, concurrency: 64, rate: 2000 });
+  // The dashboard's calls and the member count over the whole team, as each admin's visit makes them.
+  const dashboard: [string, LoadResult][] = [];
+  if (runs('dashboard')) {
+    for (const path of [
+      '/api/v1/dashboard/stats/activity/',
+      '/api/v1/dashboard/stats/provisioning/data/',
+      '/api/v1/dashboard/stats/licence/summary/',
+      '/api/v1/team/members/count/',
+    ]) {
+      const result = await load({ url: base + path, token, bodies: ['{}'], seconds: SECONDS / 2, concurrency: 2 });
+      dashboard.push([path, result]);
+    }
+  }
   let fixed: LoadResult | undefined;
   if (runs('fixed')) {
     await atRate(2); // its own warm-up: 64 connections to open and the open-loop path to compile
@@ -234,6 +248,7 @@ try {
     console.info(line(`SQL  ${label}`, r.sql));
   }
   if (fixed) console.info(line('API  deep page at 2,000 req/s', fixed));
+  for (const [path, result] of dashboard) console.info(line(`API  ${path.replace('/api/v1/', '')} (2 conc.)`, result));
   if (exported) {
     const median = [...exported.seconds].sort((a, b) => a - b)[2] ?? 0;
     console.info(

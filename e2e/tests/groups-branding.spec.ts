@@ -198,7 +198,7 @@ test('branding: upload a logo, shown in the top bar and on the dashboard, then r
 
 test('a refusal from the server reads in the admin’s language, naming what was typed', async ({ page }) => {
   await signIn(page, ADMINS.adam.email);
-  await page.evaluate(() => localStorage.setItem('latchkey.language', 'de'));
+  await page.evaluate(`localStorage.setItem('latchkey.language', 'de')`);
   await page.goto('/#/groups');
   await page.reload();
   await expect(page.getByTestId('group-row').first()).toBeVisible();

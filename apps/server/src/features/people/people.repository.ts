@@ -204,20 +204,25 @@ export const peopleRepository = {
     return row ?? { active_members: 0, inactive_members: 0, unresponsive_members: 0, unlicensed_members: 0 };
   },
 
-  /** Joiners and leavers per month for the last 12 months (UTC), oldest first. */
+  /** Joiners and leavers per month for the last 12 months (UTC), oldest first: one index range each. */
   async provisioning(q: Queryable, teamId: string) {
     return q.query<{ date: number; month: string; year: number; onboarded: number; deboarded: number }>(
       `with months as (
          select generate_series(date_trunc('month', now() at time zone 'UTC') - interval '11 months',
            date_trunc('month', now() at time zone 'UTC'), interval '1 month') as m
+       ),
+       since as (select min(m) at time zone 'UTC' as at from months),
+       joined as (
+         select date_trunc('month', onboarded_at at time zone 'UTC') as m, count(*)::int as n
+         from members where team_id = $1 and onboarded_at >= (select at from since) group by 1
+       ),
+       departed as (
+         select date_trunc('month', deboarded_at at time zone 'UTC') as m, count(*)::int as n
+         from members where team_id = $1 and deboarded_at >= (select at from since) group by 1
        )
        select (extract(epoch from m) * 1000)::bigint::float8 as date, to_char(m, 'MM') as month,
-         extract(year from m)::int as year,
-         (select count(*) from members where team_id = $1 and (onboarded_at at time zone 'UTC') >= m
-           and (onboarded_at at time zone 'UTC') < m + interval '1 month')::int as onboarded,
-         (select count(*) from members where team_id = $1 and (deboarded_at at time zone 'UTC') >= m
-           and (deboarded_at at time zone 'UTC') < m + interval '1 month')::int as deboarded
-       from months order by m`,
+         extract(year from m)::int as year, coalesce(joined.n, 0) as onboarded, coalesce(departed.n, 0) as deboarded
+       from months left join joined using (m) left join departed using (m) order by m`,
       [teamId],
     );
   },
