@@ -54,13 +54,15 @@ async function run(job) {
 
   const send = (conn, due) => {
     conn.due = due;
+    conn.busy = true;
     conn.socket.write(requests[sent++ % requests.length]);
   };
   const open = () => {
-    const conn = { due: 0, socket: null };
+    const conn = { due: 0, busy: false, socket: null };
     conn.socket = connection(target, (status) => {
       if (status === 200) latencies.push(performance.now() - conn.due);
       else errors++;
+      conn.busy = false;
       outstanding--;
       if (waiting.length) send(conn, waiting.shift());
       else if (job.rate) idle.push(conn);
@@ -70,7 +72,15 @@ async function run(job) {
       }
       if (outstanding === 0) drained();
     });
-    conn.socket.on('error', () => errors++);
+    // A connection lost mid-request is an error, not a request waited for forever.
+    conn.socket.on('error', () => {});
+    conn.socket.on('close', () => {
+      if (!conn.busy) return;
+      conn.busy = false;
+      errors++;
+      outstanding--;
+      if (outstanding === 0) drained();
+    });
     return conn;
   };
   const conns = Array.from({ length: job.concurrency }, open);
