@@ -83,6 +83,8 @@ test('recovery: add a recovery admin who approves from their app, then approve a
   await page.getByLabel('Search by member email').fill(`nia.${run}`);
   const request = page.locator(`[data-testid="recovery-row"][data-email="${member}"]`);
   await expect(request).toContainText('Pending');
+  // The search narrows the list to that member.
+  await expect(page.getByTestId('recovery-row')).toHaveCount(1);
   await shots(page, 'hub-recovery');
   await request.getByRole('button', { name: 'Approve' }).click();
   await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Approve' }).click();
