@@ -4,7 +4,6 @@
 // queries; then the deep page at a fixed 2,000 requests a second, the dashboard's calls and the CSV
 // export. The load generator runs in a worker thread, so server and client each have a core.
 import { randomBytes } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
 import { DEFAULT_PAGE_SIZE, type MemberFilters } from '@latchkey/contracts';
 import { migrate, wrapPool } from '@latchkey/runtime';
 import pg from 'pg';
@@ -14,6 +13,7 @@ import { MIGRATIONS_DIR } from '../apps/server/src/db/migrations-dir.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD, seedDemo } from '../apps/server/src/features/demo/seed.ts';
 import { peopleRepository } from '../apps/server/src/features/people/people.repository.ts';
 import type { Mail } from '../apps/server/src/platform/mail.ts';
+import { type LoadResult, line, load, summary, withDatabase } from './bench-stats.ts';
 
 const MEMBERS = 100_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -23,50 +23,10 @@ const SEARCHES = ['kowal', 'eriks', 'haddad', 'ito.17', '4242'];
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (phase: string) => !ONLY || ONLY.includes(phase);
 
-interface LoadResult {
-  latenciesMs: number[];
-  errors: number;
-  seconds: number;
-}
-
 const url = process.env.TEST_DATABASE_URL;
 if (!url) {
   console.info('people bench skipped: set TEST_DATABASE_URL to a PostgreSQL server');
   process.exit(0);
-}
-
-const withDatabase = (base: string, database: string) => {
-  const u = new URL(base);
-  u.pathname = `/${database}`;
-  return u.toString();
-};
-
-const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-function summary(r: LoadResult) {
-  const sorted = [...r.latenciesMs].sort((a, b) => a - b);
-  return {
-    p50: percentile(sorted, 0.5),
-    p95: percentile(sorted, 0.95),
-    p99: percentile(sorted, 0.99),
-    rps: sorted.length / r.seconds,
-    errors: r.errors,
-  };
-}
-const ms = (n: number) => `${n.toFixed(2).padStart(6)} ms`;
-const line = (label: string, r: LoadResult) => {
-  const s = summary(r);
-  return `${label.padEnd(46)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  ${Math.round(s.rps).toString().padStart(6)} req/s${s.errors ? `  ${s.errors} errors` : ''}`;
-};
-
-function load(job: { url: string; token: string; bodies: string[]; seconds: number; concurrency: number; rate?: number }) {
-  return new Promise<LoadResult>((resolve, reject) => {
-    const worker = new Worker(new URL('./bench-load.mjs', import.meta.url), { workerData: job });
-    worker.once('message', (result: LoadResult) => {
-      void worker.terminate();
-      resolve(result);
-    });
-    worker.once('error', reject);
-  });
 }
 
 /** The same query the API runs, straight on the pool, closed loop. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from './db.ts';
-import { migrate } from './migrate.ts';
+import { migrate, splitStatements } from './migrate.ts';
 import { createTestDb } from './testing/test-db.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'latchkey-runtime-migrations-'));
@@ -116,6 +116,24 @@ describe('migrate', () => {
     expect(applied.map((r) => r.name)).not.toContain('0004_broken.sql');
     const [table] = await db.query<{ t: string | null }>("select to_regclass('broken')::text as t");
     expect(table?.t).toBeNull();
+  });
+
+  test('splits on line-ending semicolons, keeping a function body whole', () => {
+    const sql = [
+      '-- a comment',
+      'create table a (id int);',
+      'create function f() returns trigger language plpgsql as $$',
+      'begin',
+      '  insert into a values (1);',
+      '  return null;',
+      'end $$;',
+      "select 'last'",
+    ].join('\n');
+    expect(splitStatements(sql)).toEqual([
+      'create table a (id int)',
+      'create function f() returns trigger language plpgsql as $$\nbegin\n  insert into a values (1);\n  return null;\nend $$',
+      "select 'last'",
+    ]);
   });
 });
 

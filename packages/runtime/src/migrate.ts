@@ -29,11 +29,23 @@ export async function migrate(db: Db, dir: string): Promise<string[]> {
   return applied;
 }
 
-/** Splits a migration on semicolons that end a line; migrations keep to that style (no functions with bodies). */
-function splitStatements(sql: string): string[] {
-  return sql
-    .replace(/^\s*--.*$/gm, '')
-    .split(/;\s*$/m)
-    .map((s) => s.trim())
-    .filter(Boolean);
+/**
+ * Splits a migration on semicolons that end a line, outside `$$`-quoted function bodies (whose own
+ * statements end lines too). Comment lines are dropped.
+ */
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let current: string[] = [];
+  let inBody = false;
+  for (const line of sql.split('\n')) {
+    if (!inBody && /^\s*--/.test(line)) continue;
+    current.push(line);
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      statements.push(current.join('\n').replace(/;\s*$/, ''));
+      current = [];
+    }
+  }
+  statements.push(current.join('\n'));
+  return statements.map((s) => s.trim()).filter(Boolean);
 }

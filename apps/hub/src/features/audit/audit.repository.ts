@@ -53,24 +53,30 @@ export const auditRepository = {
     return row?.id as string;
   },
 
+  /** One page in the chosen order; `total` only for a search (without one, it is the team's count). */
   async page(
     q: Queryable,
     teamSlug: string,
     o: { field: AuditField; desc: boolean; search: string; limit: number; offset: number },
-  ): Promise<{ rows: SummaryRow[]; total: number }> {
+  ): Promise<{ rows: SummaryRow[]; total: number | null }> {
     const where = "team_slug = $1 and ($2 = '' or email like $3)";
     const params = [teamSlug, o.search, `%${escapeLike(o.search.toLowerCase())}%`];
     const dir = o.desc ? 'desc' : 'asc';
-    // The member's email breaks ties, so pages never overlap.
+    // The member's email breaks ties, so pages never overlap. The offset is skipped over ids alone
+    // (index-only in score order), then the page's rows are read.
+    const order = `${ORDER[o.field]} ${dir}, email ${dir}`;
     const rows = await q.query<SummaryRow>(
-      `select ${COLUMNS} from vault_summaries where ${where}
-       order by ${ORDER[o.field]} ${dir}, email ${dir} limit $4 offset $5`,
+      `select ${COLUMNS} from vault_summaries where id = any(array(
+         select id from vault_summaries where ${where} order by ${order} limit $4 offset $5))
+       order by ${order}`,
       [...params, o.limit, o.offset],
     );
+    if (!o.search) return { rows, total: null };
     const [count] = await q.query<{ n: number }>(`select count(*)::int as n from vault_summaries where ${where}`, params);
     return { rows, total: count?.n ?? 0 };
   },
 
+  /** The team's totals, as the database keeps them (migration 0005 `vault_totals`). */
   async totals(q: Queryable, teamSlug: string) {
     const [row] = await q.query<{
       members: number;
@@ -80,10 +86,9 @@ export const auditRepository = {
       old: number;
       compromised: number;
     }>(
-      `select count(*)::int as members, round(avg(score))::int as average_score,
-         coalesce(sum(weak), 0)::int as weak, coalesce(sum(reused), 0)::int as reused,
-         coalesce(sum(old), 0)::int as old, coalesce(sum(compromised), 0)::int as compromised
-       from vault_summaries where team_slug = $1`,
+      `select members::int, round(score_sum::numeric / nullif(members, 0))::int as average_score,
+         weak::int, reused::int, old::int, compromised::int
+       from vault_totals where team_slug = $1`,
       [teamSlug],
     );
     return row ?? { members: 0, average_score: null, weak: 0, reused: 0, old: 0, compromised: 0 };

@@ -24,11 +24,13 @@ export function auditRoutes(app: FastifyInstance, guard: HubGuard, deviceGuard: 
       limit: input.page_size,
       offset: (input.page - 1) * input.page_size,
     });
+    const totals = await auditRepository.totals(db, team);
+    const matching = total ?? totals.members;
     return {
       results: rows.map(toSummary),
-      total,
-      pages: Math.ceil(total / input.page_size),
-      totals: await auditRepository.totals(db, team),
+      total: matching,
+      pages: Math.ceil(matching / input.page_size),
+      totals,
     };
   });
 

@@ -216,3 +216,59 @@ describe('OpenAPI', () => {
     }
   });
 });
+
+describe('audit totals at scale', () => {
+  /** The totals as a fresh sum of every summary: what `vault_totals` must always equal. */
+  const recomputed = async () =>
+    (
+      await db.query<Record<string, number | null>>(
+        `select count(*)::int as members, round(avg(score))::int as average_score,
+           coalesce(sum(weak), 0)::int as weak, coalesce(sum(reused), 0)::int as reused,
+           coalesce(sum(old), 0)::int as old, coalesce(sum(compromised), 0)::int as compromised
+         from vault_summaries where team_slug = $1`,
+        [TEAM],
+      )
+    )[0];
+
+  it('are kept by the database through reports, re-reports, bulk changes and removals', async () => {
+    const device = await registerDevice(hub, 'totals@northwind.example');
+    expect((await report(device, { score: 41, weak: 5 })).status).toBe(200);
+    expect((await list()).body.totals).toEqual(await recomputed());
+    // A re-report replaces the member's numbers (insert … on conflict do update).
+    expect((await report(device, { score: 97, weak: 0 })).status).toBe(200);
+    expect((await list()).body.totals).toEqual(await recomputed());
+    await db.query(
+      `insert into vault_summaries (team_slug, email, total_items, weak, reused, old, compromised, score)
+       select $1, 'bulk.' || g || '@northwind.example', 10, g % 3, g % 2, 1, 0, g % 100 from generate_series(1, 300) g`,
+      [TEAM],
+    );
+    await db.query(`update vault_summaries set score = 100 - score where email like 'bulk.%'`);
+    expect((await list()).body.totals).toEqual(await recomputed());
+    await db.query(`delete from vault_summaries where email like 'bulk.%' or email = 'totals@northwind.example'`);
+    const after = await list();
+    expect(after.body.totals).toEqual(await recomputed());
+    // Without a search, the page count is the team's count.
+    expect(after.body.total).toBe(after.body.totals.members);
+  });
+
+  it('a search counts only its matches; a deep page reads the right rows', async () => {
+    await db.query(
+      `insert into vault_summaries (team_slug, email, total_items, weak, reused, old, compromised, score)
+       select $1, 'deep.' || lpad(g::text, 3, '0') || '@northwind.example', 10, 0, 0, 0, 0, 50 from generate_series(1, 120) g`,
+      [TEAM],
+    );
+    try {
+      const found = await list({ search_value: 'DEEP.1', page_size: 100 });
+      expect(found.body.total).toBe(21); // deep.100 … deep.120, and deep.001's neighbours do not match
+      expect(found.body.results.every((r) => r.email.startsWith('deep.1'))).toBe(true);
+      const all = (await list({ page_size: 100 })).body;
+      const everyone = (
+        await db.query<{ email: string }>('select email from vault_summaries where team_slug = $1 order by score, email', [TEAM])
+      ).map((r) => r.email);
+      const last = await list({ page_size: 10, page: all.pages * 10 });
+      expect(last.body.results.map((r) => r.email)).toEqual(everyone.slice((all.pages * 10 - 1) * 10));
+    } finally {
+      await db.query(`delete from vault_summaries where email like 'deep.%'`);
+    }
+  });
+});

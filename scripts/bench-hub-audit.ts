@@ -1,0 +1,95 @@
+// `npm run bench` (Hub): the security audit of a 100,000-member team on the PostgreSQL server at
+// TEST_DATABASE_URL, through the Hub's real API (a console session from the aux-grant exchange,
+// validated, JSON over HTTP): the first page by score, a deep page, a search, and a member's summary.
+import { randomBytes } from 'node:crypto';
+import { AUX_SERVICES, type HubTokens } from '@latchkey/contracts';
+import { migrate, wrapPool } from '@latchkey/runtime';
+import pg from 'pg';
+import { buildHub } from '../apps/hub/src/app.ts';
+import { loadConfig } from '../apps/hub/src/config.ts';
+import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
+import { registrationsRepository } from '../apps/hub/src/features/registrations/registrations.repository.ts';
+import { CREDENTIAL, SECRET, signGrant, TEAM } from '../apps/hub/src/testing/hub-fixture.ts';
+import { line, load, withDatabase } from './bench-stats.ts';
+
+const MEMBERS = 100_000;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8) / 2;
+const CONCURRENCY = 4;
+
+const url = process.env.TEST_DATABASE_URL;
+if (!url) {
+  console.info('Hub audit bench skipped: set TEST_DATABASE_URL to a PostgreSQL server');
+  process.exit(0);
+}
+
+const name = `latchkey_hub_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: url });
+await admin.connect();
+await admin.query(`create database ${name}`);
+const pool = new pg.Pool({ connectionString: withDatabase(url, name), max: 10 });
+pool.on('error', () => undefined);
+const db = wrapPool(pool);
+try {
+  await migrate(db, MIGRATIONS_DIR);
+  await registrationsRepository.insert(db, { team_slug: TEAM, credential_id: CREDENTIAL, secret: SECRET });
+  const registration = await registrationsRepository.findByCredential(db, CREDENTIAL);
+  if (registration) await registrationsRepository.setServices(db, registration.id, AUX_SERVICES);
+  await db.query(
+    `insert into vault_summaries (team_slug, email, total_items, weak, reused, old, compromised, score)
+     select $1, 'member.' || g || '@bench.example', 40 + g % 200, g % 7, g % 5, g % 11, g % 3, g % 101
+     from generate_series(1, $2::int) as g`,
+    [TEAM, MEMBERS],
+  );
+  await db.exec('vacuum analyze vault_summaries');
+  const [one] = await db.query<{ id: string }>('select id from vault_summaries where team_slug = $1 limit 1', [TEAM]);
+
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    ALLOWED_ORIGINS: 'https://console.bench.example',
+    SMTP_URL: 'smtp://127.0.0.1:1',
+  });
+  const hub = await buildHub({ config, db, rateLimitPerMinute: 100_000_000 });
+  const base = await hub.listen({ port: 0, host: '127.0.0.1' });
+  const exchange = await fetch(`${base}/auth/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await signGrant()}` },
+    body: JSON.stringify({ team_slug: TEAM, device: { browser: 'bench' } }),
+  });
+  const token = ((await exchange.json()) as HubTokens).access;
+  if (!token) throw new Error(`Hub sign-in failed: ${exchange.status}`);
+
+  const cases: [string, string, unknown[]][] = [
+    ['first page by score', '/api/v1/audit/vault/summaries/', [{ team_slug: TEAM }]],
+    [
+      `deep page (${(MEMBERS / 10).toLocaleString('en-US')} of ${(MEMBERS / 10).toLocaleString('en-US')})`,
+      '/api/v1/audit/vault/summaries/',
+      [{ team_slug: TEAM, page: MEMBERS / 10 }],
+    ],
+    [
+      'search',
+      '/api/v1/audit/vault/summaries/',
+      ['member.4242', 'member.99', '77@'].map((s) => ({ team_slug: TEAM, search_value: s })),
+    ],
+    ["a member's summary", '/api/v1/audit/vault/summary/', [{ team_slug: TEAM, summary_id: one?.id }]],
+  ];
+  const results: [string, Awaited<ReturnType<typeof load>>][] = [];
+  await load({ url: base + (cases[0]?.[1] ?? ''), token, bodies: ['{}'], seconds: 1, concurrency: CONCURRENCY });
+  for (const [label, path, bodies] of cases) {
+    const bodiesJson = bodies.map((b) => JSON.stringify(b));
+    results.push([
+      label,
+      await load({ url: base + path, token, bodies: bodiesJson, seconds: SECONDS, concurrency: CONCURRENCY }),
+    ]);
+  }
+  await hub.close();
+
+  console.info(
+    `\nHub security audit, ${MEMBERS.toLocaleString('en-US')} vault summaries, ${CONCURRENCY} concurrent, ${SECONDS} s each`,
+  );
+  for (const [label, result] of results) console.info(line(`Hub  ${label}`, result));
+} finally {
+  await db.close();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}

@@ -1,0 +1,57 @@
+// What the API benches share: a load run in its own thread (bench-load.mjs), and its figures.
+import { Worker } from 'node:worker_threads';
+
+export interface LoadResult {
+  latenciesMs: number[];
+  errors: number;
+  seconds: number;
+}
+
+export interface LoadJob {
+  url: string;
+  token: string;
+  bodies: string[];
+  seconds: number;
+  concurrency: number;
+  /** Requests a second, open loop; closed loop at `concurrency` without it. */
+  rate?: number;
+}
+
+export function load(job: LoadJob): Promise<LoadResult> {
+  return new Promise<LoadResult>((resolve, reject) => {
+    const worker = new Worker(new URL('./bench-load.mjs', import.meta.url), { workerData: job });
+    worker.once('message', (result: LoadResult) => {
+      void worker.terminate();
+      resolve(result);
+    });
+    worker.once('error', reject);
+  });
+}
+
+const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+export function summary(r: LoadResult) {
+  const sorted = [...r.latenciesMs].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    rps: sorted.length / r.seconds,
+    errors: r.errors,
+  };
+}
+
+const ms = (n: number) => `${n.toFixed(2).padStart(6)} ms`;
+
+/** One result as a line: label, p50/p95/p99 and throughput. */
+export function line(label: string, r: LoadResult): string {
+  const s = summary(r);
+  return `${label.padEnd(46)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  ${Math.round(s.rps).toString().padStart(6)} req/s${s.errors ? `  ${s.errors} errors` : ''}`;
+}
+
+/** `base` (a PostgreSQL URL) with another database name. */
+export function withDatabase(base: string, database: string): string {
+  const u = new URL(base);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
