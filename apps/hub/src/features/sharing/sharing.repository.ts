@@ -55,14 +55,21 @@ export const sharingRepository = {
   },
 
   async activePage(q: Queryable, teamSlug: string, o: { search: string; limit: number; offset: number }) {
-    const where = `team_slug = $1 and ${ACTIVE} and ($2 = '' or email like $3)`;
     const params = [teamSlug, o.search, `%${escapeLike(o.search.toLowerCase())}%`];
+    // Walk the team's unrevoked links in email order (index-only), then keep the active ones. The
+    // `offset 0` keeps the planner from folding the time and view checks into the walk: it cannot
+    // estimate them, and then sorts the whole team instead.
+    const active = `(select id, expires_at, views, view_limit from share_links
+       where team_slug = $1 and revoked_at is null and ($2 = '' or email like $3)
+       order by email, created_at desc, id offset 0) as walked
+       where expires_at > now() and views < view_limit`;
     const rows = await q.query<ShareRow>(
       `select id as share_id, email, label, created_at, expires_at, view_limit, views from share_links
-       where ${where} order by email, created_at desc, id limit $4 offset $5`,
+       where id = any(array(select id from ${active} limit $4 offset $5))
+       order by email, created_at desc, id`,
       [...params, o.limit, o.offset],
     );
-    const [count] = await q.query<{ n: number }>(`select count(*)::int as n from share_links where ${where}`, params);
+    const [count] = await q.query<{ n: number }>(`select count(*)::int as n from ${active}`, params);
     return { rows, total: count?.n ?? 0 };
   },
 

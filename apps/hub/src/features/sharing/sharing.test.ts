@@ -97,6 +97,29 @@ describe('sharing screen calls', () => {
     expect((await links({ search_value: 'ava@', page: 2 })).body.results).toHaveLength(1);
   });
 
+  it('lists only active links, by member then newest, across pages', async () => {
+    // An expired link and a used-up one, written as the apps would leave them.
+    await db.query(
+      `insert into share_links (team_slug, email, device_id, label, expires_at, view_limit, views)
+       select $1, email, id, 'expired', now() - interval '1 minute', 5, 0 from devices where email = $2
+       union all
+       select $1, email, id, 'used up', now() + interval '1 hour', 2, 2 from devices where email = $2`,
+      [TEAM, 'ava@northwind.example'],
+    );
+    const expected = (
+      await db.query<{ id: string }>(
+        `select id from share_links where team_slug = $1 and revoked_at is null and expires_at > now()
+           and views < view_limit order by email, created_at desc, id`,
+        [TEAM],
+      )
+    ).map((r) => r.id);
+    const first = (await links()).body;
+    expect(first.total).toBe(expected.length);
+    const all: string[] = [];
+    for (let page = 1; page <= first.pages; page++) all.push(...(await links({ page })).body.results.map((l) => l.share_id));
+    expect(all).toEqual(expected);
+  });
+
   it('is for the super admin only: admin, integrator and recovery agent are refused', async () => {
     for (const scope of ['admin', 'integrator', 'recovery_agent'] as const) {
       const headers = await consoleAuth(hub, [scope], `${scope}@northwind.example`);

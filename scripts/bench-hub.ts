@@ -1,6 +1,7 @@
-// `npm run bench` (Hub): the security audit of a 100,000-member team on the PostgreSQL server at
-// TEST_DATABASE_URL, through the Hub's real API (a console session from the aux-grant exchange,
-// validated, JSON over HTTP): the first page by score, a deep page, a search, and a member's summary.
+// `npm run bench` (Hub): a 100,000-member team on the PostgreSQL server at TEST_DATABASE_URL,
+// through the Hub's real API (a console session from the aux-grant exchange, validated, JSON over
+// HTTP): the security audit (first page by score, a deep page, a search, a member's summary) and
+// the active share links (first page, a deep page, a search).
 import { randomBytes } from 'node:crypto';
 import { AUX_SERVICES, type HubTokens } from '@latchkey/contracts';
 import { migrate, wrapPool } from '@latchkey/runtime';
@@ -18,7 +19,7 @@ const CONCURRENCY = 4;
 
 const url = process.env.TEST_DATABASE_URL;
 if (!url) {
-  console.info('Hub audit bench skipped: set TEST_DATABASE_URL to a PostgreSQL server');
+  console.info('Hub bench skipped: set TEST_DATABASE_URL to a PostgreSQL server');
   process.exit(0);
 }
 
@@ -40,7 +41,22 @@ try {
      from generate_series(1, $2::int) as g`,
     [TEAM, MEMBERS],
   );
+  // One share link a member, from a thousand devices; one in ten revoked.
+  await db.query(
+    `insert into devices (team_slug, email, name, secret_hash)
+     select $1, 'member.' || g || '@bench.example', 'Laptop', md5(g::text) from generate_series(1, 1000) as g`,
+    [TEAM],
+  );
+  await db.query(
+    `insert into share_links (team_slug, email, device_id, label, expires_at, view_limit, revoked_at)
+     select $1, 'member.' || g || '@bench.example', d.id, 'Wi-Fi ' || g, now() + interval '1 day', 10,
+       case when g % 10 = 0 then now() end
+     from generate_series(1, $2::int) as g
+     join (select id, row_number() over () as n from devices) as d on d.n = 1 + g % 1000`,
+    [TEAM, MEMBERS],
+  );
   await db.exec('vacuum analyze vault_summaries');
+  await db.exec('vacuum analyze share_links');
   const [one] = await db.query<{ id: string }>('select id from vault_summaries where team_slug = $1 limit 1', [TEAM]);
 
   const config = loadConfig({
@@ -72,6 +88,13 @@ try {
       ['member.4242', 'member.99', '77@'].map((s) => ({ team_slug: TEAM, search_value: s })),
     ],
     ["a member's summary", '/api/v1/audit/vault/summary/', [{ team_slug: TEAM, summary_id: one?.id }]],
+    ['share links, first page', '/api/v1/sharing/links/', [{ team_slug: TEAM }]],
+    ['share links, last page', '/api/v1/sharing/links/', [{ team_slug: TEAM, page: (MEMBERS * 0.9) / 10 }]],
+    [
+      'share links, search',
+      '/api/v1/sharing/links/',
+      ['member.4242', 'member.99', '77@'].map((s) => ({ team_slug: TEAM, search_value: s })),
+    ],
   ];
   const results: [string, Awaited<ReturnType<typeof load>>][] = [];
   await load({ url: base + (cases[0]?.[1] ?? ''), token, bodies: ['{}'], seconds: 1, concurrency: CONCURRENCY });
