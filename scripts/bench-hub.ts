@@ -2,16 +2,14 @@
 // through the Hub's real API (a console session from the aux-grant exchange, validated, JSON over
 // HTTP): the security audit (first page by score, a deep page, a search, a member's summary) and
 // the active share links (first page, a deep page, a search).
-import { randomBytes } from 'node:crypto';
 import { AUX_SERVICES, type HubTokens } from '@latchkey/contracts';
-import { migrate, wrapPool } from '@latchkey/runtime';
-import pg from 'pg';
+import { migrate } from '@latchkey/runtime';
 import { buildHub } from '../apps/hub/src/app.ts';
 import { loadConfig } from '../apps/hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
 import { registrationsRepository } from '../apps/hub/src/features/registrations/registrations.repository.ts';
 import { CREDENTIAL, SECRET, signGrant, TEAM } from '../apps/hub/src/testing/hub-fixture.ts';
-import { line, load, withDatabase } from './bench-stats.ts';
+import { line, load, scratchDatabase } from './bench-stats.ts';
 
 const MEMBERS = 100_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8) / 2;
@@ -23,13 +21,8 @@ if (!url) {
   process.exit(0);
 }
 
-const name = `latchkey_hub_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const pool = new pg.Pool({ connectionString: withDatabase(url, name), max: 10 });
-pool.on('error', () => undefined);
-const db = wrapPool(pool);
+const scratch = await scratchDatabase(url, 'latchkey_hub_bench');
+const db = scratch.db;
 try {
   await migrate(db, MIGRATIONS_DIR);
   await registrationsRepository.insert(db, { team_slug: TEAM, credential_id: CREDENTIAL, secret: SECRET });
@@ -108,11 +101,9 @@ try {
   await hub.close();
 
   console.info(
-    `\nHub security audit, ${MEMBERS.toLocaleString('en-US')} vault summaries, ${CONCURRENCY} concurrent, ${SECONDS} s each`,
+    `\nHub, ${MEMBERS.toLocaleString('en-US')} vault summaries and share links, ${CONCURRENCY} concurrent, ${SECONDS} s each`,
   );
   for (const [label, result] of results) console.info(line(`Hub  ${label}`, result));
 } finally {
-  await db.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await scratch.drop();
 }

@@ -3,17 +3,15 @@
 // over HTTP) for the first page, a deep page and a substring search, beside the raw SQL of the same
 // queries; then the deep page at a fixed 2,000 requests a second, the dashboard's calls and the CSV
 // export. The load generator runs in a worker thread, so server and client each have a core.
-import { randomBytes } from 'node:crypto';
 import { DEFAULT_PAGE_SIZE, type MemberFilters } from '@latchkey/contracts';
-import { migrate, wrapPool } from '@latchkey/runtime';
-import pg from 'pg';
+import { migrate } from '@latchkey/runtime';
 import { buildServer } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/server/src/db/migrations-dir.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD, seedDemo } from '../apps/server/src/features/demo/seed.ts';
 import { peopleRepository } from '../apps/server/src/features/people/people.repository.ts';
 import type { Mail } from '../apps/server/src/platform/mail.ts';
-import { type LoadResult, line, load, summary, withDatabase } from './bench-stats.ts';
+import { type LoadResult, line, load, scratchDatabase, summary } from './bench-stats.ts';
 
 const MEMBERS = 100_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -46,14 +44,8 @@ async function sql(run: () => Promise<unknown>, seconds: number, concurrency: nu
   return { latenciesMs: latencies, errors: 0, seconds: (performance.now() - started) / 1000 };
 }
 
-const name = `latchkey_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const pool = new pg.Pool({ connectionString: withDatabase(url, name), max: 10 });
-// The database is dropped at the end with its idle connections.
-pool.on('error', () => undefined);
-const db = wrapPool(pool);
+const scratch = await scratchDatabase(url, 'latchkey_bench');
+const db = scratch.db;
 try {
   await migrate(db, MIGRATIONS_DIR);
   await seedDemo(db, {});
@@ -100,7 +92,7 @@ try {
   const config = loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
-    DATABASE_URL: withDatabase(url, name),
+    DATABASE_URL: scratch.url,
     WEB_DIST: '/nonexistent',
     // Production refuses to start without one; the bench passes its own mailer, so it is never dialled.
     SMTP_URL: 'smtp://127.0.0.1:1',
@@ -250,7 +242,5 @@ try {
   console.info('');
   for (const [text, ok] of checks) console.info(`${ok ? 'met   ' : 'MISSED'} ${text}`);
 } finally {
-  await db.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await scratch.drop();
 }

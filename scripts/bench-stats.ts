@@ -1,5 +1,9 @@
-// What the API benches share: a load run in its own thread (bench-load.mjs), and its figures.
+// What the API benches share: a scratch database, a load run in its own thread (bench-load.mjs),
+// and its figures.
+import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { type Db, wrapPool } from '@latchkey/runtime';
+import pg from 'pg';
 
 export interface LoadResult {
   latenciesMs: number[];
@@ -50,8 +54,33 @@ export function line(label: string, r: LoadResult): string {
 }
 
 /** `base` (a PostgreSQL URL) with another database name. */
-export function withDatabase(base: string, database: string): string {
+function withDatabase(base: string, database: string): string {
   const u = new URL(base);
   u.pathname = `/${database}`;
   return u.toString();
+}
+
+/** A new, empty database on the PostgreSQL server at `serverUrl`; `drop` removes it. */
+export async function scratchDatabase(
+  serverUrl: string,
+  prefix: string,
+): Promise<{ db: Db; url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = withDatabase(serverUrl, name);
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // The database is dropped at the end with its idle connections.
+  pool.on('error', () => undefined);
+  const db = wrapPool(pool);
+  return {
+    db,
+    url,
+    async drop() {
+      await db.close();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
 }
