@@ -51,11 +51,12 @@ test('an admin with a key: password replies u2f_required, emailed codes and code
 });
 
 describe('the admin’s own keys: list, rename, remove', () => {
-  const keyOf = async (email: string, credentialId: string) => {
+  // Added `minutesAgo`: two keys added in one millisecond would tie on created_at (the list's order).
+  const keyOf = async (email: string, credentialId: string, minutesAgo = 0) => {
     const [row] = await h.db.query<{ id: string }>(
-      `insert into security_keys (user_id, credential_id, public_key, name)
-       select id, $2, 'AAAA', 'YubiKey' from users where email = $1 returning id`,
-      [email, credentialId],
+      `insert into security_keys (user_id, credential_id, public_key, name, created_at)
+       select id, $2, 'AAAA', 'YubiKey', now() - make_interval(mins => $3) from users where email = $1 returning id`,
+      [email, credentialId, minutesAgo],
     );
     return row?.id as string;
   };
@@ -63,8 +64,8 @@ describe('the admin’s own keys: list, rename, remove', () => {
   test('lists only the caller’s keys, without key material; renames and removes (password asked) only their own', async () => {
     const { token } = await h.signIn(DEMO_ADMINS.superAdmin);
     const access = token.access;
-    const mine = await keyOf(DEMO_ADMINS.superAdmin, 'alex-key-1');
-    const second = await keyOf(DEMO_ADMINS.superAdmin, 'alex-key-2');
+    const mine = await keyOf(DEMO_ADMINS.superAdmin, 'alex-key-1', 2);
+    const second = await keyOf(DEMO_ADMINS.superAdmin, 'alex-key-2', 1);
     const theirs = await keyOf(DEMO_ADMINS.recoveryAgent, 'rory-key-1');
 
     const list = await post(`${A}/u2f/keys/`, {}, access);
