@@ -3,13 +3,13 @@
 // HTTP): the security audit (first page by score, a deep page, a search, a member's summary) and
 // the active share links (first page, a deep page, a search).
 import { AUX_SERVICES, type HubTokens } from '@latchkey/contracts';
-import { migrate } from '@latchkey/runtime';
+import { createPostgresDb } from '@latchkey/runtime/testing';
 import { buildHub } from '../apps/hub/src/app.ts';
 import { loadConfig } from '../apps/hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
 import { registrationsRepository } from '../apps/hub/src/features/registrations/registrations.repository.ts';
 import { CREDENTIAL, SECRET, signGrant, TEAM } from '../apps/hub/src/testing/hub-fixture.ts';
-import { line, load, scratchDatabase } from './bench-stats.ts';
+import { line, load } from './bench-stats.ts';
 
 const MEMBERS = 100_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8) / 2;
@@ -21,10 +21,9 @@ if (!url) {
   process.exit(0);
 }
 
-const scratch = await scratchDatabase(url, 'latchkey_hub_bench');
-const db = scratch.db;
+// A migrated database of its own, dropped at the end.
+const db = await createPostgresDb(MIGRATIONS_DIR, url, 10);
 try {
-  await migrate(db, MIGRATIONS_DIR);
   await registrationsRepository.insert(db, { team_slug: TEAM, credential_id: CREDENTIAL, secret: SECRET });
   const registration = await registrationsRepository.findByCredential(db, CREDENTIAL);
   if (registration) await registrationsRepository.setServices(db, registration.id, AUX_SERVICES);
@@ -105,5 +104,5 @@ try {
   );
   for (const [label, result] of results) console.info(line(`Hub  ${label}`, result));
 } finally {
-  await scratch.drop();
+  await db.close();
 }

@@ -4,14 +4,14 @@
 // queries; then the deep page at a fixed 2,000 requests a second, the dashboard's calls and the CSV
 // export. The load generator runs in a worker thread, so server and client each have a core.
 import { DEFAULT_PAGE_SIZE, type MemberFilters } from '@latchkey/contracts';
-import { migrate } from '@latchkey/runtime';
+import { createPostgresDb } from '@latchkey/runtime/testing';
 import { buildServer } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/server/src/db/migrations-dir.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD, seedDemo } from '../apps/server/src/features/demo/seed.ts';
 import { peopleRepository } from '../apps/server/src/features/people/people.repository.ts';
 import type { Mail } from '../apps/server/src/platform/mail.ts';
-import { type LoadResult, line, load, scratchDatabase, summary } from './bench-stats.ts';
+import { type LoadResult, line, load, summary } from './bench-stats.ts';
 
 const MEMBERS = 100_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -44,10 +44,9 @@ async function sql(run: () => Promise<unknown>, seconds: number, concurrency: nu
   return { latenciesMs: latencies, errors: 0, seconds: (performance.now() - started) / 1000 };
 }
 
-const scratch = await scratchDatabase(url, 'latchkey_bench');
-const db = scratch.db;
+// A migrated database of its own, dropped at the end.
+const db = await createPostgresDb(MIGRATIONS_DIR, url, 10);
 try {
-  await migrate(db, MIGRATIONS_DIR);
   await seedDemo(db, {});
   const [team] = await db.query<{ id: string }>(`select id from teams where slug = 'northwind'`);
   const teamId = team?.id as string;
@@ -92,7 +91,7 @@ try {
   const config = loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
-    DATABASE_URL: scratch.url,
+    DATABASE_URL: db.url,
     WEB_DIST: '/nonexistent',
     // Production refuses to start without one; the bench passes its own mailer, so it is never dialled.
     SMTP_URL: 'smtp://127.0.0.1:1',
@@ -242,5 +241,5 @@ try {
   console.info('');
   for (const [text, ok] of checks) console.info(`${ok ? 'met   ' : 'MISSED'} ${text}`);
 } finally {
-  await scratch.drop();
+  await db.close();
 }

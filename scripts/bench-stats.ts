@@ -1,9 +1,5 @@
-// What the API benches share: a scratch database, a load run in its own thread (bench-load.mjs),
-// and its figures.
-import { randomBytes } from 'node:crypto';
+// What the API benches share: a load run in its own thread (bench-load.mjs), and its figures.
 import { Worker } from 'node:worker_threads';
-import { type Db, wrapPool } from '@latchkey/runtime';
-import pg from 'pg';
 
 export interface LoadResult {
   latenciesMs: number[];
@@ -51,36 +47,4 @@ const ms = (n: number) => `${n.toFixed(2).padStart(6)} ms`;
 export function line(label: string, r: LoadResult): string {
   const s = summary(r);
   return `${label.padEnd(46)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  ${Math.round(s.rps).toString().padStart(6)} req/s${s.errors ? `  ${s.errors} errors` : ''}`;
-}
-
-/** `base` (a PostgreSQL URL) with another database name. */
-function withDatabase(base: string, database: string): string {
-  const u = new URL(base);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-/** A new, empty database on the PostgreSQL server at `serverUrl`; `drop` removes it. */
-export async function scratchDatabase(
-  serverUrl: string,
-  prefix: string,
-): Promise<{ db: Db; url: string; drop: () => Promise<void> }> {
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = withDatabase(serverUrl, name);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // The database is dropped at the end with its idle connections.
-  pool.on('error', () => undefined);
-  const db = wrapPool(pool);
-  return {
-    db,
-    url,
-    async drop() {
-      await db.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
 }

@@ -11,8 +11,10 @@ export interface ShareRow {
   views: number;
 }
 
-/** A link that can still be opened: not revoked, not expired, views left. */
-const ACTIVE = 'revoked_at is null and expires_at > now() and views < view_limit';
+/** A link that can still be opened: not revoked (what the list's index holds), not expired, views left. */
+const UNREVOKED = 'revoked_at is null';
+const LIVE = 'expires_at > now() and views < view_limit';
+const ACTIVE = `${UNREVOKED} and ${LIVE}`;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const sharingRepository = {
@@ -60,9 +62,9 @@ export const sharingRepository = {
     // `offset 0` keeps the planner from folding the time and view checks into the walk: it cannot
     // estimate them, and then sorts the whole team instead.
     const active = `(select id, expires_at, views, view_limit from share_links
-       where team_slug = $1 and revoked_at is null and ($2 = '' or email like $3)
+       where team_slug = $1 and ${UNREVOKED} and ($2 = '' or email like $3)
        order by email, created_at desc, id offset 0) as walked
-       where expires_at > now() and views < view_limit`;
+       where ${LIVE}`;
     const rows = await q.query<ShareRow>(
       `select id as share_id, email, label, created_at, expires_at, view_limit, views from share_links
        where id = any(array(select id from ${active} limit $4 offset $5))
