@@ -3,8 +3,8 @@ import { Anchor, Badge, Card, Group, Skeleton, Stack, Table, Text, Title } from 
 import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime } from '../people/format.ts';
 import { useMemberDevicesQuery } from './api.ts';
 
 const TYPE_COLORS: Record<DeviceType, string> = { desktop: 'indigo', mobile: 'grape', browser_extension: 'cyan', web: 'gray' };

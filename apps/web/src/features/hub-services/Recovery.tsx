@@ -1,3 +1,4 @@
+import { canAccess, RULES } from '@latchkey/contracts/client';
 import { Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -7,8 +8,8 @@ import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime } from '../people/format.ts';
 import {
   type RecoveryRequestRow,
   useApproveRecoveryMutation,
@@ -27,21 +28,30 @@ type Pending = { kind: 'approve' | 'delete'; request: RecoveryRequestRow };
 export function Recovery() {
   const { t } = useTranslation();
   const { ctx } = useConsoleContext();
-  const superAdmin = ctx.scopes.includes('super_admin');
-  const on = ctx.hubEnabled && Boolean(ctx.services.recovery?.enabled);
+  // The links show exactly when their routes' guards would let the admin in.
+  const admins = canAccess(RULES.recoveryAdmins, ctx);
+  const settings = canAccess(RULES.settingsRecovery, ctx);
   return (
     <Stack gap="md" data-testid="recovery">
-      {superAdmin && on && (
+      {(admins || settings) && (
         <Group gap="sm">
-          <Button component={Link} href="/recovery/admins" variant="light" size="sm">
-            {t('page.recovery_admins')}
-          </Button>
-          <Button component={Link} href="/settings/recovery" variant="default" size="sm">
-            {t('page.recovery_settings')}
-          </Button>
+          {admins && (
+            <Button component={Link} href="/recovery/admins" variant="light" size="sm">
+              {t('page.recovery_admins')}
+            </Button>
+          )}
+          {settings && (
+            <Button component={Link} href="/settings/recovery" variant="default" size="sm">
+              {t('page.recovery_settings')}
+            </Button>
+          )}
         </Group>
       )}
-      {on ? <RequestsTable /> : <RecoveryOff canTurnOn={superAdmin && ctx.hubEnabled} />}
+      {canAccess(RULES.recoveryRequests, ctx) ? (
+        <RequestsTable />
+      ) : (
+        <RecoveryOff canTurnOn={canAccess(RULES.recoverySwitch, ctx)} />
+      )}
     </Stack>
   );
 }
