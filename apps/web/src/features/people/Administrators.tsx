@@ -1,12 +1,12 @@
-import { SCOPES, type Scope } from '@latchkey/contracts/client';
-import { ActionIcon, Badge, Button, Checkbox, Group, Menu, Modal, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { type ApiMap, type EndpointOutput, SCOPES, type Scope } from '@latchkey/contracts/client';
+import { Badge, Button, Checkbox, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
-import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
@@ -17,6 +17,7 @@ const adminKeys = {
   list: (team: string, search: string) => [...adminKeys.all(team), search] as const,
 };
 
+type Admin = EndpointOutput<ApiMap['adminMembers']>['admins'][number];
 type Pending = { kind: 'remove' | 'reset'; email: string; scopes: Scope[] };
 
 /** Settings → administrators: list, add with scopes, remove, reset authentication (super admin only). */
@@ -32,6 +33,53 @@ export function Administrators() {
     queryKey: adminKeys.list(team, debounced),
     queryFn: () => call('adminMembers', debounced ? { search_value: debounced } : {}),
   });
+  const columns: Column<Admin>[] = [
+    {
+      key: 'member',
+      header: 'members.col.member',
+      cell: (a) => (
+        <>
+          <Text size="sm" fw={500}>
+            {a.name || a.email}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {a.email}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: 'scopes',
+      header: 'admins.scopes',
+      cell: (a) => (
+        <Group gap={6}>
+          {a.scopes.map((s) => (
+            <Badge key={s} variant="light" color={s === 'super_admin' ? 'indigo' : 'gray'}>
+              {t(`admins.scope.${s}`)}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'table.actions',
+      headerHidden: true,
+      width: 48,
+      cell: (a) => (
+        <RowMenu label={t('members.actions_for', { email: a.email })}>
+          {a.email !== me && (
+            <Menu.Item onClick={() => setPending({ kind: 'reset', email: a.email, scopes: a.scopes })}>
+              {t('admins.reset')}
+            </Menu.Item>
+          )}
+          <Menu.Item color="red" onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}>
+            {t('admins.remove')}
+          </Menu.Item>
+        </RowMenu>
+      ),
+    },
+  ];
   return (
     <Stack gap="md" data-testid="administrators">
       <Group justify="space-between" gap="sm">
@@ -54,78 +102,20 @@ export function Administrators() {
           </Button>
         </Group>
       </Group>
-      {list.isError ? (
-        <DataFetchError onRetry={() => void list.refetch()} />
-      ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm" data-testid="admins-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('members.col.member')}</Table.Th>
-                <Table.Th>{t('admins.scopes')}</Table.Th>
-                <Table.Th w={48}>
-                  <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {!list.data
-                ? [1, 2, 3].map((n) => (
-                    <Table.Tr key={n}>
-                      {[1, 2, 3].map((c) => (
-                        <Table.Td key={c}>
-                          <Skeleton h={16} />
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))
-                : list.data.admins.map((a) => (
-                    <Table.Tr key={a.email} data-testid="admin-row" data-email={a.email}>
-                      <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {a.name || a.email}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {a.email}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={6}>
-                          {a.scopes.map((s) => (
-                            <Badge key={s} variant="light" color={s === 'super_admin' ? 'indigo' : 'gray'}>
-                              {t(`admins.scope.${s}`)}
-                            </Badge>
-                          ))}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Menu position="bottom-end" withinPortal>
-                          <Menu.Target>
-                            <ActionIcon variant="subtle" color="gray" aria-label={t('members.actions_for', { email: a.email })}>
-                              ⋯
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            {a.email !== me && (
-                              <Menu.Item onClick={() => setPending({ kind: 'reset', email: a.email, scopes: a.scopes })}>
-                                {t('admins.reset')}
-                              </Menu.Item>
-                            )}
-                            <Menu.Item
-                              color="red"
-                              onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}
-                            >
-                              {t('admins.remove')}
-                            </Menu.Item>
-                          </Menu.Dropdown>
-                        </Menu>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable
+        columns={columns}
+        rows={list.data?.admins}
+        rowKey={(a) => a.email}
+        rowProps={(a) => ({ 'data-testid': 'admin-row', 'data-email': a.email })}
+        testId="admins-table"
+        minWidth={560}
+        skeletonRows={3}
+        highlightOnHover={false}
+        error={list.isError}
+        onRetry={() => void list.refetch()}
+        emptyTestId="admins-empty"
+        empty={<Text c="dimmed">{t('members.no_match')}</Text>}
+      />
       {adding && <AddAdmin onClose={() => setAdding(false)} />}
       {pending && <ConfirmAdmin pending={pending} onClose={() => setPending(null)} />}
     </Stack>
