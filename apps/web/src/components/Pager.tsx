@@ -1,6 +1,6 @@
 import { Group, Pagination, Text } from '@mantine/core';
 import { formatNumber } from '../lib/format.ts';
-import { PAGE_SIZE } from '../lib/paging.ts';
+import { PAGE_SIZE, pageCount, pageOf } from '../lib/paging.ts';
 import { useTranslation } from '../lib/use-translation.ts';
 
 export interface PagerProps {
@@ -52,4 +52,22 @@ export function Pager({ page, pages, hasNext, total, shown, onPage, rangeTestId 
       )}
     </Group>
   );
+}
+
+/**
+ * A list fetched whole and paged here (groups, a group's members): this page's rows, or undefined
+ * while loading, and the pager under them (none while loading or empty).
+ */
+export function localPaging<T>(
+  items: readonly T[] | undefined,
+  page: number,
+  onPage: (page: number) => void,
+): { rows: T[] | undefined; pager: PagerProps | undefined } {
+  if (!items) return { rows: undefined, pager: undefined };
+  const rows = pageOf(items, page);
+  return {
+    rows,
+    pager:
+      items.length > 0 ? { page, pages: pageCount(items.length), total: items.length, shown: rows.length, onPage } : undefined,
+  };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { localPaging, pageCount, pageOf } from './paging.ts';
+import { pageCount, pageOf } from '../lib/paging.ts';
+import { localPaging } from './Pager.tsx';
 
 describe('local paging', () => {
   test('pages of 10', () => {
