@@ -1,5 +1,5 @@
 import { newPasswordProblem } from '@latchkey/contracts/client';
-import type { UseFormReturnType } from '@mantine/form';
+import { schemaResolver, type UseFormReturnType } from '@mantine/form';
 
 /**
  * Forms keep message keys as their errors (the contracts' schemas and rules speak in keys); this
@@ -21,3 +21,6 @@ export function newPasswordErrors(password: string, again: string): Record<strin
   const problem = newPasswordProblem(password, again);
   return problem ? { [problem.field]: problem.key } : {};
 }
+
+/** A form validated by a contract's zod schema (zod implements Standard Schema): errors are its message keys. */
+export const bySchema = (schema: Parameters<typeof schemaResolver>[0]) => schemaResolver(schema, { sync: true });

@@ -1,13 +1,17 @@
+import { Email } from '@latchkey/contracts';
 import { type ApiMap, type EndpointOutput, SCOPES, type Scope } from '@latchkey/contracts/client';
 import { Badge, Button, Checkbox, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { call } from '../../lib/api.ts';
+import { bySchema, fieldProps } from '../../lib/form.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -128,34 +132,37 @@ function useInvalidateAdmins() {
   return () => void client.invalidateQueries({ queryKey: adminKeys.all(team) });
 }
 
+/** What adding an administrator sends, checked here by the same schemas the server uses. */
+const AddAdminForm = z.object({ email: Email, scopes: z.array(z.enum(SCOPES)).min(1, 'Choose at least one scope.') });
+
 function AddAdmin({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const invalidate = useInvalidateAdmins();
-  const [email, setEmail] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>(['admin']);
-  const add = useMutation({ mutationFn: () => call('adminAdd', { action: 'add_admin', email, scopes }), onSuccess: invalidate });
+  const form = useForm({
+    initialValues: { email: '', scopes: ['admin'] as Scope[] },
+    validate: bySchema(AddAdminForm),
+    validateInputOnBlur: true,
+  });
+  const add = useMutation({
+    mutationFn: ({ email, scopes }: { email: string; scopes: Scope[] }) =>
+      call('adminAdd', { action: 'add_admin', email: email.trim(), scopes }),
+    onSuccess: invalidate,
+  });
+  const submit = form.onSubmit((values) =>
+    add.mutate(values, {
+      onSuccess: () => {
+        notifications.show({ color: 'teal', message: t('admins.added', { email: values.email.trim() }) });
+        onClose();
+      },
+    }),
+  );
   return (
     <Modal opened onClose={onClose} title={t('admins.add_title')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate(undefined, {
-            onSuccess: () => {
-              notifications.show({ color: 'teal', message: t('admins.added', { email: email.trim() }) });
-              onClose();
-            },
-          });
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="md" data-testid="admin-add-dialog">
           <ModalError error={add.error} />
-          <TextInput
-            label={t('members.invite.email')}
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            data-autofocus
-          />
-          <Checkbox.Group label={t('admins.scopes')} value={scopes} onChange={(v) => setScopes(v as Scope[])}>
+          <TextInput label={t('members.invite.email')} {...fieldProps(form, 'email', t)} data-autofocus />
+          <Checkbox.Group label={t('admins.scopes')} {...fieldProps(form, 'scopes', t)}>
             <Stack gap={6} mt={6}>
               {SCOPES.map((s) => (
                 <Checkbox key={s} value={s} label={t(`admins.scope.${s}`)} />
@@ -166,7 +173,7 @@ function AddAdmin({ onClose }: { onClose: () => void }) {
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={add.isPending} disabled={!email.trim() || scopes.length === 0}>
+            <Button type="submit" loading={add.isPending} disabled={!form.values.email.trim() || form.values.scopes.length === 0}>
               {t('admins.add')}
             </Button>
           </Group>
