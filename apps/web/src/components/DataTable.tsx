@@ -93,7 +93,6 @@ export function DataTable<T>({
   highlightOnHover = true,
 }: DataTableProps<T>) {
   if (error) return <DataFetchError onRetry={() => onRetry?.()} />;
-  const span = columns.length + (selection ? 1 : 0);
   return (
     <div>
       <Table.ScrollContainer minWidth={minWidth}>
@@ -111,59 +110,55 @@ export function DataTable<T>({
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {!rows ? (
-              Array.from({ length: skeletonRows }, (_, r) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
-                <Table.Tr key={r} data-testid="skeleton-row">
-                  {selection && <Table.Td />}
-                  {columns.map((c) => (
-                    <Table.Td key={c.key} visibleFrom={c.visibleFrom}>
-                      <Skeleton h={16} />
-                    </Table.Td>
-                  ))}
-                </Table.Tr>
-              ))
-            ) : rows.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={span}>
-                  <Stack align="center" gap="xs" py="xl" data-testid={emptyTestId}>
-                    {empty}
-                  </Stack>
-                </Table.Td>
-              </Table.Tr>
-            ) : (
-              rows.map((row) => {
-                const id = rowKey(row);
-                return (
-                  <Table.Tr key={id} {...rowProps?.(row)}>
-                    {selection && (
-                      <Table.Td>
-                        <Checkbox
-                          aria-label={selection.rowLabel(row)}
-                          checked={selection.selected.includes(id)}
-                          onChange={() => selection.onChange(toggle(selection.selected, id))}
-                          onClick={(e) => e.stopPropagation()}
-                        />
-                      </Table.Td>
-                    )}
+            {!rows
+              ? Array.from({ length: skeletonRows }, (_, r) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
+                  <Table.Tr key={r} data-testid="skeleton-row">
+                    {selection && <Table.Td />}
                     {columns.map((c) => (
-                      <Table.Td
-                        key={c.key}
-                        ta={c.align}
-                        maw={c.maxWidth}
-                        visibleFrom={c.visibleFrom}
-                        style={c.nowrap ? { whiteSpace: 'nowrap' } : undefined}
-                      >
-                        {c.cell(row)}
+                      <Table.Td key={c.key} visibleFrom={c.visibleFrom}>
+                        <Skeleton h={16} />
                       </Table.Td>
                     ))}
                   </Table.Tr>
-                );
-              })
-            )}
+                ))
+              : rows.map((row) => {
+                  const id = rowKey(row);
+                  return (
+                    <Table.Tr key={id} {...rowProps?.(row)}>
+                      {selection && (
+                        <Table.Td>
+                          <Checkbox
+                            aria-label={selection.rowLabel(row)}
+                            checked={selection.selected.includes(id)}
+                            onChange={() => selection.onChange(toggle(selection.selected, id))}
+                            onClick={(e) => e.stopPropagation()}
+                          />
+                        </Table.Td>
+                      )}
+                      {columns.map((c) => (
+                        <Table.Td
+                          key={c.key}
+                          ta={c.align}
+                          maw={c.maxWidth}
+                          visibleFrom={c.visibleFrom}
+                          style={c.nowrap ? { whiteSpace: 'nowrap' } : undefined}
+                        >
+                          {c.cell(row)}
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  );
+                })}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      {rows?.length === 0 && (
+        // Outside the sideways-scrolling area, so a phone sees the sentence and its action in full.
+        <Stack align="center" gap="xs" py="xl" data-testid={emptyTestId}>
+          {empty}
+        </Stack>
+      )}
       {pager && <Pager {...pager} />}
     </div>
   );
