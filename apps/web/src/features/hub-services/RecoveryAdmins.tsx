@@ -1,11 +1,14 @@
-import { emailProblem } from '@latchkey/contracts/client';
+import { Email } from '@latchkey/contracts';
 import { Autocomplete, Badge, Button, Card, Group, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
+import { bySchema, fieldProps } from '../../lib/form.ts';
 import { formatDate } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import {
@@ -184,22 +187,21 @@ function SecretCheck({ admin }: { admin: RecoveryAdminRow }) {
   );
 }
 
+/** The nominee's address, checked by the contracts' Email schema before the Hub is asked. */
+const NomineeForm = z.object({ email: Email });
+
 function AddRecoveryAdmin({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const [email, setEmail] = useState('');
-  const [debounced] = useDebouncedValue(email.trim(), 250);
+  const form = useForm({ initialValues: { email: '' }, validate: bySchema(NomineeForm), validateInputOnBlur: true });
+  const [debounced] = useDebouncedValue(form.values.email.trim(), 250);
   const suggestions = useMemberSuggestions(debounced);
   const keyCheck = useKeyVerify();
   const create = useCreateAdminRequestMutation();
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = async () => {
+  const submit = form.onSubmit(async ({ email }) => {
     const value = email.trim().toLowerCase();
-    const invalid = emailProblem(value);
-    if (invalid) return setProblem(invalid);
-    setProblem(null);
     // A recovery admin needs a device key to receive the recovery group secret.
     const [result] = (await keyCheck.mutateAsync([value])).results;
-    if (!result?.verified) return setProblem('recovery.admin.no_key');
+    if (!result?.verified) return form.setFieldError('email', 'recovery.admin.no_key');
     create.mutate(
       { email: value, teamuser_id: value },
       {
@@ -209,24 +211,18 @@ function AddRecoveryAdmin({ onClose }: { onClose: () => void }) {
         },
       },
     );
-  };
+  });
   return (
     <Modal opened onClose={onClose} title={t('recovery.admin.add_title')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="md" data-testid="recovery-admin-dialog">
-          <ModalError error={problem ?? keyCheck.error ?? create.error} />
+          <ModalError error={keyCheck.error ?? create.error} />
           <Text size="sm" c="dimmed">
             {t('recovery.admin.add_hint')}
           </Text>
           <Autocomplete
             label={t('members.invite.email')}
-            value={email}
-            onChange={setEmail}
+            {...fieldProps(form, 'email', t)}
             data={suggestions.data ?? []}
             data-autofocus
           />
@@ -234,7 +230,7 @@ function AddRecoveryAdmin({ onClose }: { onClose: () => void }) {
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={keyCheck.isPending || create.isPending} disabled={!email.trim()}>
+            <Button type="submit" loading={keyCheck.isPending || create.isPending} disabled={!form.values.email.trim()}>
               {t('recovery.admin.send')}
             </Button>
           </Group>

@@ -26,6 +26,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
@@ -35,6 +36,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { fieldProps } from '../../lib/form.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { exportMembers, type MemberAction, useMemberActionMutation, useMembersCountQuery, useMembersPageQuery } from './api.ts';
@@ -421,24 +423,19 @@ function ConfirmAction({ action, onClose }: { action: MemberAction; onClose: (do
 /** Invite one person by email, or many from a CSV file (any column holding emails). */
 function InviteModal({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const [text, setText] = useState('');
-  const [fileEmails, setFileEmails] = useState<string[]>([]);
-  const [fileName, setFileName] = useState<string | null>(null);
-  const [touched, setTouched] = useState(false);
+  const form = useForm({
+    initialValues: { email: '', csv: null as { name: string; emails: string[] } | null },
+    // A chosen CSV file replaces the typed address; the contracts' emailProblem is the server's rule.
+    validate: { email: (email, values) => (values.csv ? null : emailProblem(email.trim())) },
+    validateInputOnBlur: true,
+  });
   const mutation = useMemberActionMutation();
-  const typed = text.trim();
-  const emails = fileEmails.length > 0 ? fileEmails : typed ? [typed] : [];
-  const problem =
-    fileEmails.length > 0
-      ? fileEmails.length > MAX_BULK_EMAILS
-        ? t('members.invite.too_many', { max: formatNumber(MAX_BULK_EMAILS) })
-        : null
-      : emailProblem(typed)
-        ? t(emailProblem(typed) as string)
-        : null;
-  const submit = () => {
-    setTouched(true);
-    if (problem) return;
+  const { csv } = form.values;
+  const typed = form.values.email.trim();
+  const emails = csv ? csv.emails : typed ? [typed] : [];
+  const tooMany = csv !== null && csv.emails.length > MAX_BULK_EMAILS;
+  const submit = form.onSubmit(() => {
+    if (tooMany) return;
     mutation.mutate(
       { kind: 'invite', emails },
       {
@@ -449,24 +446,16 @@ function InviteModal({ onClose }: { onClose: () => void }) {
         },
       },
     );
-  };
+  });
   return (
     <Modal opened onClose={onClose} title={t('members.invite.title')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="md" data-testid="invite-dialog">
           <ModalError error={mutation.error} />
           <TextInput
             label={t('members.invite.email')}
-            value={text}
-            onChange={(e) => setText(e.currentTarget.value)}
-            onBlur={() => setTouched(true)}
-            disabled={fileEmails.length > 0}
-            error={touched && fileEmails.length === 0 ? problem : undefined}
+            {...fieldProps(form, 'email', t)}
+            disabled={csv !== null}
             data-autofocus
             data-testid="invite-email"
           />
@@ -478,8 +467,8 @@ function InviteModal({ onClose }: { onClose: () => void }) {
               accept=".csv,text/csv"
               onChange={async (file) => {
                 if (!file) return;
-                setFileName(file.name);
-                setFileEmails(emailsFromCsv(await file.text()));
+                form.setFieldValue('csv', { name: file.name, emails: emailsFromCsv(await file.text()) });
+                form.clearFieldError('email');
               }}
             >
               {(props) => (
@@ -488,22 +477,15 @@ function InviteModal({ onClose }: { onClose: () => void }) {
                 </Button>
               )}
             </FileButton>
-            {fileName && (
-              <Pill
-                withRemoveButton
-                onRemove={() => {
-                  setFileName(null);
-                  setFileEmails([]);
-                }}
-                data-testid="invite-csv-summary"
-              >
-                {t('members.invite.csv_found', { file: fileName, n: formatNumber(fileEmails.length) })}
+            {csv && (
+              <Pill withRemoveButton onRemove={() => form.setFieldValue('csv', null)} data-testid="invite-csv-summary">
+                {t('members.invite.csv_found', { file: csv.name, n: formatNumber(csv.emails.length) })}
               </Pill>
             )}
           </Group>
-          {fileName && fileEmails.length > 0 && problem && (
+          {tooMany && (
             <Text size="sm" c="red">
-              {problem}
+              {t('members.invite.too_many', { max: formatNumber(MAX_BULK_EMAILS) })}
             </Text>
           )}
           <Group justify="flex-end">
