@@ -24,7 +24,7 @@ test('security audit: the vault health table sorts and pages, and opens a member
   await expect(page).toHaveURL(atRoute('/audit'));
   const rows = page.getByTestId('audit-row');
   await expect(rows).toHaveCount(10);
-  await expect(page.getByTestId('table-total')).toHaveText('27 in total');
+  await expect(page.getByTestId('table-total')).toHaveText('1–10 of 27');
   // Worst score first by default: the member who just reported leads.
   await expect(rows.first()).toHaveAttribute('data-email', 'zoe.brooks@northwind.example');
   await expect(rows.first().getByTestId('score-badge')).toHaveText('12 · At risk');

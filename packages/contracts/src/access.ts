@@ -105,6 +105,10 @@ export const RULES = {
   sharing: { roles: ['super_admin'], teamTypes: ALL_TEAM_TYPES, service: 'secret_sharing' },
   eventLogs: { roles: ['super_admin'], organizationTypes: PAID_ORG_TYPES, service: 'audit_logs' },
   recovery: { roles: ['super_admin', 'recovery_agent'], teamTypes: ALL_TEAM_TYPES },
+  /** The recovery requests themselves: the recovery route's people, once the Hub runs the service. */
+  recoveryRequests: { roles: ['super_admin', 'recovery_agent'], teamTypes: ALL_TEAM_TYPES, service: 'recovery' },
+  /** Switching the recovery service on or off: the super admin, with a Hub connected, whatever its state. */
+  recoverySwitch: { roles: ['super_admin'], teamTypes: ALL_TEAM_TYPES, service: 'recovery', allowDisabledService: true },
   recoveryAdmins: {
     roles: ['super_admin'],
     teamTypes: ALL_TEAM_TYPES,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RULES } from './access.ts';
 import { Email, LoginSuccess, OtpCode } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH } from './password-rules.ts';
 import { ROUTES } from './routes.ts';
 
 const Empty = z.object({}).passthrough();
@@ -9,16 +10,12 @@ const Empty = z.object({}).passthrough();
 /** Backup codes are shown with a dash and spaces around; trimmed and required (spec §5). */
 export const BackupCode = z.string().trim().min(1, 'this field is required').max(64, 'invalid backup code');
 
-/**
- * A new password: the hint says a strong password is required (spec §5). Long enough to resist
- * guessing even when hashed offline; no composition rules (NIST SP 800-63B).
- */
-export const PASSWORD_MIN_LENGTH = 12;
+/** A new password, checked on every call that sets one (the rule itself: password-rules.ts). */
 export const NewPassword = z
   .string()
-  .min(1, 'settingspage.enter_pwd_alert')
-  .min(PASSWORD_MIN_LENGTH, 'settingspage.pwd_too_short')
-  .max(1024, 'settingspage.pwd_too_long');
+  .min(1, PASSWORD_MESSAGES.empty)
+  .min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGES.tooShort)
+  .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong);
 
 export const verifyTotpEndpoint = defineEndpoint({
   ...ROUTES.verifyTotp,

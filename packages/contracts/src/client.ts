@@ -19,6 +19,7 @@ export * from './integration-constants.ts';
 export * from './locales.ts';
 export { LOGOUT_REASONS, type LogoutReason } from './logout.ts';
 export * from './messages.ts';
+export * from './password-rules.ts';
 export type {
   ActivityStats,
   LicenceSummary,

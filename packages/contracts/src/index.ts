@@ -21,6 +21,7 @@ export * from './integration-constants.ts';
 export * from './locales.ts';
 export * from './logout.ts';
 export * from './messages.ts';
+export * from './password-rules.ts';
 export * from './people.ts';
 // Policies (issue 5)
 export * from './policies.ts';

@@ -14,11 +14,13 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
+import { fieldProps, newPasswordErrors } from '../../lib/form.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { digitsOnly } from '../login/CodeBoxes.tsx';
@@ -131,45 +133,34 @@ function SignInMethodCard({
 
 function ChangePasswordCard() {
   const { t } = useTranslation();
-  const [old, setOld] = useState('');
-  const [next, setNext] = useState('');
-  const [again, setAgain] = useState('');
-  const [fieldError, setFieldError] = useState<{ field: 'old' | 'next' | 'again'; key: string } | null>(null);
+  const form = useForm({
+    initialValues: { old: '', password: '', again: '' },
+    validate: (v) => ({
+      ...(v.old ? {} : { old: 'please enter your password' }),
+      ...newPasswordErrors(v.password, v.again),
+    }),
+  });
   const { busy, run, alert } = useSubmit();
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFieldError(null);
-    if (!old) return setFieldError({ field: 'old', key: 'please enter your password' });
-    if (!next) return setFieldError({ field: 'next', key: 'settingspage.enter_pwd_alert' });
-    if (!again) return setFieldError({ field: 'again', key: 'settingspage.retype_pwd_alert' });
-    if (next !== again) return setFieldError({ field: 'again', key: 'settingspage.pwd_no_match' });
-    const done = await run(() => call('changePassword', { old_password: old, new_password: next }), 'account.password_changed');
-    if (done) {
-      setOld('');
-      setNext('');
-      setAgain('');
-    }
-  }
-  const err = (f: 'old' | 'next' | 'again') => (fieldError?.field === f ? t(fieldError.key) : undefined);
+  const submit = form.onSubmit(async (v) => {
+    const done = await run(
+      () => call('changePassword', { old_password: v.old, new_password: v.password }),
+      'account.password_changed',
+    );
+    if (done) form.reset();
+  });
   return (
     <Section title="account.change_password" testId="change-password">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           {alert}
-          <PasswordInput
-            label={t('account.current_password')}
-            autoComplete="current-password"
-            value={old}
-            onChange={(e) => setOld(e.currentTarget.value)}
-            error={err('old')}
-          />
+          <PasswordInput label={t('account.current_password')} autoComplete="current-password" {...fieldProps(form, 'old', t)} />
           <NewPasswordFields
-            password={next}
-            again={again}
-            onPassword={setNext}
-            onAgain={setAgain}
-            passwordError={err('next')}
-            againError={err('again')}
+            password={form.values.password}
+            again={form.values.again}
+            onPassword={(v) => form.setFieldValue('password', v)}
+            onAgain={(v) => form.setFieldValue('again', v)}
+            passwordError={fieldProps(form, 'password', t).error}
+            againError={fieldProps(form, 'again', t).error}
           />
           <Group>
             <Button type="submit" loading={busy}>
@@ -185,32 +176,30 @@ function ChangePasswordCard() {
 function FirstPasswordCard() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [next, setNext] = useState('');
-  const [again, setAgain] = useState('');
-  const [fieldError, setFieldError] = useState<{ field: 'next' | 'again'; key: string } | null>(null);
+  const form = useForm({
+    initialValues: { password: '', again: '' },
+    validate: (v) => newPasswordErrors(v.password, v.again),
+  });
   const { busy, run, alert } = useSubmit();
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFieldError(null);
-    if (!next) return setFieldError({ field: 'next', key: 'settingspage.enter_pwd_alert' });
-    if (!again) return setFieldError({ field: 'again', key: 'settingspage.retype_pwd_alert' });
-    if (next !== again) return setFieldError({ field: 'again', key: 'settingspage.pwd_no_match' });
-    const done = await run(() => call('setFirstPassword', { password: next, confirm_password: again }), 'account.password_set');
+  const submit = form.onSubmit(async (v) => {
+    const done = await run(
+      () => call('setFirstPassword', { password: v.password, confirm_password: v.again }),
+      'account.password_set',
+    );
     if (done) await queryClient.invalidateQueries({ queryKey: ['account'] });
-  }
-  const err = (f: 'next' | 'again') => (fieldError?.field === f ? t(fieldError.key) : undefined);
+  });
   return (
     <Section title="account.set_password" testId="set-password">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           {alert}
           <NewPasswordFields
-            password={next}
-            again={again}
-            onPassword={setNext}
-            onAgain={setAgain}
-            passwordError={err('next')}
-            againError={err('again')}
+            password={form.values.password}
+            again={form.values.again}
+            onPassword={(v) => form.setFieldValue('password', v)}
+            onAgain={(v) => form.setFieldValue('again', v)}
+            passwordError={fieldProps(form, 'password', t).error}
+            againError={fieldProps(form, 'again', t).error}
           />
           <Group>
             <Button type="submit" loading={busy}>

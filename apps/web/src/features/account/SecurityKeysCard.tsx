@@ -5,14 +5,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
 import { call } from '../../lib/api.ts';
-import { currentLocale } from '../../lib/i18n.ts';
+import { formatDate } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { Section, useSubmit } from './account-ui.tsx';
-
-/** `dd LLLL yyyy` of the spec, as the locale writes it. */
-const formatDate = (iso: string) =>
-  new Intl.DateTimeFormat(currentLocale(), { day: '2-digit', month: 'long', year: 'numeric' }).format(new Date(iso));
 
 const useKeys = () => {
   const team = useSession()?.team_slug ?? '';

@@ -1,61 +1,69 @@
+import { GroupName } from '@latchkey/contracts';
 import { BADGE_MAX_CHARS, type Group, MAX_GROUP_NAME, MAX_PRIORITY_LEVEL, NO_PRIORITY } from '@latchkey/contracts/client';
 import { Button, Modal, NumberInput, Group as Row, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
+import { bySchema, fieldProps } from '../../lib/form.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatNumber } from '../people/format.ts';
 import { useGroupMutation } from './api.ts';
 import { Badges } from './Badges.tsx';
 import { MemberPicker } from './MemberPicker.tsx';
 
-const nameProblem = (name: string): string | null => (name.trim() ? null : 'this field is required');
+/** The name the server checks (contracts' GroupName), checked here first. */
+const GroupNameForm = z.object({ name: GroupName });
 
 /** Create a group: its name and, optionally, its first members. */
 export function CreateGroupDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const mutation = useGroupMutation();
-  const [name, setName] = useState('');
-  const [emails, setEmails] = useState<string[]>([]);
-  const [touched, setTouched] = useState(false);
-  const problem = nameProblem(name);
+  const form = useForm({
+    initialValues: { name: '', emails: [] as string[] },
+    validate: bySchema(GroupNameForm),
+    validateInputOnBlur: true,
+  });
+  const submit = form.onSubmit(({ name, emails }) =>
+    mutation.mutate(
+      { kind: 'create', name: name.trim(), emails },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: t('groups.done.create', { name: name.trim() }) });
+          onClose();
+        },
+      },
+    ),
+  );
   return (
     <Modal opened onClose={onClose} title={t('groups.create.title')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setTouched(true);
-          if (problem) return;
-          mutation.mutate(
-            { kind: 'create', name: name.trim(), emails },
-            {
-              onSuccess: () => {
-                notifications.show({ color: 'teal', message: t('groups.done.create', { name: name.trim() }) });
-                onClose();
-              },
-            },
-          );
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="md" data-testid="group-create-dialog">
           <ModalError error={mutation.error} />
           <TextInput
             label={t('groups.name')}
-            value={name}
             maxLength={MAX_GROUP_NAME}
-            onChange={(e) => setName(e.currentTarget.value)}
-            onBlur={() => setTouched(true)}
-            error={touched && problem ? t(problem) : undefined}
+            {...fieldProps(form, 'name', t)}
             data-autofocus
             data-testid="group-name"
           />
-          <MemberPicker label={t('groups.members')} value={emails} onChange={setEmails} />
+          <MemberPicker
+            label={t('groups.members')}
+            value={form.values.emails}
+            onChange={(emails) => form.setFieldValue('emails', emails)}
+          />
           <Row justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={mutation.isPending} disabled={touched && !!problem} data-testid="group-create-submit">
+            <Button
+              type="submit"
+              loading={mutation.isPending}
+              disabled={Object.keys(form.errors).length > 0}
+              data-testid="group-create-submit"
+            >
               {t('groups.create')}
             </Button>
           </Row>
@@ -68,34 +76,33 @@ export function CreateGroupDialog({ onClose }: { onClose: () => void }) {
 export function RenameGroupDialog({ group, onClose }: { group: Group; onClose: () => void }) {
   const { t } = useTranslation();
   const mutation = useGroupMutation();
-  const [name, setName] = useState(group.name);
-  const problem = nameProblem(name);
-  const unchanged = name.trim() === group.name;
+  const form = useForm({
+    initialValues: { name: group.name },
+    validate: bySchema(GroupNameForm),
+    validateInputOnChange: true,
+  });
+  const unchanged = form.values.name.trim() === group.name;
+  const submit = form.onSubmit(({ name }) => {
+    if (unchanged) return;
+    mutation.mutate(
+      { kind: 'rename', id: group.id, name: name.trim() },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: t('groups.done.rename', { name: name.trim() }) });
+          onClose();
+        },
+      },
+    );
+  });
   return (
     <Modal opened onClose={onClose} title={t('groups.rename.title')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (problem || unchanged) return;
-          mutation.mutate(
-            { kind: 'rename', id: group.id, name: name.trim() },
-            {
-              onSuccess: () => {
-                notifications.show({ color: 'teal', message: t('groups.done.rename', { name: name.trim() }) });
-                onClose();
-              },
-            },
-          );
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="md" data-testid="group-rename-dialog">
           <ModalError error={mutation.error} />
           <TextInput
             label={t('groups.name')}
-            value={name}
             maxLength={MAX_GROUP_NAME}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={problem ? t(problem) : undefined}
+            {...fieldProps(form, 'name', t)}
             data-autofocus
             data-testid="group-name"
           />
@@ -106,7 +113,7 @@ export function RenameGroupDialog({ group, onClose }: { group: Group; onClose: (
             <Button
               type="submit"
               loading={mutation.isPending}
-              disabled={!!problem || unchanged}
+              disabled={!form.isValid() || unchanged}
               data-testid="group-rename-submit"
             >
               {t('common.save')}

@@ -1,17 +1,17 @@
 import type { GroupMember } from '@latchkey/contracts/client';
-import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { localPaging } from '../../components/Pager.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatNumber } from '../people/format.ts';
 import { useGroupMutation, useGroupQuery } from './api.ts';
-import { pageCount, pageOf } from './badges.ts';
 import { PriorityBadge } from './Groups.tsx';
 import { MemberPicker } from './MemberPicker.tsx';
-import { Pager } from './Pager.tsx';
 
 const STATUS_COLORS = { invited: 'blue', active: 'gray', suspended: 'orange' } as const;
 
@@ -25,10 +25,58 @@ export function GroupMembers() {
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<GroupMember | null>(null);
   const term = search.trim().toLowerCase();
-  const members = (group.data?.members ?? []).filter(
+  const members = group.data?.members.filter(
     (m) => !term || m.email.toLowerCase().includes(term) || m.name.toLowerCase().includes(term),
   );
-  const rows = pageOf(members, page);
+  const { rows, pager } = localPaging(members, page, setPage);
+  const columns: Column<GroupMember>[] = [
+    {
+      key: 'member',
+      header: 'members.col.member',
+      maxWidth: 320,
+      cell: (m) => (
+        <>
+          <Text size="sm" fw={500} truncate="end">
+            {m.name || m.email}
+          </Text>
+          <Text size="xs" c="dimmed" truncate="end">
+            {m.email}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'members.col.status',
+      cell: (m) => (
+        <Badge variant="light" color={STATUS_COLORS[m.status]}>
+          {t(`members.status.${m.status}`)}
+        </Badge>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'table.actions',
+      headerHidden: true,
+      width: 220,
+      cell: (m) => (
+        <Group gap="xs" justify="flex-end" wrap="nowrap">
+          <Button
+            component={Link}
+            href={`/groups/${groupId}/${encodeURIComponent(m.email)}`}
+            size="xs"
+            variant="light"
+            data-testid="member-devices-link"
+          >
+            {t('devices.open')}
+          </Button>
+          <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(m)}>
+            {t('groups.take_out')}
+          </Button>
+        </Group>
+      ),
+    },
+  ];
   // biome-ignore lint/correctness/useExhaustiveDependencies: back to page 1 on every search change
   useEffect(() => setPage(1), [term]);
 
@@ -73,77 +121,27 @@ export function GroupMembers() {
         size="sm"
         data-testid="group-members-search"
       />
-      <Table.ScrollContainer minWidth={640}>
-        <Table verticalSpacing="sm" highlightOnHover data-testid="group-members-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('members.col.member')}</Table.Th>
-              <Table.Th>{t('members.col.status')}</Table.Th>
-              <Table.Th w={220}>
-                <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {!group.data
-              ? [1, 2, 3].map((n) => (
-                  <Table.Tr key={n}>
-                    {[1, 2, 3].map((c) => (
-                      <Table.Td key={c}>
-                        <Skeleton h={16} />
-                      </Table.Td>
-                    ))}
-                  </Table.Tr>
-                ))
-              : rows.map((m) => (
-                  <Table.Tr key={m.email} data-testid="group-member-row" data-email={m.email}>
-                    <Table.Td maw={320}>
-                      <Text size="sm" fw={500} truncate="end">
-                        {m.name || m.email}
-                      </Text>
-                      <Text size="xs" c="dimmed" truncate="end">
-                        {m.email}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={STATUS_COLORS[m.status]}>
-                        {t(`members.status.${m.status}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button
-                          component={Link}
-                          href={`/groups/${groupId}/${encodeURIComponent(m.email)}`}
-                          size="xs"
-                          variant="light"
-                          data-testid="member-devices-link"
-                        >
-                          {t('devices.open')}
-                        </Button>
-                        <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(m)}>
-                          {t('groups.take_out')}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {group.data && members.length === 0 && (
-        <Stack align="center" gap="xs" py="xl" data-testid="group-members-empty">
-          <Text c="dimmed">{term ? t('members.no_match') : t('groups.no_members')}</Text>
-          {!term && (
-            <Button variant="light" onClick={() => setAdding(true)}>
-              {t('groups.add_members')}
-            </Button>
-          )}
-        </Stack>
-      )}
-      {members.length > 0 && (
-        <Pager page={page} pages={pageCount(members.length)} total={members.length} shown={rows.length} onPage={setPage} />
-      )}
+      <DataTable
+        columns={columns}
+        rows={rows}
+        rowKey={(m) => m.email}
+        rowProps={(m) => ({ 'data-testid': 'group-member-row', 'data-email': m.email })}
+        testId="group-members-table"
+        minWidth={640}
+        skeletonRows={3}
+        emptyTestId="group-members-empty"
+        empty={
+          <>
+            <Text c="dimmed">{term ? t('members.no_match') : t('groups.no_members')}</Text>
+            {!term && (
+              <Button variant="light" onClick={() => setAdding(true)}>
+                {t('groups.add_members')}
+              </Button>
+            )}
+          </>
+        }
+        pager={pager}
+      />
 
       {adding && group.data && (
         <AddMembersDialog id={groupId} existing={group.data.members.map((m) => m.email)} onClose={() => setAdding(false)} />

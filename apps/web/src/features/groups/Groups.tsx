@@ -1,29 +1,15 @@
 import { BADGE_MAX_CHARS_IN_LIST, type Group, NO_PRIORITY } from '@latchkey/contracts/client';
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Button,
-  Checkbox,
-  Menu,
-  Group as Row,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Menu, Group as Row, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
+import { localPaging } from '../../components/Pager.tsx';
+import { formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatNumber } from '../people/format.ts';
 import { useGroupsQuery } from './api.ts';
 import { Badges } from './Badges.tsx';
-import { pageCount, pageOf } from './badges.ts';
 import { CreateGroupDialog, PriorityDialog, RemoveGroupsDialog, RenameGroupDialog } from './GroupDialogs.tsx';
-import { Pager } from './Pager.tsx';
 
 type Dialog =
   | { kind: 'create' }
@@ -41,15 +27,14 @@ export function Groups() {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const groups = useGroupsQuery(debounced);
   const all = groups.data?.results ?? [];
-  const rows = pageOf(all, page);
+  const { rows, pager } = localPaging(groups.data?.results, page, setPage);
+  const columns = useGroupColumns(setDialog);
   // A new search starts again at page 1 (spec §4).
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every search change
   useEffect(() => {
     setPage(1);
     setSelected([]);
   }, [debounced]);
-  const allSelected = rows.length > 0 && rows.every((g) => selected.includes(g.id));
-  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((v) => v !== id) : [...s, id]));
 
   return (
     <Stack gap="md" data-testid="groups">
@@ -85,117 +70,35 @@ export function Groups() {
         </Row>
       )}
 
-      {groups.isError ? (
-        <DataFetchError onRetry={() => void groups.refetch()} />
-      ) : (
-        <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="sm" highlightOnHover data-testid="groups-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40}>
-                  <Checkbox
-                    aria-label={t('members.select_all')}
-                    checked={allSelected}
-                    onChange={() =>
-                      setSelected(
-                        allSelected
-                          ? selected.filter((id) => !rows.some((g) => g.id === id))
-                          : [...new Set([...selected, ...rows.map((g) => g.id)])],
-                      )
-                    }
-                  />
-                </Table.Th>
-                <Table.Th>{t('groups.col.group')}</Table.Th>
-                <Table.Th>{t('groups.members')}</Table.Th>
-                <Table.Th w={140}>{t('groups.col.priority')}</Table.Th>
-                <Table.Th w={48}>
-                  <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {!groups.data
-                ? [1, 2, 3, 4].map((n) => (
-                    <Table.Tr key={n}>
-                      {[1, 2, 3, 4, 5].map((c) => (
-                        <Table.Td key={c}>
-                          <Skeleton h={16} />
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))
-                : rows.map((g) => (
-                    <Table.Tr key={g.id} data-testid="group-row" data-name={g.name}>
-                      <Table.Td>
-                        <Checkbox
-                          aria-label={t('members.select', { email: g.name })}
-                          checked={selected.includes(g.id)}
-                          onChange={() => toggle(g.id)}
-                        />
-                      </Table.Td>
-                      <Table.Td maw={260}>
-                        <Anchor component={Link} href={`/groups/${g.id}`} fw={500} size="sm" data-testid="group-link">
-                          {g.name}
-                        </Anchor>
-                        <Text size="xs" c="dimmed">
-                          {t('groups.member_count', { n: formatNumber(g.member_count) })}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        {g.member_count === 0 ? (
-                          <Text size="sm" c="dimmed">
-                            {t('groups.no_members')}
-                          </Text>
-                        ) : (
-                          <Badges
-                            items={g.emails}
-                            total={g.member_count}
-                            max={BADGE_MAX_CHARS_IN_LIST}
-                            moreHref={`/groups/${g.id}`}
-                          />
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <PriorityBadge level={g.priority_level} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Menu position="bottom-end" withinPortal>
-                          <Menu.Target>
-                            <ActionIcon variant="subtle" color="gray" aria-label={t('members.actions_for', { email: g.name })}>
-                              ⋯
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            <Menu.Item onClick={() => setDialog({ kind: 'rename', group: g })}>{t('groups.rename')}</Menu.Item>
-                            <Menu.Item onClick={() => setDialog({ kind: 'priority', group: g })}>
-                              {t('groups.priority.set')}
-                            </Menu.Item>
-                            <Menu.Divider />
-                            <Menu.Item color="red" onClick={() => setDialog({ kind: 'remove', groups: [g] })}>
-                              {t('members.action.remove')}
-                            </Menu.Item>
-                          </Menu.Dropdown>
-                        </Menu>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {groups.data && all.length === 0 && (
-        <Stack align="center" gap="xs" py="xl" data-testid="groups-empty">
-          <Text c="dimmed">{debounced ? t('groups.no_match') : t('groups.empty')}</Text>
-          {!debounced && (
-            <Button variant="light" onClick={() => setDialog({ kind: 'create' })}>
-              {t('groups.create')}
-            </Button>
-          )}
-        </Stack>
-      )}
-      {all.length > 0 && (
-        <Pager page={page} pages={pageCount(all.length)} total={all.length} shown={rows.length} onPage={setPage} />
-      )}
+      <DataTable
+        columns={columns}
+        rows={rows}
+        rowKey={(g) => g.id}
+        rowProps={(g) => ({ 'data-testid': 'group-row', 'data-name': g.name })}
+        testId="groups-table"
+        minWidth={760}
+        skeletonRows={4}
+        error={groups.isError}
+        onRetry={() => void groups.refetch()}
+        selection={{
+          selected,
+          onChange: setSelected,
+          allLabel: t('members.select_all'),
+          rowLabel: (g) => t('members.select', { email: g.name }),
+        }}
+        emptyTestId="groups-empty"
+        empty={
+          <>
+            <Text c="dimmed">{debounced ? t('groups.no_match') : t('groups.empty')}</Text>
+            {!debounced && (
+              <Button variant="light" onClick={() => setDialog({ kind: 'create' })}>
+                {t('groups.create')}
+              </Button>
+            )}
+          </>
+        }
+        pager={pager}
+      />
 
       {dialog?.kind === 'create' && <CreateGroupDialog onClose={() => setDialog(null)} />}
       {dialog?.kind === 'rename' && <RenameGroupDialog group={dialog.group} onClose={() => setDialog(null)} />}
@@ -211,6 +114,58 @@ export function Groups() {
       )}
     </Stack>
   );
+}
+
+/** The groups table's columns; the last one is the row's action menu. */
+function useGroupColumns(open: (dialog: Dialog) => void): Column<Group>[] {
+  const { t } = useTranslation();
+  return [
+    {
+      key: 'group',
+      header: 'groups.col.group',
+      maxWidth: 260,
+      cell: (g) => (
+        <>
+          <Anchor component={Link} href={`/groups/${g.id}`} fw={500} size="sm" data-testid="group-link">
+            {g.name}
+          </Anchor>
+          <Text size="xs" c="dimmed">
+            {t('groups.member_count', { n: formatNumber(g.member_count) })}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: 'members',
+      header: 'groups.members',
+      visibleFrom: 'sm',
+      cell: (g) =>
+        g.member_count === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('groups.no_members')}
+          </Text>
+        ) : (
+          <Badges items={g.emails} total={g.member_count} max={BADGE_MAX_CHARS_IN_LIST} moreHref={`/groups/${g.id}`} />
+        ),
+    },
+    { key: 'priority', header: 'groups.col.priority', width: 140, cell: (g) => <PriorityBadge level={g.priority_level} /> },
+    {
+      key: 'actions',
+      header: 'table.actions',
+      headerHidden: true,
+      width: 48,
+      cell: (g) => (
+        <RowMenu label={t('members.actions_for', { email: g.name })}>
+          <Menu.Item onClick={() => open({ kind: 'rename', group: g })}>{t('groups.rename')}</Menu.Item>
+          <Menu.Item onClick={() => open({ kind: 'priority', group: g })}>{t('groups.priority.set')}</Menu.Item>
+          <Menu.Divider />
+          <Menu.Item color="red" onClick={() => open({ kind: 'remove', groups: [g] })}>
+            {t('members.action.remove')}
+          </Menu.Item>
+        </RowMenu>
+      ),
+    },
+  ];
 }
 
 export function PriorityBadge({ level }: { level: number }) {

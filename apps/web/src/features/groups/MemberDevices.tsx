@@ -1,10 +1,11 @@
 import type { DeviceType, MemberDevice } from '@latchkey/contracts/client';
-import { Anchor, Badge, Card, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'wouter';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime } from '../people/format.ts';
 import { useMemberDevicesQuery } from './api.ts';
 
 const TYPE_COLORS: Record<DeviceType, string> = { desktop: 'indigo', mobile: 'grape', browser_extension: 'cyan', web: 'gray' };
@@ -31,6 +32,7 @@ export function MemberDevices() {
   const groupId = params.groupId;
   const query = useMemberDevicesQuery(email, groupId);
   const back = groupId ? `/groups/${groupId}` : '/users';
+  const columns = useDeviceColumns();
 
   if (query.isError) return <DataFetchError onRetry={() => void query.refetch()} />;
   const data = query.data;
@@ -56,40 +58,25 @@ export function MemberDevices() {
           </Stack>
         )}
       </Card>
-      <Table.ScrollContainer minWidth={760}>
-        <Table verticalSpacing="sm" data-testid="devices-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('devices.col.device')}</Table.Th>
-              <Table.Th>{t('devices.col.platform')}</Table.Th>
-              <Table.Th>{t('devices.col.app_version')}</Table.Th>
-              <Table.Th>{t('devices.col.last_seen')}</Table.Th>
-              <Table.Th>{t('devices.col.hub')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {!data
-              ? [1, 2].map((n) => (
-                  <Table.Tr key={n}>
-                    {[1, 2, 3, 4, 5].map((c) => (
-                      <Table.Td key={c}>
-                        <Skeleton h={16} />
-                      </Table.Td>
-                    ))}
-                  </Table.Tr>
-                ))
-              : data.devices.map((d) => <DeviceRow key={d.id} device={d} />)}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {data && data.devices.length === 0 && (
-        <Stack align="center" gap={4} py="xl" data-testid="devices-empty">
-          <Text fw={500}>{t('devices.empty')}</Text>
-          <Text size="sm" c="dimmed">
-            {t('devices.empty.body')}
-          </Text>
-        </Stack>
-      )}
+      <DataTable
+        columns={columns}
+        rows={data?.devices}
+        rowKey={(d) => d.id}
+        rowProps={() => ({ 'data-testid': 'device-row' })}
+        testId="devices-table"
+        minWidth={760}
+        skeletonRows={2}
+        highlightOnHover={false}
+        emptyTestId="devices-empty"
+        empty={
+          <>
+            <Text fw={500}>{t('devices.empty')}</Text>
+            <Text size="sm" c="dimmed">
+              {t('devices.empty.body')}
+            </Text>
+          </>
+        }
+      />
       <Card withBorder radius="md" padding="lg">
         <Stack gap="sm">
           <Title order={3} size="h4">
@@ -104,34 +91,44 @@ export function MemberDevices() {
   );
 }
 
-function DeviceRow({ device: d }: { device: MemberDevice }) {
+function useDeviceColumns(): Column<MemberDevice>[] {
   const { t } = useTranslation();
-  return (
-    <Table.Tr data-testid="device-row">
-      <Table.Td>
-        <Text size="sm" fw={500}>
-          {d.name}
-        </Text>
-        <Badge size="xs" variant="light" color={TYPE_COLORS[d.type]}>
-          {t(`devices.type.${d.type}`)}
-        </Badge>
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{`${d.os} ${d.os_version}`.trim()}</Text>
-        {d.browser && (
-          <Text size="xs" c="dimmed">
-            {d.browser}
+  return [
+    {
+      key: 'device',
+      header: 'devices.col.device',
+      cell: (d) => (
+        <>
+          <Text size="sm" fw={500}>
+            {d.name}
           </Text>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{d.app_version}</Text>
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{formatDateTime(d.last_seen_at)}</Text>
-      </Table.Td>
-      <Table.Td>
-        {d.hub_authenticated_at ? (
+          <Badge size="xs" variant="light" color={TYPE_COLORS[d.type]}>
+            {t(`devices.type.${d.type}`)}
+          </Badge>
+        </>
+      ),
+    },
+    {
+      key: 'platform',
+      header: 'devices.col.platform',
+      cell: (d) => (
+        <>
+          <Text size="sm">{`${d.os} ${d.os_version}`.trim()}</Text>
+          {d.browser && (
+            <Text size="xs" c="dimmed">
+              {d.browser}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    { key: 'app_version', header: 'devices.col.app_version', cell: (d) => <Text size="sm">{d.app_version}</Text> },
+    { key: 'last_seen', header: 'devices.col.last_seen', cell: (d) => <Text size="sm">{formatDateTime(d.last_seen_at)}</Text> },
+    {
+      key: 'hub',
+      header: 'devices.col.hub',
+      cell: (d) =>
+        d.hub_authenticated_at ? (
           <Group gap={6} wrap="nowrap">
             <Badge variant="light" color="teal" data-testid="hub-auth">
               {t('devices.hub.authenticated')}
@@ -144,8 +141,7 @@ function DeviceRow({ device: d }: { device: MemberDevice }) {
           <Badge variant="light" color="gray" data-testid="hub-auth">
             {t('devices.hub.not_authenticated')}
           </Badge>
-        )}
-      </Table.Td>
-    </Table.Tr>
-  );
+        ),
+    },
+  ];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { pageCount, pageOf, splitBadges, truncate } from './badges.ts';
+import { splitBadges, truncate } from './badges.ts';
 
 describe('badges (spec §9)', () => {
   test('truncate at 30 (60 in the list) with an ellipsis, never longer than the limit', () => {
@@ -14,11 +14,5 @@ describe('badges (spec §9)', () => {
     expect(splitBadges(items)).toEqual({ shown: ['a', 'b', 'c', 'd', 'e'], rest: ['f', 'g'], more: 2 });
     expect(splitBadges(items.slice(0, 5), 40).more).toBe(35);
     expect(splitBadges(['a']).more).toBe(0);
-  });
-  test('local pages of 10', () => {
-    const items = Array.from({ length: 23 }, (_, i) => i);
-    expect(pageOf(items, 3)).toEqual([20, 21, 22]);
-    expect(pageCount(23)).toBe(3);
-    expect(pageCount(0)).toBe(1);
   });
 });

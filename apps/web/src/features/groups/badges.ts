@@ -8,7 +8,3 @@ export function splitBadges<T>(items: readonly T[], total = items.length): { sho
   const shown = items.slice(0, BADGES_SHOWN);
   return { shown, rest: items.slice(BADGES_SHOWN), more: Math.max(0, total - shown.length) };
 }
-
-/** Client-side pages of 10 over a fetched list. */
-export const pageOf = <T>(items: readonly T[], page: number, size = 10): T[] => items.slice((page - 1) * size, page * size);
-export const pageCount = (n: number, size = 10): number => Math.max(1, Math.ceil(n / size));

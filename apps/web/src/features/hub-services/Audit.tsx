@@ -1,25 +1,68 @@
 import { AUDIT_POLICY_DEFAULTS, type AuditField } from '@latchkey/contracts/client';
-import { Anchor, Card, SimpleGrid, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Card, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { formatDate, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDate, formatNumber } from '../people/format.ts';
-import { useAuditPolicyQuery, useAuditSummariesQuery } from './api.ts';
+import { type AuditSummaryRow, useAuditPolicyQuery, useAuditSummariesQuery } from './api.ts';
 import { ScoreBadge } from './score.tsx';
-import { EmptyRows, Pager, SkeletonRows, SortableTh } from './table.tsx';
 
-const COLUMNS: { field: AuditField; key: string; numeric?: boolean }[] = [
-  { field: 'email', key: 'audit.col.member' },
-  { field: 'score', key: 'audit.col.score' },
-  { field: 'weak', key: 'audit.col.weak', numeric: true },
-  { field: 'reused', key: 'audit.col.reused', numeric: true },
-  { field: 'old', key: 'audit.col.old', numeric: true },
-  { field: 'compromised', key: 'audit.col.compromised', numeric: true },
-  { field: 'total_items', key: 'audit.col.items', numeric: true },
-  { field: 'updated_at', key: 'audit.col.updated' },
-];
+const COUNTS = ['weak', 'reused', 'old', 'compromised', 'total_items'] as const;
+const COUNT_HEADERS: Record<(typeof COUNTS)[number], string> = {
+  weak: 'audit.col.weak',
+  reused: 'audit.col.reused',
+  old: 'audit.col.old',
+  compromised: 'audit.col.compromised',
+  total_items: 'audit.col.items',
+};
+
+/** The vault health columns; every one sorts on the Hub. */
+function auditColumns(atRiskBelow: number): Column<AuditSummaryRow>[] {
+  return [
+    {
+      key: 'email',
+      header: 'audit.col.member',
+      sortable: true,
+      cell: (s) => (
+        <Anchor component={Link} href={`/vault/${s.summary_id}`} size="sm" fw={500}>
+          {s.email}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'score',
+      header: 'audit.col.score',
+      sortable: true,
+      cell: (s) => <ScoreBadge score={s.score} atRiskBelow={atRiskBelow} />,
+    },
+    ...COUNTS.map(
+      (k): Column<AuditSummaryRow> => ({
+        key: k,
+        header: COUNT_HEADERS[k],
+        sortable: true,
+        align: 'right',
+        cell: (s) => (
+          <Text size="sm" c={k === 'compromised' && s[k] > 0 ? 'red' : undefined}>
+            {formatNumber(s[k])}
+          </Text>
+        ),
+      }),
+    ),
+    {
+      key: 'updated_at',
+      header: 'audit.col.updated',
+      sortable: true,
+      nowrap: true,
+      cell: (s) => (
+        <Text size="sm" c="dimmed">
+          {formatDate(s.updated_at)}
+        </Text>
+      ),
+    },
+  ];
+}
 
 /** Security audit: each member's vault health, as their apps report it (counts and a score only). */
 export function Audit() {
@@ -75,65 +118,33 @@ export function Audit() {
         w={{ base: '100%', xs: 280 }}
         size="sm"
       />
-      {list.isError ? (
-        <DataFetchError onRetry={() => void list.refetch()} />
-      ) : (
-        <div>
-          <Table.ScrollContainer minWidth={960}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="audit-table">
-              <Table.Thead>
-                <Table.Tr>
-                  {COLUMNS.map((c) => (
-                    <SortableTh
-                      key={c.field}
-                      label={t(c.key)}
-                      numeric={c.numeric}
-                      active={order.field === c.field}
-                      desc={order.desc}
-                      onSort={() => sort(c.field)}
-                    />
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {!list.data ? (
-                  <SkeletonRows columns={COLUMNS.length} />
-                ) : list.data.results.length === 0 ? (
-                  <EmptyRows columns={COLUMNS.length} testId="audit-empty">
-                    <Text size="sm" c="dimmed">
-                      {debounced ? t('audit.no_match') : t('audit.empty')}
-                    </Text>
-                  </EmptyRows>
-                ) : (
-                  list.data.results.map((s) => (
-                    <Table.Tr key={s.summary_id} data-testid="audit-row" data-email={s.email}>
-                      <Table.Td>
-                        <Anchor component={Link} href={`/vault/${s.summary_id}`} size="sm" fw={500}>
-                          {s.email}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>
-                        <ScoreBadge score={s.score} atRiskBelow={policy.at_risk_below_score} />
-                      </Table.Td>
-                      {(['weak', 'reused', 'old', 'compromised', 'total_items'] as const).map((k) => (
-                        <Table.Td key={k} ta="right" c={k === 'compromised' && s[k] > 0 ? 'red' : undefined}>
-                          {formatNumber(s[k])}
-                        </Table.Td>
-                      ))}
-                      <Table.Td>
-                        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                          {formatDate(s.updated_at)}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))
-                )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {list.data && <Pager total={list.data.total} pages={list.data.pages} page={page} onPage={setPage} />}
-        </div>
-      )}
+      <DataTable
+        columns={auditColumns(policy.at_risk_below_score)}
+        rows={list.data?.results}
+        rowKey={(s) => s.summary_id}
+        rowProps={(s) => ({ 'data-testid': 'audit-row', 'data-email': s.email })}
+        testId="audit-table"
+        minWidth={960}
+        error={list.isError}
+        onRetry={() => void list.refetch()}
+        sort={{ key: order.field, desc: order.desc, onSort: (key) => sort(key as AuditField) }}
+        emptyTestId="audit-empty"
+        empty={
+          <Text size="sm" c="dimmed">
+            {debounced ? t('audit.no_match') : t('audit.empty')}
+          </Text>
+        }
+        pager={
+          list.data && {
+            page,
+            pages: list.data.pages,
+            total: list.data.total,
+            shown: list.data.results.length,
+            onPage: setPage,
+            rangeTestId: 'table-total',
+          }
+        }
+      />
     </Stack>
   );
 }

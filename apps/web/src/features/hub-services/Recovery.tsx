@@ -1,14 +1,15 @@
-import { Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { canAccess, RULES } from '@latchkey/contracts/client';
+import { Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime } from '../people/format.ts';
 import {
   type RecoveryRequestRow,
   useApproveRecoveryMutation,
@@ -17,9 +18,7 @@ import {
   useRecoveryServiceMutation,
 } from './api.ts';
 import { linkIsLive } from './rules.ts';
-import { EmptyRows, Pager, SkeletonRows } from './table.tsx';
 
-const COLUMNS = 5;
 type StateFilter = 'all' | 'pending' | 'approved';
 type Pending = { kind: 'approve' | 'delete'; request: RecoveryRequestRow };
 
@@ -27,21 +26,30 @@ type Pending = { kind: 'approve' | 'delete'; request: RecoveryRequestRow };
 export function Recovery() {
   const { t } = useTranslation();
   const { ctx } = useConsoleContext();
-  const superAdmin = ctx.scopes.includes('super_admin');
-  const on = ctx.hubEnabled && Boolean(ctx.services.recovery?.enabled);
+  // The links show exactly when their routes' guards would let the admin in.
+  const admins = canAccess(RULES.recoveryAdmins, ctx);
+  const settings = canAccess(RULES.settingsRecovery, ctx);
   return (
     <Stack gap="md" data-testid="recovery">
-      {superAdmin && on && (
+      {(admins || settings) && (
         <Group gap="sm">
-          <Button component={Link} href="/recovery/admins" variant="light" size="sm">
-            {t('page.recovery_admins')}
-          </Button>
-          <Button component={Link} href="/settings/recovery" variant="default" size="sm">
-            {t('page.recovery_settings')}
-          </Button>
+          {admins && (
+            <Button component={Link} href="/recovery/admins" variant="light" size="sm">
+              {t('page.recovery_admins')}
+            </Button>
+          )}
+          {settings && (
+            <Button component={Link} href="/settings/recovery" variant="default" size="sm">
+              {t('page.recovery_settings')}
+            </Button>
+          )}
         </Group>
       )}
-      {on ? <RequestsTable /> : <RecoveryOff canTurnOn={superAdmin && ctx.hubEnabled} />}
+      {canAccess(RULES.recoveryRequests, ctx) ? (
+        <RequestsTable />
+      ) : (
+        <RecoveryOff canTurnOn={canAccess(RULES.recoverySwitch, ctx)} />
+      )}
     </Stack>
   );
 }
@@ -81,6 +89,66 @@ function RequestsTable() {
   const [page, setPage] = useState(1);
   const [pending, setPending] = useState<Pending | null>(null);
   const list = useRecoveryRequestsQuery(page, state === 'all' ? undefined : state, debounced);
+  const columns: Column<RecoveryRequestRow>[] = [
+    {
+      key: 'email',
+      header: 'audit.col.member',
+      cell: (r) => (
+        <Text size="sm" fw={500}>
+          {r.email}
+        </Text>
+      ),
+    },
+    { key: 'requested', header: 'recovery.col.requested', nowrap: true, cell: (r) => formatDateTime(r.created_at) },
+    {
+      key: 'state',
+      header: 'recovery.col.state',
+      cell: (r) => (
+        <Badge variant="light" miw="max-content" color={r.state === 'pending' ? 'yellow' : 'teal'}>
+          {t(`recovery.state.${r.state}`)}
+        </Badge>
+      ),
+    },
+    {
+      key: 'link',
+      header: 'recovery.col.link',
+      cell: (r) =>
+        r.link_expires_at ? (
+          <Text size="sm">
+            {t(linkIsLive(r) ? 'recovery.link.valid_until' : 'recovery.link.expired', {
+              date: formatDateTime(r.link_expires_at),
+            })}
+            {r.approved_by && (
+              <Text span size="xs" c="dimmed" display="block">
+                {t('recovery.approved_by', { email: r.approved_by })}
+              </Text>
+            )}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            –
+          </Text>
+        ),
+    },
+    {
+      key: 'actions',
+      header: 'table.actions',
+      headerHidden: true,
+      width: 190,
+      cell: (r) => (
+        <Group gap={4} wrap="nowrap" justify="flex-end">
+          {r.state === 'pending' && (
+            <Button size="xs" variant="light" onClick={() => setPending({ kind: 'approve', request: r })}>
+              {t('recovery.approve')}
+            </Button>
+          )}
+          <Button size="xs" variant="subtle" color="red" onClick={() => setPending({ kind: 'delete', request: r })}>
+            {t('recovery.delete')}
+          </Button>
+        </Group>
+      ),
+    },
+  ];
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="sm">
@@ -109,90 +177,32 @@ function RequestsTable() {
           ]}
         />
       </Group>
-      {list.isError ? (
-        <DataFetchError onRetry={() => void list.refetch()} />
-      ) : (
-        <div>
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="sm" data-testid="recovery-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('audit.col.member')}</Table.Th>
-                  <Table.Th>{t('recovery.col.requested')}</Table.Th>
-                  <Table.Th>{t('recovery.col.state')}</Table.Th>
-                  <Table.Th>{t('recovery.col.link')}</Table.Th>
-                  <Table.Th w={190}>
-                    <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {!list.data ? (
-                  <SkeletonRows columns={COLUMNS} />
-                ) : list.data.results.length === 0 ? (
-                  <EmptyRows columns={COLUMNS} testId="recovery-empty">
-                    <Text size="sm" c="dimmed">
-                      {debounced || state !== 'all' ? t('audit.no_match') : t('recovery.empty')}
-                    </Text>
-                  </EmptyRows>
-                ) : (
-                  list.data.results.map((r) => (
-                    <Table.Tr key={r.id} data-testid="recovery-row" data-email={r.email}>
-                      <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {r.email}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" miw="max-content" color={r.state === 'pending' ? 'yellow' : 'teal'}>
-                          {t(`recovery.state.${r.state}`)}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        {r.link_expires_at ? (
-                          <Text size="sm">
-                            {t(linkIsLive(r) ? 'recovery.link.valid_until' : 'recovery.link.expired', {
-                              date: formatDateTime(r.link_expires_at),
-                            })}
-                            {r.approved_by && (
-                              <Text span size="xs" c="dimmed" display="block">
-                                {t('recovery.approved_by', { email: r.approved_by })}
-                              </Text>
-                            )}
-                          </Text>
-                        ) : (
-                          <Text size="sm" c="dimmed">
-                            –
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4} wrap="nowrap" justify="flex-end">
-                          {r.state === 'pending' && (
-                            <Button size="xs" variant="light" onClick={() => setPending({ kind: 'approve', request: r })}>
-                              {t('recovery.approve')}
-                            </Button>
-                          )}
-                          <Button
-                            size="xs"
-                            variant="subtle"
-                            color="red"
-                            onClick={() => setPending({ kind: 'delete', request: r })}
-                          >
-                            {t('recovery.delete')}
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))
-                )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {list.data && <Pager total={list.data.total} pages={list.data.pages} page={page} onPage={setPage} />}
-        </div>
-      )}
+      <DataTable
+        columns={columns}
+        rows={list.data?.results}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ 'data-testid': 'recovery-row', 'data-email': r.email })}
+        testId="recovery-table"
+        minWidth={760}
+        highlightOnHover={false}
+        error={list.isError}
+        onRetry={() => void list.refetch()}
+        emptyTestId="recovery-empty"
+        empty={
+          <Text size="sm" c="dimmed">
+            {debounced || state !== 'all' ? t('audit.no_match') : t('recovery.empty')}
+          </Text>
+        }
+        pager={
+          list.data && {
+            page,
+            pages: list.data.pages,
+            total: list.data.total,
+            shown: list.data.results.length,
+            onPage: setPage,
+          }
+        }
+      />
       {pending && <ConfirmRequest pending={pending} onClose={() => setPending(null)} />}
     </Stack>
   );

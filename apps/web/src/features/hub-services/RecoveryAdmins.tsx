@@ -1,26 +1,16 @@
-import { emailProblem } from '@latchkey/contracts/client';
-import {
-  Autocomplete,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Modal,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Email } from '@latchkey/contracts';
+import { Autocomplete, Badge, Button, Card, Group, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
-import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { bySchema, fieldProps } from '../../lib/form.ts';
+import { formatDate } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDate } from '../people/format.ts';
 import {
   type RecoveryAdminRow,
   useAdminRequestsQuery,
@@ -31,9 +21,7 @@ import {
   useRemoveRecoveryAdminMutation,
   useSecretVerify,
 } from './api.ts';
-import { EmptyRows, Pager, SkeletonRows } from './table.tsx';
 
-const COLUMNS = 5;
 type StateFilter = 'all' | 'active' | 'pending';
 
 /** Recovery admins: the recovery group, added by request and approved by each member from their app. */
@@ -46,6 +34,40 @@ export function RecoveryAdmins() {
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
   const list = useRecoveryAdminsQuery(page, state === 'all' ? undefined : state, debounced);
+  const columns: Column<RecoveryAdminRow>[] = [
+    {
+      key: 'email',
+      header: 'audit.col.member',
+      cell: (a) => (
+        <Text size="sm" fw={500}>
+          {a.email}
+        </Text>
+      ),
+    },
+    {
+      key: 'state',
+      header: 'recovery.col.state',
+      cell: (a) => (
+        <Badge variant="light" miw="max-content" color={a.state === 'active' ? 'teal' : 'yellow'}>
+          {t(`recovery.admin.state.${a.state}`)}
+        </Badge>
+      ),
+    },
+    { key: 'added', header: 'recovery.admin.added', nowrap: true, cell: (a) => formatDate(a.created_at) },
+    // Each row keeps its own verification result, so the cell is a component with its own mutation.
+    { key: 'secret', header: 'recovery.admin.secret', cell: (a) => <SecretCheck admin={a} /> },
+    {
+      key: 'actions',
+      header: 'table.actions',
+      headerHidden: true,
+      width: 100,
+      cell: (a) => (
+        <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(a)}>
+          {t('recovery.admin.remove')}
+        </Button>
+      ),
+    },
+  ];
   return (
     <Stack gap="md" data-testid="recovery-admins">
       <WaitingRequests onWithdraw={setRemoving} />
@@ -80,46 +102,39 @@ export function RecoveryAdmins() {
           {t('recovery.admin.add')}
         </Button>
       </Group>
-      {list.isError ? (
-        <DataFetchError onRetry={() => void list.refetch()} />
-      ) : (
-        <div>
-          <Table.ScrollContainer minWidth={680}>
-            <Table verticalSpacing="sm" data-testid="recovery-admins-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('audit.col.member')}</Table.Th>
-                  <Table.Th>{t('recovery.col.state')}</Table.Th>
-                  <Table.Th>{t('recovery.admin.added')}</Table.Th>
-                  <Table.Th>{t('recovery.admin.secret')}</Table.Th>
-                  <Table.Th w={100}>
-                    <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {!list.data ? (
-                  <SkeletonRows columns={COLUMNS} />
-                ) : list.data.results.length === 0 ? (
-                  <EmptyRows columns={COLUMNS} testId="recovery-admins-empty">
-                    <Text size="sm" c="dimmed">
-                      {debounced || state !== 'all' ? t('audit.no_match') : t('recovery.admin.empty')}
-                    </Text>
-                    {!debounced && state === 'all' && (
-                      <Button size="xs" variant="light" onClick={() => setAdding(true)}>
-                        {t('recovery.admin.add')}
-                      </Button>
-                    )}
-                  </EmptyRows>
-                ) : (
-                  list.data.results.map((a) => <AdminRow key={a.id} admin={a} onRemove={() => setRemoving(a)} />)
-                )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {list.data && <Pager total={list.data.total} pages={list.data.pages} page={page} onPage={setPage} />}
-        </div>
-      )}
+      <DataTable
+        columns={columns}
+        rows={list.data?.results}
+        rowKey={(a) => a.id}
+        rowProps={(a) => ({ 'data-testid': 'recovery-admin-row', 'data-email': a.email })}
+        testId="recovery-admins-table"
+        minWidth={680}
+        highlightOnHover={false}
+        error={list.isError}
+        onRetry={() => void list.refetch()}
+        emptyTestId="recovery-admins-empty"
+        empty={
+          <>
+            <Text size="sm" c="dimmed">
+              {debounced || state !== 'all' ? t('audit.no_match') : t('recovery.admin.empty')}
+            </Text>
+            {!debounced && state === 'all' && (
+              <Button size="xs" variant="light" onClick={() => setAdding(true)}>
+                {t('recovery.admin.add')}
+              </Button>
+            )}
+          </>
+        }
+        pager={
+          list.data && {
+            page,
+            pages: list.data.pages,
+            total: list.data.total,
+            shown: list.data.results.length,
+            onPage: setPage,
+          }
+        }
+      />
       {adding && <AddRecoveryAdmin onClose={() => setAdding(false)} />}
       {removing && <ConfirmRemove admin={removing} onClose={() => setRemoving(null)} />}
     </Stack>
@@ -153,63 +168,40 @@ function WaitingRequests({ onWithdraw }: { onWithdraw: (a: { id: string; email: 
   );
 }
 
-function AdminRow({ admin, onRemove }: { admin: RecoveryAdminRow; onRemove: () => void }) {
+function SecretCheck({ admin }: { admin: RecoveryAdminRow }) {
   const { t } = useTranslation();
   const verify = useSecretVerify();
-  return (
-    <Table.Tr data-testid="recovery-admin-row" data-email={admin.email}>
-      <Table.Td>
-        <Text size="sm" fw={500}>
-          {admin.email}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        <Badge variant="light" miw="max-content" color={admin.state === 'active' ? 'teal' : 'yellow'}>
-          {t(`recovery.admin.state.${admin.state}`)}
-        </Badge>
-      </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(admin.created_at)}</Table.Td>
-      <Table.Td>
-        {verify.data ? (
-          <Text size="sm" c={verify.data.verified ? 'teal' : 'red'} data-testid="secret-result">
-            {t(verify.data.verified ? 'recovery.admin.secret_ok' : 'recovery.admin.secret_missing')}
-          </Text>
-        ) : (
-          <Button
-            size="xs"
-            variant="default"
-            loading={verify.isPending}
-            onClick={() => verify.mutate({ email: admin.email, uid: admin.id })}
-          >
-            {t('recovery.admin.verify')}
-          </Button>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Button size="xs" variant="subtle" color="red" onClick={onRemove}>
-          {t('recovery.admin.remove')}
-        </Button>
-      </Table.Td>
-    </Table.Tr>
+  return verify.data ? (
+    <Text size="sm" c={verify.data.verified ? 'teal' : 'red'} data-testid="secret-result">
+      {t(verify.data.verified ? 'recovery.admin.secret_ok' : 'recovery.admin.secret_missing')}
+    </Text>
+  ) : (
+    <Button
+      size="xs"
+      variant="default"
+      loading={verify.isPending}
+      onClick={() => verify.mutate({ email: admin.email, uid: admin.id })}
+    >
+      {t('recovery.admin.verify')}
+    </Button>
   );
 }
 
+/** The nominee's address, checked by the contracts' Email schema before the Hub is asked. */
+const NomineeForm = z.object({ email: Email });
+
 function AddRecoveryAdmin({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const [email, setEmail] = useState('');
-  const [debounced] = useDebouncedValue(email.trim(), 250);
+  const form = useForm({ initialValues: { email: '' }, validate: bySchema(NomineeForm), validateInputOnBlur: true });
+  const [debounced] = useDebouncedValue(form.values.email.trim(), 250);
   const suggestions = useMemberSuggestions(debounced);
   const keyCheck = useKeyVerify();
   const create = useCreateAdminRequestMutation();
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = async () => {
+  const submit = form.onSubmit(async ({ email }) => {
     const value = email.trim().toLowerCase();
-    const invalid = emailProblem(value);
-    if (invalid) return setProblem(invalid);
-    setProblem(null);
     // A recovery admin needs a device key to receive the recovery group secret.
     const [result] = (await keyCheck.mutateAsync([value])).results;
-    if (!result?.verified) return setProblem('recovery.admin.no_key');
+    if (!result?.verified) return form.setFieldError('email', 'recovery.admin.no_key');
     create.mutate(
       { email: value, teamuser_id: value },
       {
@@ -219,24 +211,18 @@ function AddRecoveryAdmin({ onClose }: { onClose: () => void }) {
         },
       },
     );
-  };
+  });
   return (
     <Modal opened onClose={onClose} title={t('recovery.admin.add_title')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="md" data-testid="recovery-admin-dialog">
-          <ModalError error={problem ?? keyCheck.error ?? create.error} />
+          <ModalError error={keyCheck.error ?? create.error} />
           <Text size="sm" c="dimmed">
             {t('recovery.admin.add_hint')}
           </Text>
           <Autocomplete
             label={t('members.invite.email')}
-            value={email}
-            onChange={setEmail}
+            {...fieldProps(form, 'email', t)}
             data={suggestions.data ?? []}
             data-autofocus
           />
@@ -244,7 +230,7 @@ function AddRecoveryAdmin({ onClose }: { onClose: () => void }) {
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={keyCheck.isPending || create.isPending} disabled={!email.trim()}>
+            <Button type="submit" loading={keyCheck.isPending || create.isPending} disabled={!form.values.email.trim()}>
               {t('recovery.admin.send')}
             </Button>
           </Group>

@@ -1,16 +1,13 @@
-import { Button, Checkbox, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime, formatNumber } from '../people/format.ts';
 import { type ShareLinkRow, useRevokeSharesMutation, useShareLinksQuery } from './api.ts';
 import { SharingLimits } from './SharingLimits.tsx';
-import { EmptyRows, Pager, SkeletonRows } from './table.tsx';
-
-const COLUMNS = 7;
 
 /** Sharing: the team's active share links by member, revoke, and the sharing limits. */
 export function Sharing() {
@@ -22,8 +19,38 @@ export function Sharing() {
   const [revoking, setRevoking] = useState<ShareLinkRow[] | null>(null);
   const list = useShareLinksQuery(page, debounced);
   const rows = list.data?.results ?? [];
-  const allSelected = rows.length > 0 && rows.every((r) => selected.includes(r.share_id));
-  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const columns: Column<ShareLinkRow>[] = [
+    {
+      key: 'email',
+      header: 'audit.col.member',
+      cell: (r) => (
+        <Text size="sm" fw={500}>
+          {r.email}
+        </Text>
+      ),
+    },
+    { key: 'label', header: 'sharing.col.label', cell: (r) => r.label || <Text c="dimmed">–</Text> },
+    { key: 'created', header: 'sharing.col.created', nowrap: true, cell: (r) => formatDateTime(r.created_at) },
+    { key: 'expires', header: 'sharing.col.expires', nowrap: true, cell: (r) => formatDateTime(r.expires_at) },
+    {
+      key: 'views',
+      header: 'sharing.col.views',
+      align: 'right',
+      nowrap: true,
+      cell: (r) => t('sharing.views_of', { n: formatNumber(r.views), limit: formatNumber(r.view_limit) }),
+    },
+    {
+      key: 'actions',
+      header: 'table.actions',
+      headerHidden: true,
+      width: 100,
+      cell: (r) => (
+        <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking([r])}>
+          {t('sharing.revoke')}
+        </Button>
+      ),
+    },
+  ];
   return (
     <Stack gap="lg" data-testid="sharing">
       <SharingLimits />
@@ -53,86 +80,41 @@ export function Sharing() {
             </Button>
           )}
         </Group>
-        {list.isError ? (
-          <DataFetchError onRetry={() => void list.refetch()} />
-        ) : (
-          <div>
-            <Table.ScrollContainer minWidth={860}>
-              <Table verticalSpacing="sm" data-testid="share-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={40}>
-                      <Checkbox
-                        aria-label={t('sharing.select_all')}
-                        checked={allSelected}
-                        indeterminate={!allSelected && selected.length > 0}
-                        onChange={() => setSelected(allSelected ? [] : rows.map((r) => r.share_id))}
-                      />
-                    </Table.Th>
-                    <Table.Th>{t('audit.col.member')}</Table.Th>
-                    <Table.Th>{t('sharing.col.label')}</Table.Th>
-                    <Table.Th>{t('sharing.col.created')}</Table.Th>
-                    <Table.Th>{t('sharing.col.expires')}</Table.Th>
-                    <Table.Th ta="right">{t('sharing.col.views')}</Table.Th>
-                    <Table.Th w={100}>
-                      <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {!list.data ? (
-                    <SkeletonRows columns={COLUMNS} />
-                  ) : rows.length === 0 ? (
-                    <EmptyRows columns={COLUMNS} testId="share-empty">
-                      <Text size="sm" c="dimmed">
-                        {debounced ? t('audit.no_match') : t('sharing.empty')}
-                      </Text>
-                    </EmptyRows>
-                  ) : (
-                    rows.map((r) => (
-                      <Table.Tr key={r.share_id} data-testid="share-row" data-email={r.email} data-label={r.label}>
-                        <Table.Td>
-                          <Checkbox
-                            aria-label={t('sharing.select', { label: r.label || r.email })}
-                            checked={selected.includes(r.share_id)}
-                            onChange={() => toggle(r.share_id)}
-                          />
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm" fw={500}>
-                            {r.email}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>{r.label || <Text c="dimmed">–</Text>}</Table.Td>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</Table.Td>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.expires_at)}</Table.Td>
-                        <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                          {t('sharing.views_of', { n: formatNumber(r.views), limit: formatNumber(r.view_limit) })}
-                        </Table.Td>
-                        <Table.Td>
-                          <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking([r])}>
-                            {t('sharing.revoke')}
-                          </Button>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))
-                  )}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            {list.data && (
-              <Pager
-                total={list.data.total}
-                pages={list.data.pages}
-                page={page}
-                onPage={(p) => {
-                  setPage(p);
-                  setSelected([]);
-                }}
-              />
-            )}
-          </div>
-        )}
+        <DataTable
+          columns={columns}
+          rows={list.data?.results}
+          rowKey={(r) => r.share_id}
+          rowProps={(r) => ({ 'data-testid': 'share-row', 'data-email': r.email, 'data-label': r.label })}
+          testId="share-table"
+          minWidth={860}
+          highlightOnHover={false}
+          error={list.isError}
+          onRetry={() => void list.refetch()}
+          selection={{
+            selected,
+            onChange: setSelected,
+            allLabel: t('sharing.select_all'),
+            rowLabel: (r) => t('sharing.select', { label: r.label || r.email }),
+          }}
+          emptyTestId="share-empty"
+          empty={
+            <Text size="sm" c="dimmed">
+              {debounced ? t('audit.no_match') : t('sharing.empty')}
+            </Text>
+          }
+          pager={
+            list.data && {
+              page,
+              pages: list.data.pages,
+              total: list.data.total,
+              shown: rows.length,
+              onPage: (p) => {
+                setPage(p);
+                setSelected([]);
+              },
+            }
+          }
+        />
       </Stack>
       {revoking && (
         <ConfirmRevoke

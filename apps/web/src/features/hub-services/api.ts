@@ -56,6 +56,7 @@ export function useAuditPolicyQuery() {
 }
 
 // ── sharing ──
+export type AuditSummaryRow = EndpointOutput<ApiMap['auditSummaries']>['results'][number];
 export type SharingLimitsValue = EndpointOutput<ApiMap['sharingLimits']>;
 export type ShareLinkRow = EndpointOutput<ApiMap['sharingLinks']>['results'][number];
 

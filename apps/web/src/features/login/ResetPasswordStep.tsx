@@ -1,3 +1,4 @@
+import { type NewPasswordProblem, newPasswordProblem } from '@latchkey/contracts/client';
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'wouter';
@@ -29,7 +30,7 @@ export function ResetPasswordStep() {
   const [state, setState] = useState<State>({ step: 'checking' });
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
-  const [fieldError, setFieldError] = useState<{ field: 'password' | 'again'; key: string } | null>(null);
+  const [fieldError, setFieldError] = useState<NewPasswordProblem | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -44,10 +45,9 @@ export function ResetPasswordStep() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setFieldError(null);
-    if (!password) return setFieldError({ field: 'password', key: 'settingspage.enter_pwd_alert' });
-    if (!again) return setFieldError({ field: 'again', key: 'settingspage.retype_pwd_alert' });
-    if (password !== again) return setFieldError({ field: 'again', key: 'settingspage.pwd_no_match' });
+    const problem = newPasswordProblem(password, again);
+    setFieldError(problem);
+    if (problem) return;
     setBusy(true);
     setFormError(null);
     try {

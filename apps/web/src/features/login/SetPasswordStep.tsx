@@ -1,3 +1,4 @@
+import { type NewPasswordProblem, newPasswordProblem } from '@latchkey/contracts/client';
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Redirect } from 'wouter';
@@ -15,17 +16,16 @@ export function SetPasswordStep() {
   const login = useLoginState();
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
-  const [fieldError, setFieldError] = useState<{ field: 'password' | 'again'; key: string } | null>(null);
+  const [fieldError, setFieldError] = useState<NewPasswordProblem | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   if (!login.email || !login.set_auth_token) return <Redirect to="/login" replace />;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setFieldError(null);
-    if (!password) return setFieldError({ field: 'password', key: 'settingspage.enter_pwd_alert' });
-    if (!again) return setFieldError({ field: 'again', key: 'settingspage.retype_pwd_alert' });
-    if (password !== again) return setFieldError({ field: 'again', key: 'settingspage.pwd_no_match' });
+    const problem = newPasswordProblem(password, again);
+    setFieldError(problem);
+    if (problem) return;
     setBusy(true);
     setFormError(null);
     try {

@@ -1,22 +1,27 @@
-import { SCOPES, type Scope } from '@latchkey/contracts/client';
-import { ActionIcon, Badge, Button, Checkbox, Group, Menu, Modal, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Email } from '@latchkey/contracts';
+import { type ApiMap, type EndpointOutput, SCOPES, type Scope } from '@latchkey/contracts/client';
+import { Badge, Button, Checkbox, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
-import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
+import { bySchema, fieldProps } from '../../lib/form.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatNumber } from './format.ts';
 
 const adminKeys = {
   all: (team: string) => ['admins', team] as const,
   list: (team: string, search: string) => [...adminKeys.all(team), search] as const,
 };
 
+type Admin = EndpointOutput<ApiMap['adminMembers']>['admins'][number];
 type Pending = { kind: 'remove' | 'reset'; email: string; scopes: Scope[] };
 
 /** Settings → administrators: list, add with scopes, remove, reset authentication (super admin only). */
@@ -32,6 +37,53 @@ export function Administrators() {
     queryKey: adminKeys.list(team, debounced),
     queryFn: () => call('adminMembers', debounced ? { search_value: debounced } : {}),
   });
+  const columns: Column<Admin>[] = [
+    {
+      key: 'member',
+      header: 'members.col.member',
+      cell: (a) => (
+        <>
+          <Text size="sm" fw={500}>
+            {a.name || a.email}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {a.email}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: 'scopes',
+      header: 'admins.scopes',
+      cell: (a) => (
+        <Group gap={6}>
+          {a.scopes.map((s) => (
+            <Badge key={s} variant="light" color={s === 'super_admin' ? 'indigo' : 'gray'}>
+              {t(`admins.scope.${s}`)}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'table.actions',
+      headerHidden: true,
+      width: 48,
+      cell: (a) => (
+        <RowMenu label={t('members.actions_for', { email: a.email })}>
+          {a.email !== me && (
+            <Menu.Item onClick={() => setPending({ kind: 'reset', email: a.email, scopes: a.scopes })}>
+              {t('admins.reset')}
+            </Menu.Item>
+          )}
+          <Menu.Item color="red" onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}>
+            {t('admins.remove')}
+          </Menu.Item>
+        </RowMenu>
+      ),
+    },
+  ];
   return (
     <Stack gap="md" data-testid="administrators">
       <Group justify="space-between" gap="sm">
@@ -54,78 +106,20 @@ export function Administrators() {
           </Button>
         </Group>
       </Group>
-      {list.isError ? (
-        <DataFetchError onRetry={() => void list.refetch()} />
-      ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm" data-testid="admins-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('members.col.member')}</Table.Th>
-                <Table.Th>{t('admins.scopes')}</Table.Th>
-                <Table.Th w={48}>
-                  <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {!list.data
-                ? [1, 2, 3].map((n) => (
-                    <Table.Tr key={n}>
-                      {[1, 2, 3].map((c) => (
-                        <Table.Td key={c}>
-                          <Skeleton h={16} />
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))
-                : list.data.admins.map((a) => (
-                    <Table.Tr key={a.email} data-testid="admin-row" data-email={a.email}>
-                      <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {a.name || a.email}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {a.email}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={6}>
-                          {a.scopes.map((s) => (
-                            <Badge key={s} variant="light" color={s === 'super_admin' ? 'indigo' : 'gray'}>
-                              {t(`admins.scope.${s}`)}
-                            </Badge>
-                          ))}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Menu position="bottom-end" withinPortal>
-                          <Menu.Target>
-                            <ActionIcon variant="subtle" color="gray" aria-label={t('members.actions_for', { email: a.email })}>
-                              ⋯
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            {a.email !== me && (
-                              <Menu.Item onClick={() => setPending({ kind: 'reset', email: a.email, scopes: a.scopes })}>
-                                {t('admins.reset')}
-                              </Menu.Item>
-                            )}
-                            <Menu.Item
-                              color="red"
-                              onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}
-                            >
-                              {t('admins.remove')}
-                            </Menu.Item>
-                          </Menu.Dropdown>
-                        </Menu>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable
+        columns={columns}
+        rows={list.data?.admins}
+        rowKey={(a) => a.email}
+        rowProps={(a) => ({ 'data-testid': 'admin-row', 'data-email': a.email })}
+        testId="admins-table"
+        minWidth={560}
+        skeletonRows={3}
+        highlightOnHover={false}
+        error={list.isError}
+        onRetry={() => void list.refetch()}
+        emptyTestId="admins-empty"
+        empty={<Text c="dimmed">{t('members.no_match')}</Text>}
+      />
       {adding && <AddAdmin onClose={() => setAdding(false)} />}
       {pending && <ConfirmAdmin pending={pending} onClose={() => setPending(null)} />}
     </Stack>
@@ -138,34 +132,37 @@ function useInvalidateAdmins() {
   return () => void client.invalidateQueries({ queryKey: adminKeys.all(team) });
 }
 
+/** What adding an administrator sends, checked here by the same schemas the server uses. */
+const AddAdminForm = z.object({ email: Email, scopes: z.array(z.enum(SCOPES)).min(1, 'Choose at least one scope.') });
+
 function AddAdmin({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const invalidate = useInvalidateAdmins();
-  const [email, setEmail] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>(['admin']);
-  const add = useMutation({ mutationFn: () => call('adminAdd', { action: 'add_admin', email, scopes }), onSuccess: invalidate });
+  const form = useForm({
+    initialValues: { email: '', scopes: ['admin'] as Scope[] },
+    validate: bySchema(AddAdminForm),
+    validateInputOnBlur: true,
+  });
+  const add = useMutation({
+    mutationFn: ({ email, scopes }: { email: string; scopes: Scope[] }) =>
+      call('adminAdd', { action: 'add_admin', email: email.trim(), scopes }),
+    onSuccess: invalidate,
+  });
+  const submit = form.onSubmit((values) =>
+    add.mutate(values, {
+      onSuccess: () => {
+        notifications.show({ color: 'teal', message: t('admins.added', { email: values.email.trim() }) });
+        onClose();
+      },
+    }),
+  );
   return (
     <Modal opened onClose={onClose} title={t('admins.add_title')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate(undefined, {
-            onSuccess: () => {
-              notifications.show({ color: 'teal', message: t('admins.added', { email: email.trim() }) });
-              onClose();
-            },
-          });
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="md" data-testid="admin-add-dialog">
           <ModalError error={add.error} />
-          <TextInput
-            label={t('members.invite.email')}
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            data-autofocus
-          />
-          <Checkbox.Group label={t('admins.scopes')} value={scopes} onChange={(v) => setScopes(v as Scope[])}>
+          <TextInput label={t('members.invite.email')} {...fieldProps(form, 'email', t)} data-autofocus />
+          <Checkbox.Group label={t('admins.scopes')} {...fieldProps(form, 'scopes', t)}>
             <Stack gap={6} mt={6}>
               {SCOPES.map((s) => (
                 <Checkbox key={s} value={s} label={t(`admins.scope.${s}`)} />
@@ -176,7 +173,7 @@ function AddAdmin({ onClose }: { onClose: () => void }) {
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={add.isPending} disabled={!email.trim() || scopes.length === 0}>
+            <Button type="submit" loading={add.isPending} disabled={!form.values.email.trim() || form.values.scopes.length === 0}>
               {t('admins.add')}
             </Button>
           </Group>

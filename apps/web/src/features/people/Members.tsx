@@ -11,7 +11,6 @@ import {
   type MemberFilters,
 } from '@latchkey/contracts/client';
 import {
-  ActionIcon,
   Anchor,
   Badge,
   Button,
@@ -23,24 +22,24 @@ import {
   Pill,
   Popover,
   Radio,
-  Skeleton,
   Stack,
-  Table,
   Text,
   TextInput,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
-import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { fieldProps } from '../../lib/form.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { exportMembers, type MemberAction, useMemberActionMutation, useMembersCountQuery, useMembersPageQuery } from './api.ts';
-import { formatDateTime, formatNumber } from './format.ts';
 import { currentCursor, emailsFromCsv, firstPage, nextPage, type Paging, pageNumber, previousPage } from './rules.ts';
 
 const USAGE_COLORS: Record<AppUsage, string> = { active: 'teal', inactive: 'yellow', unresponsive: 'red' };
@@ -96,7 +95,6 @@ export function Members() {
   const page = useMembersPageQuery(filters, currentCursor(paging));
   const count = useMembersCountQuery(filters);
   const rows = page.data?.results ?? [];
-  const allSelected = rows.length > 0 && rows.every((m) => selected.includes(m.email));
 
   const download = async () => {
     setExporting(true);
@@ -116,7 +114,7 @@ export function Members() {
   };
 
   const toggle = <T,>(list: T[], value: T): T[] => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
-  const from = (pageNumber(paging) - 1) * 10 + 1;
+  const columns = useMemberColumns(setPending);
 
   return (
     <Stack gap="md" data-testid="members">
@@ -226,97 +224,47 @@ export function Members() {
         </Group>
       )}
 
-      {page.isError ? (
-        <DataFetchError onRetry={() => void page.refetch()} />
-      ) : (
-        <Table.ScrollContainer minWidth={900}>
-          <Table verticalSpacing="sm" highlightOnHover data-testid="members-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40}>
-                  <Checkbox
-                    aria-label={t('members.select_all')}
-                    checked={allSelected}
-                    onChange={() => setSelected(allSelected ? [] : [...new Set([...selected, ...rows.map((m) => m.email)])])}
-                  />
-                </Table.Th>
-                <Table.Th>{t('members.col.member')}</Table.Th>
-                <Table.Th>{t('members.col.status')}</Table.Th>
-                <Table.Th>{t('members.col.licence')}</Table.Th>
-                <Table.Th>{t('members.col.usage')}</Table.Th>
-                <Table.Th>{t('members.col.last_active')}</Table.Th>
-                <Table.Th w={48}>
-                  <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {!page.data
-                ? [1, 2, 3, 4, 5].map((n) => (
-                    <Table.Tr key={n}>
-                      {[1, 2, 3, 4, 5, 6, 7].map((c) => (
-                        <Table.Td key={c}>
-                          <Skeleton h={16} />
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))
-                : rows.map((m) => (
-                    <MemberRow
-                      key={m.email}
-                      member={m}
-                      checked={selected.includes(m.email)}
-                      onCheck={() => setSelected((s) => toggle(s, m.email))}
-                      onAction={setPending}
-                    />
-                  ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {page.data && rows.length === 0 && (
-        <Stack align="center" gap="xs" py="xl" data-testid="members-empty">
-          <Text c="dimmed">
-            {filters.search_value || usage.length || licence.length || filters.hub_authentication
-              ? t('members.no_match')
-              : t('members.empty')}
-          </Text>
-          <Button variant="light" onClick={() => setInviting(true)}>
-            {t('members.invite')}
-          </Button>
-        </Stack>
-      )}
-
-      <Group justify="space-between" data-testid="members-paging">
-        <Text size="sm" c="dimmed" data-testid="members-range">
-          {count.data !== undefined && rows.length > 0
-            ? t('members.range', {
-                from: formatNumber(from),
-                to: formatNumber(from + rows.length - 1),
-                total: formatNumber(count.data),
-              })
-            : '\u00a0'}
-        </Text>
-        <Group gap="xs">
-          <Button size="xs" variant="default" disabled={pageNumber(paging) === 1} onClick={() => setPaging(previousPage)}>
-            {t('members.previous')}
-          </Button>
-          <Text size="sm" aria-live="polite">
-            {t('members.page', { n: formatNumber(pageNumber(paging)) })}
-          </Text>
-          <Button
-            size="xs"
-            variant="default"
-            disabled={!page.data?.next_cursor || page.isPlaceholderData}
-            onClick={() => {
-              const cursor = page.data?.next_cursor;
-              if (cursor) setPaging((p) => nextPage(p, cursor));
-            }}
-          >
-            {t('members.next')}
-          </Button>
-        </Group>
-      </Group>
+      <DataTable
+        columns={columns}
+        rows={page.data ? rows : undefined}
+        rowKey={(m) => m.email}
+        rowProps={(m) => ({ 'data-testid': 'member-row', 'data-email': m.email })}
+        testId="members-table"
+        minWidth={900}
+        error={page.isError}
+        onRetry={() => void page.refetch()}
+        selection={{
+          selected,
+          onChange: setSelected,
+          allLabel: t('members.select_all'),
+          rowLabel: (m) => t('members.select', { email: m.email }),
+        }}
+        emptyTestId="members-empty"
+        empty={
+          <>
+            <Text c="dimmed">
+              {filters.search_value || usage.length || licence.length || filters.hub_authentication
+                ? t('members.no_match')
+                : t('members.empty')}
+            </Text>
+            <Button variant="light" onClick={() => setInviting(true)}>
+              {t('members.invite')}
+            </Button>
+          </>
+        }
+        pager={{
+          page: pageNumber(paging),
+          hasNext: Boolean(page.data?.next_cursor) && !page.isPlaceholderData,
+          total: count.data,
+          shown: rows.length,
+          rangeTestId: 'members-range',
+          onPage: (n) => {
+            const cursor = page.data?.next_cursor;
+            if (n < pageNumber(paging)) setPaging(previousPage);
+            else if (cursor) setPaging((p) => nextPage(p, cursor));
+          },
+        }}
+      />
 
       {pending && (
         <ConfirmAction
@@ -350,66 +298,74 @@ function FilterMenu({ label, children, testId }: { label: string; children: Reac
   );
 }
 
-function MemberRow({
-  member: m,
-  checked,
-  onCheck,
-  onAction,
-}: {
-  member: Member;
-  checked: boolean;
-  onCheck: () => void;
-  onAction: (a: MemberAction) => void;
-}) {
+/** The members table's columns; the last one is the row's action menu. */
+function useMemberColumns(onAction: (a: MemberAction) => void): Column<Member>[] {
   const { t } = useTranslation();
-  const emails = [m.email];
-  return (
-    <Table.Tr data-testid="member-row" data-email={m.email}>
-      <Table.Td>
-        <Checkbox aria-label={t('members.select', { email: m.email })} checked={checked} onChange={onCheck} />
-      </Table.Td>
-      <Table.Td maw={280}>
-        <Anchor
-          component={Link}
-          href={`/users/${encodeURIComponent(m.email)}`}
-          size="sm"
-          fw={500}
-          truncate="end"
-          display="block"
-          data-testid="member-devices-link"
-        >
-          {m.name || m.email}
-        </Anchor>
-        <Text size="xs" c="dimmed" truncate="end">
-          {m.email}
-        </Text>
-      </Table.Td>
-      <Table.Td>
+  return [
+    {
+      key: 'member',
+      header: 'members.col.member',
+      maxWidth: 280,
+      cell: (m) => (
+        <>
+          <Anchor
+            component={Link}
+            href={`/users/${encodeURIComponent(m.email)}`}
+            size="sm"
+            fw={500}
+            truncate="end"
+            display="block"
+            data-testid="member-devices-link"
+          >
+            {m.name || m.email}
+          </Anchor>
+          <Text size="xs" c="dimmed" truncate="end">
+            {m.email}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'members.col.status',
+      cell: (m) => (
         <Badge variant="light" color={STATUS_COLORS[m.status]}>
           {t(`members.status.${m.status}`)}
         </Badge>
-      </Table.Td>
-      <Table.Td>
+      ),
+    },
+    {
+      key: 'licence',
+      header: 'members.col.licence',
+      cell: (m) => (
         <Badge variant="dot" color={m.licensed ? 'teal' : 'gray'}>
           {t(m.licensed ? 'members.licence.licensed' : 'members.licence.unlicensed')}
         </Badge>
-      </Table.Td>
-      <Table.Td>
+      ),
+    },
+    {
+      key: 'usage',
+      header: 'members.col.usage',
+      cell: (m) => (
         <Badge variant="light" color={USAGE_COLORS[m.usage]}>
           {t(`dashboard.adoption.${m.usage}`)}
         </Badge>
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{m.last_active_at ? formatDateTime(m.last_active_at) : '–'}</Text>
-      </Table.Td>
-      <Table.Td>
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
-            <ActionIcon variant="subtle" color="gray" aria-label={t('members.actions_for', { email: m.email })}>
-              ⋯
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
+      ),
+    },
+    {
+      key: 'last_active',
+      header: 'members.col.last_active',
+      cell: (m) => <Text size="sm">{m.last_active_at ? formatDateTime(m.last_active_at) : '–'}</Text>,
+    },
+    {
+      key: 'actions',
+      header: 'table.actions',
+      headerHidden: true,
+      width: 48,
+      cell: (m) => {
+        const emails = [m.email];
+        return (
+          <RowMenu label={t('members.actions_for', { email: m.email })}>
             {m.status === 'invited' && (
               <Menu.Item onClick={() => onAction({ kind: 'resend', emails })}>{t('members.action.resend')}</Menu.Item>
             )}
@@ -428,11 +384,11 @@ function MemberRow({
             <Menu.Item color="red" onClick={() => onAction({ kind: 'remove', emails })}>
               {t('members.action.remove')}
             </Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
-      </Table.Td>
-    </Table.Tr>
-  );
+          </RowMenu>
+        );
+      },
+    },
+  ];
 }
 
 /** Every member action asks first; the destructive ones in red, errors above the dialog content. */
@@ -467,24 +423,19 @@ function ConfirmAction({ action, onClose }: { action: MemberAction; onClose: (do
 /** Invite one person by email, or many from a CSV file (any column holding emails). */
 function InviteModal({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const [text, setText] = useState('');
-  const [fileEmails, setFileEmails] = useState<string[]>([]);
-  const [fileName, setFileName] = useState<string | null>(null);
-  const [touched, setTouched] = useState(false);
+  const form = useForm({
+    initialValues: { email: '', csv: null as { name: string; emails: string[] } | null },
+    // A chosen CSV file replaces the typed address; the contracts' emailProblem is the server's rule.
+    validate: { email: (email, values) => (values.csv ? null : emailProblem(email.trim())) },
+    validateInputOnBlur: true,
+  });
   const mutation = useMemberActionMutation();
-  const typed = text.trim();
-  const emails = fileEmails.length > 0 ? fileEmails : typed ? [typed] : [];
-  const problem =
-    fileEmails.length > 0
-      ? fileEmails.length > MAX_BULK_EMAILS
-        ? t('members.invite.too_many', { max: formatNumber(MAX_BULK_EMAILS) })
-        : null
-      : emailProblem(typed)
-        ? t(emailProblem(typed) as string)
-        : null;
-  const submit = () => {
-    setTouched(true);
-    if (problem) return;
+  const { csv } = form.values;
+  const typed = form.values.email.trim();
+  const emails = csv ? csv.emails : typed ? [typed] : [];
+  const tooMany = csv !== null && csv.emails.length > MAX_BULK_EMAILS;
+  const submit = form.onSubmit(() => {
+    if (tooMany) return;
     mutation.mutate(
       { kind: 'invite', emails },
       {
@@ -495,24 +446,16 @@ function InviteModal({ onClose }: { onClose: () => void }) {
         },
       },
     );
-  };
+  });
   return (
     <Modal opened onClose={onClose} title={t('members.invite.title')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="md" data-testid="invite-dialog">
           <ModalError error={mutation.error} />
           <TextInput
             label={t('members.invite.email')}
-            value={text}
-            onChange={(e) => setText(e.currentTarget.value)}
-            onBlur={() => setTouched(true)}
-            disabled={fileEmails.length > 0}
-            error={touched && fileEmails.length === 0 ? problem : undefined}
+            {...fieldProps(form, 'email', t)}
+            disabled={csv !== null}
             data-autofocus
             data-testid="invite-email"
           />
@@ -524,8 +467,8 @@ function InviteModal({ onClose }: { onClose: () => void }) {
               accept=".csv,text/csv"
               onChange={async (file) => {
                 if (!file) return;
-                setFileName(file.name);
-                setFileEmails(emailsFromCsv(await file.text()));
+                form.setFieldValue('csv', { name: file.name, emails: emailsFromCsv(await file.text()) });
+                form.clearFieldError('email');
               }}
             >
               {(props) => (
@@ -534,22 +477,15 @@ function InviteModal({ onClose }: { onClose: () => void }) {
                 </Button>
               )}
             </FileButton>
-            {fileName && (
-              <Pill
-                withRemoveButton
-                onRemove={() => {
-                  setFileName(null);
-                  setFileEmails([]);
-                }}
-                data-testid="invite-csv-summary"
-              >
-                {t('members.invite.csv_found', { file: fileName, n: formatNumber(fileEmails.length) })}
+            {csv && (
+              <Pill withRemoveButton onRemove={() => form.setFieldValue('csv', null)} data-testid="invite-csv-summary">
+                {t('members.invite.csv_found', { file: csv.name, n: formatNumber(csv.emails.length) })}
               </Pill>
             )}
           </Group>
-          {fileName && fileEmails.length > 0 && problem && (
+          {tooMany && (
             <Text size="sm" c="red">
-              {problem}
+              {t('members.invite.too_many', { max: formatNumber(MAX_BULK_EMAILS) })}
             </Text>
           )}
           <Group justify="flex-end">

@@ -1,10 +1,12 @@
 import { Alert, Avatar, Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { initialOf } from '../../app/layout/ProfileMenu.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { fieldProps } from '../../lib/form.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useAdminInfoQuery } from '../console/api.ts';
 import { trackInteraction, useRenameTeamMutation } from './api.ts';
@@ -46,34 +48,35 @@ export function Profile() {
 
 function TeamNameForm({ current }: { current: string }) {
   const { t } = useTranslation();
-  const [name, setName] = useState(current);
-  const [touched, setTouched] = useState(false);
   const rename = useRenameTeamMutation();
-  const empty = name.trim() === '';
+  const form = useForm({
+    initialValues: { name: current },
+    // The contracts' TeamName speaks of a family; an organisation's profile asks for a team name.
+    validate: { name: (name) => (name.trim() ? null : 'profile.team_name_required') },
+    validateInputOnBlur: true,
+  });
+  const submit = form.onSubmit(({ name }) =>
+    rename.mutate(name.trim(), {
+      onSuccess: () => notifications.show({ color: 'teal', message: t('profile.team_name_saved') }),
+    }),
+  );
   return (
     <Card withBorder radius="md" padding="lg">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setTouched(true);
-          if (empty) return;
-          rename.mutate(name.trim(), {
-            onSuccess: () => notifications.show({ color: 'teal', message: t('profile.team_name_saved') }),
-          });
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {rename.isError && <Alert color="red">{t(errorMessage(rename.error), errorValues(rename.error))}</Alert>}
           <TextInput
             label={t('profile.team_name')}
-            value={name}
             maxLength={100}
-            onChange={(e) => setName(e.currentTarget.value)}
-            onBlur={() => setTouched(true)}
-            error={touched && empty ? t('profile.team_name_required') : undefined}
+            {...fieldProps(form, 'name', t)}
             data-testid="profile-team-name"
           />
-          <Button type="submit" w="fit-content" loading={rename.isPending} disabled={name.trim() === current || empty}>
+          <Button
+            type="submit"
+            w="fit-content"
+            loading={rename.isPending}
+            disabled={form.values.name.trim() === current || !form.isValid()}
+          >
             {t('common.save')}
           </Button>
         </Stack>

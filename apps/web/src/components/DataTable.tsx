@@ -1,0 +1,230 @@
+import {
+  ActionIcon,
+  Checkbox,
+  type MantineBreakpoint,
+  Menu,
+  Skeleton,
+  Stack,
+  Table,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from '../lib/use-translation.ts';
+import { Pager, type PagerProps } from './Pager.tsx';
+import { DataFetchError } from './StatusScreens.tsx';
+
+/** One column, declared as data: the table draws its header, cells, skeleton and sort control. */
+export interface Column<T> {
+  key: string;
+  /** i18n key of the header. */
+  header: string;
+  /** The header is for screen readers only (a row-actions column). */
+  headerHidden?: boolean;
+  cell: (row: T) => ReactNode;
+  /** Clicking the header sorts by this column's key (the screen decides how: server or local). */
+  sortable?: boolean;
+  width?: number;
+  /** The cell's widest extent; longer text truncates inside it. */
+  maxWidth?: number;
+  align?: 'right';
+  nowrap?: boolean;
+  /** The column is left out below this breakpoint (secondary detail on phones). */
+  visibleFrom?: MantineBreakpoint;
+}
+
+export interface Sorting {
+  key: string;
+  desc: boolean;
+  onSort: (key: string) => void;
+}
+
+/** Row checkboxes and the page's select-all; ids are kept by the screen (bulk actions act on them). */
+export interface Selection<T> {
+  selected: readonly string[];
+  onChange: (ids: string[]) => void;
+  /** Accessible name of the select-all checkbox and of one row's checkbox. */
+  allLabel: string;
+  rowLabel: (row: T) => string;
+}
+
+/** Attributes a screen puts on a row: its test id and data-* for specs, a click that opens it. */
+export type RowProps = { onClick?: () => void; style?: React.CSSProperties } & Record<`data-${string}`, string | undefined>;
+
+export interface DataTableProps<T> {
+  columns: readonly Column<T>[];
+  /** Undefined while the first page loads: skeleton rows shaped like the columns. */
+  rows: readonly T[] | undefined;
+  rowKey: (row: T) => string;
+  rowProps?: (row: T) => RowProps;
+  testId: string;
+  /** Below this width the table scrolls sideways instead of squeezing its columns. */
+  minWidth: number;
+  /** The query failed: data_fetch_error with Retry, in place of the table. */
+  error?: boolean;
+  onRetry?: () => void;
+  /** What an empty list says, and the action that fills it (the screen's own). */
+  empty: ReactNode;
+  emptyTestId: string;
+  sort?: Sorting;
+  selection?: Selection<T>;
+  /** Paging stays the screen's (server or local); the table only draws the pager. */
+  pager?: PagerProps;
+  skeletonRows?: number;
+  highlightOnHover?: boolean;
+}
+
+/** Every list screen's table: columns as data, loading, empty, error, selection, sorting and paging. */
+export function DataTable<T>({
+  columns,
+  rows,
+  rowKey,
+  rowProps,
+  testId,
+  minWidth,
+  error,
+  onRetry,
+  empty,
+  emptyTestId,
+  sort,
+  selection,
+  pager,
+  skeletonRows = 5,
+  highlightOnHover = true,
+}: DataTableProps<T>) {
+  if (error) return <DataFetchError onRetry={() => onRetry?.()} />;
+  return (
+    <div>
+      <Table.ScrollContainer minWidth={minWidth}>
+        <Table verticalSpacing="sm" highlightOnHover={highlightOnHover} data-testid={testId}>
+          <Table.Thead>
+            <Table.Tr>
+              {selection && (
+                <Table.Th w={40}>
+                  <SelectAll selection={selection} ids={(rows ?? []).map(rowKey)} />
+                </Table.Th>
+              )}
+              {columns.map((c) => (
+                <HeaderCell key={c.key} column={c} sort={sort} />
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {!rows
+              ? Array.from({ length: skeletonRows }, (_, r) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
+                  <Table.Tr key={r} data-testid="skeleton-row">
+                    {selection && <Table.Td />}
+                    {columns.map((c) => (
+                      <Table.Td key={c.key} visibleFrom={c.visibleFrom}>
+                        <Skeleton h={16} />
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))
+              : rows.map((row) => {
+                  const id = rowKey(row);
+                  return (
+                    <Table.Tr key={id} {...rowProps?.(row)}>
+                      {selection && (
+                        <Table.Td>
+                          <Checkbox
+                            aria-label={selection.rowLabel(row)}
+                            checked={selection.selected.includes(id)}
+                            onChange={() => selection.onChange(toggle(selection.selected, id))}
+                            onClick={(e) => e.stopPropagation()}
+                          />
+                        </Table.Td>
+                      )}
+                      {columns.map((c) => (
+                        <Table.Td
+                          key={c.key}
+                          ta={c.align}
+                          maw={c.maxWidth}
+                          visibleFrom={c.visibleFrom}
+                          style={c.nowrap ? { whiteSpace: 'nowrap' } : undefined}
+                        >
+                          {c.cell(row)}
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  );
+                })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {rows?.length === 0 && (
+        // Outside the sideways-scrolling area, so a phone sees the sentence and its action in full.
+        <Stack align="center" gap="xs" py="xl" data-testid={emptyTestId}>
+          {empty}
+        </Stack>
+      )}
+      {pager && <Pager {...pager} />}
+    </div>
+  );
+}
+
+const toggle = (list: readonly string[], id: string): string[] =>
+  list.includes(id) ? list.filter((v) => v !== id) : [...list, id];
+
+/** Selects or clears this page's rows, keeping selections made on other pages. */
+function SelectAll<T>({ selection, ids }: { selection: Selection<T>; ids: string[] }) {
+  const picked = ids.filter((id) => selection.selected.includes(id)).length;
+  const all = ids.length > 0 && picked === ids.length;
+  return (
+    <Checkbox
+      aria-label={selection.allLabel}
+      checked={all}
+      indeterminate={picked > 0 && !all}
+      onChange={() =>
+        selection.onChange(
+          all ? selection.selected.filter((id) => !ids.includes(id)) : [...new Set([...selection.selected, ...ids])],
+        )
+      }
+    />
+  );
+}
+
+function HeaderCell<T>({ column: c, sort }: { column: Column<T>; sort: Sorting | undefined }) {
+  const { t } = useTranslation();
+  const label = t(c.header);
+  if (c.headerHidden)
+    return (
+      <Table.Th w={c.width} visibleFrom={c.visibleFrom}>
+        <VisuallyHidden>{label}</VisuallyHidden>
+      </Table.Th>
+    );
+  if (!c.sortable || !sort)
+    return (
+      <Table.Th w={c.width} ta={c.align} visibleFrom={c.visibleFrom}>
+        {label}
+      </Table.Th>
+    );
+  const active = sort.key === c.key;
+  return (
+    <Table.Th
+      w={c.width}
+      ta={c.align}
+      visibleFrom={c.visibleFrom}
+      aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+    >
+      <UnstyledButton onClick={() => sort.onSort(c.key)} fw={600} fz="sm" style={{ whiteSpace: 'nowrap' }}>
+        {label} <span aria-hidden>{active ? (sort.desc ? '↓' : '↑') : '↕'}</span>
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+/** The "⋯" menu at a row's end; `label` names it for screen readers ("Actions for …"). */
+export function RowMenu({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={label}>
+          ⋯
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>{children}</Menu.Dropdown>
+    </Menu>
+  );
+}
