@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Db } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
@@ -29,9 +32,12 @@ export async function startTestHub(options: { demoSecret?: string; version?: str
   if (options.demoSecret) {
     await seedDemoRegistration(db, { teamSlug: 'northwind', credentialId: 'demo-hub', secret: options.demoSecret });
   }
+  // Key files are generated here, never in the repository.
+  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-hub-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
     HUB_SETUP_KEY: TEST_HUB_SETUP_KEY,
     ...(options.version ? { HUB_VERSION: options.version } : {}),
   });
@@ -57,6 +63,7 @@ export async function startTestHub(options: { demoSecret?: string; version?: str
     async close() {
       if (running) await app.close();
       await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
