@@ -5,7 +5,7 @@ import type { Db } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildHub } from '../../../hub/src/app.ts';
-import { loadConfig } from '../../../hub/src/config.ts';
+import { type Config, loadConfig } from '../../../hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../../../hub/src/db/migrations-dir.ts';
 import { seedDemoRegistration } from '../../../hub/src/features/registrations/demo-seed.ts';
 
@@ -15,6 +15,7 @@ export const TEST_HUB_SETUP_KEY = 'test-hub-setup-key-0123456789';
 export interface TestHub {
   url: string;
   db: Db;
+  config: Config;
   app: FastifyInstance;
   /** Stops listening (the Hub is down) and starts again on the same address, same database. */
   stop(): Promise<void>;
@@ -48,6 +49,7 @@ export async function startTestHub(options: { demoSecret?: string; version?: str
   return {
     url: `http://127.0.0.1:${port}`,
     db,
+    config,
     get app() {
       return app;
     },
