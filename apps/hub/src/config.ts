@@ -36,7 +36,7 @@ const Config = z
      */
     HUB_SETUP_KEY: z.string().min(16).max(200).optional(),
     /**
-     * Signs the Hub's access tokens (rotating it signs everyone out of the Hub): this value, else
+     * Signs the Hub's access tokens (rotating it voids those in flight): this value, else
      * the file HUB_TOKEN_SECRET_FILE names, else `<DATA_DIR>/keys/hub_token_secret`, generated
      * with mode 0600 on first start. Never in the database.
      */

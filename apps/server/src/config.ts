@@ -17,7 +17,7 @@ const Config = z.object({
   /**
    * Keys (docs/security.md, "Keys"): each is the variable's value, else the file `*_FILE` names,
    * else `<DATA_DIR>/keys/<name>`, generated with mode 0600 on first start. Never in the database.
-   * TOKEN_SECRET signs access tokens (rotating it signs everyone out).
+   * TOKEN_SECRET signs access tokens (rotating it voids those in flight; the console refreshes).
    */
   TOKEN_SECRET: z.string().min(32).optional(),
   TOKEN_SECRET_FILE: z.string().optional(),

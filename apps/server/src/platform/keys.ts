@@ -4,8 +4,8 @@ import type { Config } from '../config.ts';
 /**
  * The server's keys, from configuration (see config.ts), never the database. Three separate keys
  * rather than one root key with derived sub-keys, so each can be rotated alone with only its own
- * consequence: the token key signs everyone out, the sealing key needs re-sealing, the code key
- * voids backup codes (each of the last two accepts a previous key meanwhile).
+ * consequence: the token key voids access tokens in flight, the sealing key needs re-sealing, the
+ * code key voids backup codes (each of the last two accepts a previous key meanwhile).
  */
 export interface ServerKeys {
   token: string;
