@@ -303,6 +303,27 @@ describe('Hub: every hubAuth call × token state, scope and team', () => {
   }
 });
 
+describe("Hub: every device call × a credential that is not a device's", () => {
+  const DEVICE_CALLS = HUB_ENDPOINTS.filter((e) => e.auth === 'device');
+  const credentials: Record<string, () => string | undefined> = {
+    none: () => undefined,
+    forged: () => '5b0c8f5e-2d2a-4a51-9d1e-0d6f1f0a7a11.not-a-device-secret',
+    "a Hub session's": () => alex().hub?.access,
+    "the server's": () => alex().login.token.access,
+  };
+  for (const [state, credential] of Object.entries(credentials)) {
+    test(`${state} credential: 401 on every call`, async () => {
+      expect(DEVICE_CALLS.length).toBeGreaterThan(0);
+      const wrong: string[] = [];
+      for (const endpoint of DEVICE_CALLS)
+        wrong.push(
+          ...mismatch(endpoint, 'unauthenticated', await call(hubUrl, endpoint, credential(), { team_slug: 'northwind' })),
+        );
+      expect(wrong).toEqual([]);
+    });
+  }
+});
+
 describe('Hub: the call that deletes the registration, last (it ends every Hub session)', () => {
   test('refused to every scope its rule refuses; then allowed to those it allows', async () => {
     expect(HUB_TEARDOWN_CALLS.length).toBe(1);
