@@ -2,6 +2,9 @@
 // through the Hub's real API (a console session from the aux-grant exchange, validated, JSON over
 // HTTP): the security audit (first page by score, a deep page, a search, a member's summary) and
 // the active share links (first page, a deep page, a search).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AUX_SERVICES, type HubTokens } from '@latchkey/contracts';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { buildHub } from '../apps/hub/src/app.ts';
@@ -55,6 +58,8 @@ try {
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     ALLOWED_ORIGINS: 'https://console.bench.example',
+    // Key files go to a scratch directory, not the repository.
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-bench-')),
     SMTP_URL: 'smtp://127.0.0.1:1',
   });
   const hub = await buildHub({ config, db, rateLimitPerMinute: 100_000_000 });

@@ -9,7 +9,7 @@ import { healthRoutes } from './features/health/health.routes.ts';
 import { createHubGuard } from './http/guard.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
-import { ensureSecret } from './platform/secrets.ts';
+import { loadHubTokenSecret } from './platform/keys.ts';
 
 // Sign-in and account security (issue 3)
 
@@ -88,7 +88,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   await registerSecurity(app, config.ALLOWED_ORIGINS);
   registerRateLimit(app, rateLimitPerMinute);
 
-  const secret = await ensureSecret(db, 'hub_token_secret', config.HUB_TOKEN_SECRET);
+  const secret = loadHubTokenSecret(config);
   const sessions = createHubSessionsService(db, secret, {
     accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
     refreshTtlMinutes: config.REFRESH_TTL_MINUTES,

@@ -35,8 +35,13 @@ const Config = z
      * the Hub's operator knows it; without it, teams can only be registered by the demo seed.
      */
     HUB_SETUP_KEY: z.string().min(16).max(200).optional(),
-    /** Signs the Hub's access tokens; generated and stored in the database when absent. */
+    /**
+     * Signs the Hub's access tokens (rotating it voids those in flight): this value, else
+     * the file HUB_TOKEN_SECRET_FILE names, else `<DATA_DIR>/keys/hub_token_secret`, generated
+     * with mode 0600 on first start. Never in the database.
+     */
     HUB_TOKEN_SECRET: z.string().min(32).optional(),
+    HUB_TOKEN_SECRET_FILE: z.string().optional(),
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
     /** A Hub session ends after this long without a refresh… */
     REFRESH_TTL_MINUTES: z.coerce.number().int().min(1).default(60),

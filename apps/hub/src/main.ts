@@ -1,12 +1,15 @@
-import { migrate, openDb } from '@latchkey/runtime';
+import { migrate, moveLegacyKeys, openDb } from '@latchkey/runtime';
 import { buildHub } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
 import { seedClientDemo } from './features/devices/client-demo.ts';
 import { seedDemoRegistration } from './features/registrations/demo-seed.ts';
+import { hubKeySources } from './platform/keys.ts';
 
 const config = loadConfig();
 const db = await openDb({ url: config.HUB_DATABASE_URL, dataDir: config.DATA_DIR });
+// Keys once kept in the database go to their key files before the migration that drops them.
+await moveLegacyKeys(db, config.DATA_DIR, hubKeySources(config));
 await migrate(db, MIGRATIONS_DIR);
 const app = await buildHub({ config, db });
 if (config.SEED_DEMO && config.DEMO_HUB_SECRET) {

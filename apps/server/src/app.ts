@@ -27,13 +27,15 @@ import { accountRoutes } from './features/security/account.routes.ts';
 import { createAccountService } from './features/security/account.service.ts';
 import { createLimiter, postgresCounters } from './features/security/limits.ts';
 import { createPasswordResetService } from './features/security/password-reset.service.ts';
+import { rekeyLegacyRecoveryCodes } from './features/security/recovery-codes.ts';
 import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
+import { createCodeHasher } from './platform/code-hasher.ts';
+import { loadServerKeys } from './platform/keys.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { createSealer } from './platform/sealed.ts';
-import { ensureSecret } from './platform/secrets.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
 export const SERVER_ENDPOINTS = [
@@ -135,8 +137,11 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
       !request.url.startsWith('/api/') && !request.url.startsWith('/oauth/') && !request.url.startsWith('/sso/'),
   });
 
-  const secret = await ensureSecret(db, 'token_secret', config.TOKEN_SECRET);
-  const sessions = createSessionsService(db, secret, {
+  // Keys come from configuration or <DATA_DIR>/keys, never the database (platform/keys.ts).
+  const serverKeys = loadServerKeys(config);
+  const codes = createCodeHasher(serverKeys.codes);
+  await rekeyLegacyRecoveryCodes(db, codes);
+  const sessions = createSessionsService(db, serverKeys.token, {
     accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
     idleMinutes: config.SESSION_IDLE_MINUTES,
     maxHours: config.SESSION_MAX_HOURS,
@@ -148,7 +153,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     : null;
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
-  const sealer = createSealer(await ensureSecret(db, 'sealing_key'));
+  const sealer = createSealer(serverKeys.sealing);
   // Links in emails and security keys are bound to PUBLIC_URL. Without it, development and tests
   // use the page's own origin; production then sends no link and registers no key rather than
   // trust a request header.
@@ -167,6 +172,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     sessions,
     limiter,
     sealer,
+    codes,
     mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
     emailCodeTtlMinutes: config.EMAIL_CODE_TTL_MINUTES,
   });
@@ -178,7 +184,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
     consoleUrl,
   });
-  accountRoutes(app, guard, createAccountService({ db, limiter, sealer, keys, relyingParty }), reset);
+  accountRoutes(app, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty }), reset);
   teamRoutes(app, guard, db);
   peopleRoutes(app, guard, db, mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
   adminsRoutes(

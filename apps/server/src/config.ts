@@ -14,8 +14,23 @@ const Config = z.object({
   /** smtp(s)://user:pass@host:port; without it mail is written to the log. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Latchkey <no-reply@latchkey.local>'),
-  /** Signs access tokens; generated and stored in the database when absent. */
+  /**
+   * Keys (docs/security.md, "Keys"): each is the variable's value, else the file `*_FILE` names,
+   * else `<DATA_DIR>/keys/<name>`, generated with mode 0600 on first start. Never in the database.
+   * TOKEN_SECRET signs access tokens (rotating it voids those in flight; the console refreshes).
+   */
   TOKEN_SECRET: z.string().min(32).optional(),
+  TOKEN_SECRET_FILE: z.string().optional(),
+  /** Encrypts authenticator secrets at rest (AES-256-GCM); the previous key is still read, and re-sealed on use. */
+  SEALING_KEY: z.string().min(32).optional(),
+  SEALING_KEY_FILE: z.string().optional(),
+  SEALING_KEY_PREVIOUS: z.string().min(32).optional(),
+  SEALING_KEY_PREVIOUS_FILE: z.string().optional(),
+  /** Keys the HMAC-SHA-256 of backup codes and emailed sign-in codes; the previous key is still accepted. */
+  CODE_HASH_KEY: z.string().min(32).optional(),
+  CODE_HASH_KEY_FILE: z.string().optional(),
+  CODE_HASH_KEY_PREVIOUS: z.string().min(32).optional(),
+  CODE_HASH_KEY_PREVIOUS_FILE: z.string().optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   /** A session ends after this long without a refresh… */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(60),

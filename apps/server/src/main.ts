@@ -1,12 +1,15 @@
-import { migrate, openDb } from '@latchkey/runtime';
+import { migrate, moveLegacyKeys, openDb } from '@latchkey/runtime';
 import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
 import { seedDemo } from './features/demo/seed.ts';
 import { seedSecurityDemo } from './features/security/security.demo.ts';
+import { serverKeySources } from './platform/keys.ts';
 
 const config = loadConfig();
 const db = await openDb({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+// Keys once kept in the database go to their key files before the migration that drops them.
+await moveLegacyKeys(db, config.DATA_DIR, serverKeySources(config));
 await migrate(db, MIGRATIONS_DIR);
 const app = await buildServer({ config, db });
 if (config.SEED_DEMO) {

@@ -4,6 +4,7 @@ export * from './db.ts';
 export * from './errors.ts';
 export * from './http.ts';
 export * from './key-files.ts';
+export * from './legacy-keys.ts';
 export * from './mail.ts';
 export * from './migrate.ts';
 export * from './openapi.ts';

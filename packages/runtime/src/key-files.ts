@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** Where a key comes from: the value itself (an environment variable) or a file the operator made. */
 export interface KeySource {
@@ -24,15 +24,40 @@ export const generateEd25519Key = (): string =>
 export function loadKey(dataDir: string, name: string, source: KeySource, generate: () => string): string {
   if (source.value) return source.value;
   if (source.file) return readFileSync(source.file, 'utf8').trim();
-  const dir = join(dataDir, 'keys');
-  const file = join(dir, name);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = keyFile(dataDir, name);
+  writeKeyFile(file, generate());
+  return readFileSync(file, 'utf8').trim();
+}
+
+/** `<dataDir>/keys/<name>`, where a key not given by configuration lives. */
+export const keyFile = (dataDir: string, name: string): string => join(dataDir, 'keys', name);
+
+/**
+ * Writes a key file with mode 0600 unless it exists already ('wx': the first process to start
+ * writes it; another one starting at once keeps that one). True when this call wrote it.
+ */
+export function writeKeyFile(file: string, value: string): boolean {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  let wrote = true;
   try {
-    // 'wx': the first process to start writes it; another one starting at once reads that one.
-    writeFileSync(file, `${generate()}\n`, { flag: 'wx', mode: 0o600 });
+    writeFileSync(file, `${value}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    wrote = false;
   }
   chmodSync(file, 0o600);
-  return readFileSync(file, 'utf8').trim();
+  return wrote;
+}
+
+/**
+ * The key a rotation replaced, still accepted for reading (sealed values, backup codes) until
+ * everything is re-written with the new one: the given value or file, else
+ * `<dataDir>/keys/<name>.previous` if there is one (where an upgrade leaves a stored key that
+ * differs from the configured one), else none.
+ */
+export function loadPreviousKey(dataDir: string, name: string, source: KeySource): string | undefined {
+  if (source.value) return source.value;
+  if (source.file) return readFileSync(source.file, 'utf8').trim();
+  const file = `${keyFile(dataDir, name)}.previous`;
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AUX_SERVICES, type AuxService, type Scope } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
@@ -34,7 +37,14 @@ export async function createHubDb(options: { services?: readonly AuxService[] } 
 
 /** A Hub listening on a free port of 127.0.0.1, called with real fetch. */
 export async function startHub(db: Db, env: Record<string, string> = {}, rateLimitPerMinute?: number): Promise<RunningHub> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOWED_ORIGINS: CONSOLE_ORIGIN, ...env });
+  // Key files go to a temporary directory, never the repository (the OS cleans it).
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ALLOWED_ORIGINS: CONSOLE_ORIGIN,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-hub-')),
+    ...env,
+  });
   const app = await buildHub({ config, db, ...(rateLimitPerMinute ? { rateLimitPerMinute } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

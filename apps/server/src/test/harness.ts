@@ -1,3 +1,4 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoginSuccess } from '@latchkey/contracts';
@@ -47,7 +48,7 @@ export interface HarnessOptions {
   /** Extra configuration, e.g. REDIS_URL. */
   env?: Record<string, string>;
   /** Registers extra routes on the built app before it listens (test-only endpoints). */
-  beforeListen?: (app: FastifyInstance, db: Db) => Promise<void> | void;
+  beforeListen?: (app: FastifyInstance, db: Db, config: Config) => Promise<void> | void;
   /** Runs a real Hub (own process state and database) that the demo team is connected to. */
   hub?: boolean;
 }
@@ -58,9 +59,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const smtp = await startSmtpReceiver();
   const mail = smtp.mail;
 
+  // Key files are generated here, never in the repository.
+  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-server-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
     // Independent of whether the console has been built.
     WEB_DIST: join(tmpdir(), 'latchkey-no-web-dist'),
@@ -69,7 +73,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const hub = options.hub ? await startTestHub({ demoSecret: HUB_SECRET }) : undefined;
   if (options.seed ?? true) await seedDemo(db, { hubUrl: hub?.url ?? HUB_URL, hubSecret: HUB_SECRET });
   const app = await buildServer({ config, db, rateLimitPerMinute: options.rateLimitPerMinute });
-  await options.beforeListen?.(app, db);
+  await options.beforeListen?.(app, db, config);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
 
   async function reply<T>(response: Response): Promise<Reply<T>> {
@@ -134,6 +138,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await smtp.close();
       await db.close();
       await hub?.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return harness;

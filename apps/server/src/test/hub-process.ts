@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Db } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildHub } from '../../../hub/src/app.ts';
-import { loadConfig } from '../../../hub/src/config.ts';
+import { type Config, loadConfig } from '../../../hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../../../hub/src/db/migrations-dir.ts';
 import { seedDemoRegistration } from '../../../hub/src/features/registrations/demo-seed.ts';
 
@@ -12,6 +15,7 @@ export const TEST_HUB_SETUP_KEY = 'test-hub-setup-key-0123456789';
 export interface TestHub {
   url: string;
   db: Db;
+  config: Config;
   app: FastifyInstance;
   /** Stops listening (the Hub is down) and starts again on the same address, same database. */
   stop(): Promise<void>;
@@ -29,9 +33,12 @@ export async function startTestHub(options: { demoSecret?: string; version?: str
   if (options.demoSecret) {
     await seedDemoRegistration(db, { teamSlug: 'northwind', credentialId: 'demo-hub', secret: options.demoSecret });
   }
+  // Key files are generated here, never in the repository.
+  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-hub-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
     HUB_SETUP_KEY: TEST_HUB_SETUP_KEY,
     ...(options.version ? { HUB_VERSION: options.version } : {}),
   });
@@ -42,6 +49,7 @@ export async function startTestHub(options: { demoSecret?: string; version?: str
   return {
     url: `http://127.0.0.1:${port}`,
     db,
+    config,
     get app() {
       return app;
     },
@@ -57,6 +65,7 @@ export async function startTestHub(options: { demoSecret?: string; version?: str
     async close() {
       if (running) await app.close();
       await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

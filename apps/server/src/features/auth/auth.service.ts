@@ -1,5 +1,6 @@
 import { type EndpointInput, type EndpointOutput, type LoginSuccess, type loginEndpoint, OTP_LENGTH } from '@latchkey/contracts';
-import { AppError, type Db, hashToken, numericCode, randomToken, safeEqual } from '@latchkey/runtime';
+import { AppError, type Db, hashToken, numericCode, randomToken } from '@latchkey/runtime';
+import type { CodeHasher } from '../../platform/code-hasher.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
@@ -7,7 +8,7 @@ import { matchTotp } from '../../platform/totp.ts';
 import { accountRepository } from '../security/account.repository.ts';
 import { type Limiter, type LimitKind, LimitReached } from '../security/limits.ts';
 import { passwordResetRepository } from '../security/password-reset.repository.ts';
-import { recoveryCodeHash } from '../security/recovery-codes.ts';
+import { recoveryCodeInput } from '../security/recovery-codes.ts';
 import type { RelyingParty, SecurityKeys } from '../security/security-keys.ts';
 import { teamRepository } from '../team/team.repository.ts';
 import { authRepository as repo, type UserRow } from './auth.repository.ts';
@@ -17,6 +18,8 @@ import type { SessionsService } from './sessions.service.ts';
 import { ssoRepository } from './sso.repository.ts';
 
 const MAX_CODE_ATTEMPTS = 5;
+/** What an emailed code's keyed hash covers: bound to the user and team it was sent for. */
+const emailCodeInput = (userId: string, teamId: string, code: string) => `email:${userId}:${teamId}:${code}`;
 /** How long the set-password token of a set_password_first reply works. */
 const SET_PASSWORD_MINUTES = 10;
 
@@ -29,6 +32,7 @@ export interface AuthDeps {
   keys: SecurityKeys;
   relyingParty: (origin: string | undefined) => RelyingParty | null;
   emailCodeTtlMinutes: number;
+  codes: CodeHasher;
 }
 
 type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
@@ -38,9 +42,17 @@ type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
  * (or a backup code) → session. Every success and failure is a security event; every factor is
  * behind the brute-force limits of `../security/limits.ts`.
  */
-export function createAuthService({ db, mailer, sessions, limiter, sealer, keys, relyingParty, emailCodeTtlMinutes }: AuthDeps) {
-  const codeHash = (id: string, code: string) => hashToken(`${id}:${code}`);
-
+export function createAuthService({
+  db,
+  mailer,
+  sessions,
+  limiter,
+  sealer,
+  codes,
+  keys,
+  relyingParty,
+  emailCodeTtlMinutes,
+}: AuthDeps) {
   const failed = (reason: string, ip: string, user?: UserRow, teamId?: string) =>
     repo.recordSecurityEvent(db, {
       kind: 'sign_in_failed',
@@ -129,12 +141,12 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
   async function sendCode(user: UserRow, team: Team, ip: string): Promise<void> {
     await limited('code_mail', user, team, ip, async () => false);
     const code = numericCode(OTP_LENGTH);
-    // The hash is salted with the user and team so equal codes never share a stored value.
+    // Keyed (codes.hash), and bound to the user and team so equal codes never share a stored value.
     await repo.createEmailCode(
       db,
       user.id,
       team.id,
-      codeHash(`${user.id}:${team.id}`, code),
+      codes.hash(emailCodeInput(user.id, team.id, code)),
       new Date(Date.now() + emailCodeTtlMinutes * 60_000),
     );
     await mailer.send({
@@ -234,7 +246,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
           code !== undefined &&
           code.expires_at.getTime() > Date.now() &&
           (await repo.spendEmailCodeAttempt(db, code.id, MAX_CODE_ATTEMPTS)) &&
-          safeEqual(code.code_hash, codeHash(`${user.id}:${team.id}`, input.otp)) &&
+          codes.matches(code.code_hash, emailCodeInput(user.id, team.id, input.otp)) &&
           (await repo.useEmailCode(db, code.id))
         );
       });
@@ -370,7 +382,11 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
         if (!totpOn(user) || !user.totp_secret) return false;
         const last = user.totp_last_step === null ? null : Number(user.totp_last_step);
         const step = await matchTotp(sealer.open(user.totp_secret), input.totp, last);
-        return step !== null && (await accountRepository.useTotpStep(db, user.id, step));
+        if (step === null || !(await accountRepository.useTotpStep(db, user.id, step))) return false;
+        // Sealed under a previous key (a rotation): move it to the current one now it is in use.
+        const resealed = sealer.reseal(user.totp_secret);
+        if (resealed) await accountRepository.resealTotpSecret(db, user.id, user.totp_secret, resealed);
+        return true;
       });
       if (!valid) {
         await failed('totp_invalid', ip, user, team.id);
@@ -388,7 +404,12 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
         team,
         ip,
         async () =>
-          totpOn(user) && (await accountRepository.useRecoveryCode(db, user.id, recoveryCodeHash(user.id, input.recovery_code))),
+          totpOn(user) &&
+          (await accountRepository.useRecoveryCode(
+            db,
+            user.id,
+            codes.candidates(recoveryCodeInput(user.id, input.recovery_code)),
+          )),
       );
       if (!valid) {
         await failed('code_invalid', ip, user, team.id);

@@ -3,7 +3,7 @@ import { registerEndpoint } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createGuard } from '../../http/guard.ts';
-import { ensureSecret } from '../../platform/secrets.ts';
+import { loadServerKeys } from '../../platform/keys.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { startTestHub, TEST_HUB_SETUP_KEY, type TestHub } from '../../test/hub-process.ts';
 import { createSessionsService } from '../auth/sessions.service.ts';
@@ -30,8 +30,8 @@ const tokens = new Map<string, string>();
 beforeAll(async () => {
   h = await startHarness({
     hub: true,
-    async beforeListen(app, db) {
-      const secret = await ensureSecret(db, 'token_secret');
+    async beforeListen(app, db, config) {
+      const secret = loadServerKeys(config).token;
       const guard = createGuard(db, createSessionsService(db, secret, { accessTtlSeconds: 300, idleMinutes: 60, maxHours: 12 }));
       for (const endpoint of Object.values(PROBES)) registerEndpoint(app, endpoint, guard, async () => ({}));
     },

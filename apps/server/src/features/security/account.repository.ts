@@ -14,13 +14,33 @@ export const accountRepository = {
     return rows.length === 1;
   },
 
-  /** Marks a backup code used; false when it does not exist or was used already. */
-  async useRecoveryCode(q: Queryable, userId: string, codeHash: string): Promise<boolean> {
+  /**
+   * Marks a backup code used; false when it does not exist or was used already. `codeHashes` are
+   * its keyed hashes under each accepted key: at most one row matches, and only the key holder can
+   * compute them, so the lookup's timing tells an attacker nothing.
+   */
+  async useRecoveryCode(q: Queryable, userId: string, codeHashes: string[]): Promise<boolean> {
     const rows = await q.query(
-      'update recovery_codes set used_at = now() where user_id = $1 and code_hash = $2 and used_at is null returning 1',
-      [userId, codeHash],
+      `update recovery_codes set used_at = now()
+        where id = (select id from recovery_codes where user_id = $1 and code_hash = any($2::text[]) and used_at is null limit 1)
+        returning 1`,
+      [userId, codeHashes],
     );
     return rows.length === 1;
+  },
+
+  /** Backup codes stored before migration 0014, as an unkeyed hash (without the keyed prefix). */
+  async unkeyedRecoveryCodes(q: Queryable): Promise<{ id: string; code_hash: string }[]> {
+    return q.query("select id::text, code_hash from recovery_codes where code_hash not like 'k1.%'");
+  },
+
+  async rekeyRecoveryCode(q: Queryable, id: string, from: string, to: string): Promise<void> {
+    await q.query('update recovery_codes set code_hash = $3 where id::text = $1 and code_hash = $2', [id, from, to]);
+  },
+
+  /** Only if it has not changed meanwhile (a concurrent re-registration wins). */
+  async resealTotpSecret(q: Queryable, userId: string, from: string, to: string): Promise<void> {
+    await q.query('update users set totp_secret = $3 where id = $1 and totp_secret = $2', [userId, from, to]);
   },
 
   async recoveryCodesLeft(q: Queryable, userId: string): Promise<number> {

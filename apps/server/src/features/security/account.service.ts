@@ -1,11 +1,12 @@
 import { AppError, type Db } from '@latchkey/runtime';
+import type { CodeHasher } from '../../platform/code-hasher.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
 import { authRepository, type UserRow } from '../auth/auth.repository.ts';
 import { accountRepository as repo } from './account.repository.ts';
 import { type Limiter, type LimitKind, LimitReached } from './limits.ts';
-import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
+import { newRecoveryCodes, recoveryCodeInput } from './recovery-codes.ts';
 import type { RelyingParty, SecurityKeys } from './security-keys.ts';
 
 const keyNotFound = () =>
@@ -28,12 +29,14 @@ export function createAccountService({
   db,
   limiter,
   sealer,
+  codes: codeHasher,
   keys,
   relyingParty,
 }: {
   db: Db;
   limiter: Limiter;
   sealer: Sealer;
+  codes: CodeHasher;
   keys: SecurityKeys;
   relyingParty: (origin: string | undefined) => RelyingParty | null;
 }) {
@@ -116,7 +119,7 @@ export function createAccountService({
     await repo.replaceRecoveryCodes(
       q,
       userId,
-      codes.map((c) => recoveryCodeHash(userId, c)),
+      codes.map((c) => codeHasher.hash(recoveryCodeInput(userId, c))),
     );
     return codes;
   }

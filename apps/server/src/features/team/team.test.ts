@@ -3,7 +3,7 @@ import { registerEndpoint } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createGuard, requireCaller } from '../../http/guard.ts';
-import { ensureSecret } from '../../platform/secrets.ts';
+import { loadServerKeys } from '../../platform/keys.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { createSessionsService } from '../auth/sessions.service.ts';
 import { DEMO_ADMINS } from '../demo/seed.ts';
@@ -30,9 +30,9 @@ const tokens = new Map<string, string>();
 beforeAll(async () => {
   h = await startHarness({
     hub: true,
-    async beforeListen(app, db) {
+    async beforeListen(app, db, config) {
       // The app's guard over the same database and signing key.
-      const secret = await ensureSecret(db, 'token_secret');
+      const secret = loadServerKeys(config).token;
       const guard = createGuard(db, createSessionsService(db, secret, { accessTtlSeconds: 300, idleMinutes: 60, maxHours: 12 }));
       for (const endpoint of Object.values(PROBES)) {
         registerEndpoint(app, endpoint, guard, async ({ ctx }) => ({ scopes: requireCaller(ctx).scopes }));
