@@ -2,13 +2,16 @@
 // through the Hub's real API (a console session from the aux-grant exchange, validated, JSON over
 // HTTP): the security audit (first page by score, a deep page, a search, a member's summary) and
 // the active share links (first page, a deep page, a search).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AUX_SERVICES, type HubTokens } from '@latchkey/contracts';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { buildHub } from '../apps/hub/src/app.ts';
 import { loadConfig } from '../apps/hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
 import { registrationsRepository } from '../apps/hub/src/features/registrations/registrations.repository.ts';
-import { CREDENTIAL, SECRET, signGrant, TEAM } from '../apps/hub/src/testing/hub-fixture.ts';
+import { CREDENTIAL, SERVER_JWK, signGrant, TEAM } from '../apps/hub/src/testing/hub-fixture.ts';
 import { line, load } from './bench-stats.ts';
 
 const MEMBERS = 100_000;
@@ -24,7 +27,12 @@ if (!url) {
 // A migrated database of its own, dropped at the end.
 const db = await createPostgresDb(MIGRATIONS_DIR, url, 10);
 try {
-  await registrationsRepository.insert(db, { team_slug: TEAM, credential_id: CREDENTIAL, secret: SECRET });
+  await registrationsRepository.insert(db, {
+    team_slug: TEAM,
+    credential_id: CREDENTIAL,
+    server_key: SERVER_JWK,
+    server_url: 'http://127.0.0.1:9/',
+  });
   const registration = await registrationsRepository.findByCredential(db, CREDENTIAL);
   if (registration) await registrationsRepository.setServices(db, registration.id, AUX_SERVICES);
   await db.query(
@@ -56,6 +64,8 @@ try {
     LOG_LEVEL: 'silent',
     ALLOWED_ORIGINS: 'https://console.bench.example',
     SMTP_URL: 'smtp://127.0.0.1:1',
+    // Its keys in a scratch directory, never the repository's ./data.
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-bench-hub-')),
   });
   const hub = await buildHub({ config, db, rateLimitPerMinute: 100_000_000 });
   const base = await hub.listen({ port: 0, host: '127.0.0.1' });

@@ -9,7 +9,9 @@ import { healthRoutes } from './features/health/health.routes.ts';
 import { createHubGuard } from './http/guard.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
+import { loadHubKeys } from './platform/keys.ts';
 import { ensureSecret } from './platform/secrets.ts';
+import { createServerCheck } from './features/auth/server-check.ts';
 
 // Sign-in and account security (issue 3)
 
@@ -45,8 +47,10 @@ export const HUB_ENDPOINTS = [
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  contracts.hubRegisterEndpoint,
   contracts.hubVerifyEndpoint,
   contracts.hubSetServicesEndpoint,
+  contracts.hubRevokeSessionsEndpoint,
   contracts.hubDeleteConnectorEndpoint,
   contracts.hubEnabledServicesEndpoint,
 
@@ -89,16 +93,22 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   registerRateLimit(app, rateLimitPerMinute);
 
   const secret = await ensureSecret(db, 'hub_token_secret', config.HUB_TOKEN_SECRET);
-  const sessions = createHubSessionsService(db, secret, {
-    accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
-    refreshTtlMinutes: config.REFRESH_TTL_MINUTES,
-    maxHours: config.SESSION_MAX_HOURS,
-    hubVersion: config.HUB_VERSION,
-  });
+  const keys = loadHubKeys(config);
+  const sessions = createHubSessionsService(
+    db,
+    secret,
+    {
+      accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTtlMinutes: config.REFRESH_TTL_MINUTES,
+      maxHours: config.SESSION_MAX_HOURS,
+      hubVersion: config.HUB_VERSION,
+    },
+    createServerCheck(keys),
+  );
   const guard = createHubGuard(sessions);
 
   healthRoutes(app, guard, db, config.HUB_VERSION, HUB_ENDPOINTS);
-  connectorRoutes(app, guard, db, config.HUB_VERSION, config.HUB_SETUP_KEY);
+  connectorRoutes(app, guard, db, config.HUB_VERSION);
   authRoutes(app, guard, db, sessions);
 
   // Sign-in and account security (issue 3)
@@ -108,7 +118,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   // Policies (issue 5)
 
   // Hub integration (issue 6)
-  integrationRoutes(app, guard, db, config.HUB_VERSION);
+  integrationRoutes(app, guard, db, config.HUB_VERSION, keys, sessions);
 
   // Security audit, sharing, recovery (issue 6)
   const deviceGuard = createDeviceGuard(db);
