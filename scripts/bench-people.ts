@@ -3,6 +3,9 @@
 // over HTTP) for the first page, a deep page and a substring search, beside the raw SQL of the same
 // queries; then the deep page at a fixed 2,000 requests a second, the dashboard's calls and the CSV
 // export. The load generator runs in a worker thread, so server and client each have a core.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEFAULT_PAGE_SIZE, type MemberFilters } from '@latchkey/contracts';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { buildServer } from '../apps/server/src/app.ts';
@@ -95,6 +98,8 @@ try {
     WEB_DIST: '/nonexistent',
     // Production refuses to start without one; the bench passes its own mailer, so it is never dialled.
     SMTP_URL: 'smtp://127.0.0.1:1',
+    // Its keys in a scratch directory, never the repository's ./data.
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-bench-server-')),
   });
   const app = await buildServer({ config, db, mailer, rateLimitPerMinute: 100_000_000 });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -17,6 +17,7 @@ export const Ed25519JwkSchema = z.object({
   crv: z.literal('Ed25519'),
   x: z.string().length(43),
 });
+export type Ed25519Jwk = z.infer<typeof Ed25519JwkSchema>;
 
 const HubState = z.object({
   version: z.string(),

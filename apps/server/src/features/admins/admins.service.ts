@@ -1,6 +1,7 @@
 import { roundUpToTen, type Scope } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
+import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
 import { type AdminRow, adminsRepository as repo } from './admins.repository.ts';
 
 const isSuper = (a: Pick<AdminRow, 'scopes'>) => a.scopes.includes('super_admin');
@@ -16,7 +17,7 @@ export function assertKeepsSuperAdmin(admins: Pick<AdminRow, 'email' | 'scopes'>
   }
 }
 
-export function createAdminsService(db: Db) {
+export function createAdminsService(db: Db, hubSessions: HubSessionEnder) {
   const findIn = (admins: AdminRow[], email: string) => {
     const admin = admins.find((a) => a.email === email && a.scopes.length > 0);
     if (!admin)
@@ -50,7 +51,11 @@ export function createAdminsService(db: Db) {
         const userId = await repo.ensureUser(tx, email);
         await repo.upsert(tx, caller.team.id, userId, scopes);
         await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_added', email, { scopes });
-      });
+        return userId;
+      }).then((userId) =>
+        // New scopes for someone who was an admin here: Hub sessions with the old ones end.
+        hubSessions.sessionsEnded({ teamId: caller.team.id, userId }),
+      );
       return { code: 'updated' as const };
     },
 
@@ -61,7 +66,8 @@ export function createAdminsService(db: Db) {
         assertKeepsSuperAdmin(admins, email);
         await repo.remove(tx, caller.team.id, admin.user_id);
         await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_removed', email, { scopes: admin.scopes });
-      });
+        return admin.user_id;
+      }).then((userId) => hubSessions.sessionsEnded({ teamId: caller.team.id, userId }));
       return { code: 'updated' as const };
     },
 
@@ -73,7 +79,8 @@ export function createAdminsService(db: Db) {
         const admin = findIn(await repo.lockAll(tx, caller.team.id), email);
         await repo.resetAuth(tx, admin.user_id);
         await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_auth_reset', email, {});
-      });
+        return admin.user_id;
+      }).then((userId) => hubSessions.sessionsEnded({ userId }));
       return { code: 'updated' as const };
     },
   };

@@ -11,6 +11,7 @@ import { recoveryCodeHash } from '../security/recovery-codes.ts';
 import type { RelyingParty, SecurityKeys } from '../security/security-keys.ts';
 import { teamRepository } from '../team/team.repository.ts';
 import { authRepository as repo, type UserRow } from './auth.repository.ts';
+import type { ServerKey } from '../integration/server-key.ts';
 import { issueAuxGrant } from './aux-grant.ts';
 import { type LoginTokenPurpose, loginTokensRepository as tokens } from './login-tokens.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -29,6 +30,8 @@ export interface AuthDeps {
   keys: SecurityKeys;
   relyingParty: (origin: string | undefined) => RelyingParty | null;
   emailCodeTtlMinutes: number;
+  /** Signs the aux grants a Hub exchanges (features/integration/server-key.ts). */
+  hubKey: ServerKey;
 }
 
 type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
@@ -38,7 +41,17 @@ type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
  * (or a backup code) → session. Every success and failure is a security event; every factor is
  * behind the brute-force limits of `../security/limits.ts`.
  */
-export function createAuthService({ db, mailer, sessions, limiter, sealer, keys, relyingParty, emailCodeTtlMinutes }: AuthDeps) {
+export function createAuthService({
+  db,
+  mailer,
+  sessions,
+  limiter,
+  sealer,
+  keys,
+  relyingParty,
+  emailCodeTtlMinutes,
+  hubKey,
+}: AuthDeps) {
   const codeHash = (id: string, code: string) => hashToken(`${id}:${code}`);
 
   const failed = (reason: string, ip: string, user?: UserRow, teamId?: string) =>
@@ -154,10 +167,17 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
   const totpOn = (user: UserRow) => user.auth_type === 'password' && user.totp_secret !== null;
 
   async function finish(user: UserRow, team: Team, ip: string, method: string): Promise<LoginSuccess> {
-    const token = await sessions.start(user.id, team.id);
+    const { tokens: token, sessionId, absolute } = await sessions.start(user.id, team.id);
     const [hub] = await teamRepository.hubs(db, team.id);
     const aux_code = hub?.services.integration?.enabled
-      ? await issueAuxGrant(hub, { userId: user.id, email: user.email, teamSlug: team.slug, scopes: team.scopes })
+      ? issueAuxGrant(hubKey, hub, {
+          userId: user.id,
+          email: user.email,
+          teamSlug: team.slug,
+          scopes: team.scopes,
+          sessionId,
+          sessionExpiresAt: absolute,
+        })
       : null;
     await repo.recordSecurityEvent(db, {
       kind: 'sign_in',

@@ -1,3 +1,4 @@
+import { Ed25519JwkSchema } from '@latchkey/contracts';
 import { type Db, type Queryable, randomToken } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
 import { seedDevicesDemo } from '../devices/devices.demo.ts';
@@ -49,7 +50,7 @@ const GROUPS = ['Engineering', 'Sales', 'Finance', 'Customer Support', 'Leadersh
  */
 export async function seedDemo(
   db: Db,
-  options: { hubUrl?: string | undefined; hubSecret?: string | undefined },
+  options: { hubUrl?: string | undefined; hubKey?: string | undefined },
 ): Promise<boolean> {
   const [existing] = await db.query<{ n: number }>('select count(*)::int as n from teams');
   if ((existing?.n ?? 0) > 0) return false;
@@ -105,15 +106,16 @@ export async function seedDemo(
     // Hub integration (issue 6)
 
     // Security audit, sharing, recovery (issue 6)
-    if (options.hubUrl) {
+    // The demo Hub's public key is pinned by `npm start`, which made both keys (no setup key needed).
+    if (options.hubUrl && options.hubKey) {
       const active = { enabled: true, status: 2 };
       await tx.query(
-        'insert into hubs (team_id, server_url, credential_id, secret, hub_version, services) values ($1, $2, $3, $4, $5, $6)',
+        'insert into hubs (team_id, server_url, credential_id, hub_key, hub_version, services) values ($1, $2, $3, $4, $5, $6)',
         [
           northwind,
           options.hubUrl,
           'demo-hub',
-          options.hubSecret ?? randomToken(),
+          JSON.stringify(Ed25519JwkSchema.parse(JSON.parse(options.hubKey))),
           '2.2.0',
           JSON.stringify({ integration: active, audit: active, audit_logs: active, recovery: active, secret_sharing: active }),
         ],
