@@ -4,6 +4,7 @@ import { createHttpApp, createMailer, type Db } from '@latchkey/runtime';
 import type { Config } from './config.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
+import { createServerCheck } from './features/auth/server-check.ts';
 import { connectorRoutes } from './features/connector/connector.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { createHubGuard } from './http/guard.ts';
@@ -11,7 +12,6 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
 import { loadHubKeys } from './platform/keys.ts';
 import { ensureSecret } from './platform/secrets.ts';
-import { createServerCheck } from './features/auth/server-check.ts';
 
 // Sign-in and account security (issue 3)
 

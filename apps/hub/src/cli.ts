@@ -3,7 +3,7 @@
 // with the setup secret the running Hub checks against, without touching its database.
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
-import { SETUP_KEY_DEFAULT_MINUTES, mintSetupKey } from './features/registrations/setup-keys.ts';
+import { mintSetupKey, SETUP_KEY_DEFAULT_MINUTES } from './features/registrations/setup-keys.ts';
 import { loadHubKeys } from './platform/keys.ts';
 
 const usage = 'usage: hub-cli setup-key --team <team-slug> [--minutes N]   (default 30 minutes)';

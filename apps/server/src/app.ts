@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
 import { resolve } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import * as contracts from '@latchkey/contracts';
 import { addSecurityHeaders, createHttpApp, type Db, openApiDocument } from '@latchkey/runtime';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { ADMINS_ENDPOINTS, adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';

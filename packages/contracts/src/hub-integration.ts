@@ -88,7 +88,7 @@ export const hubRevokeSessionsEndpoint = defineEndpoint({
   path: '/api/v1/integrate/sessions/revoke/',
   auth: 'public',
   summary:
-    "Server to Hub (signed): console sessions ended (sign-out, removal, scope change, reset, password change); the Hub ends the Hub sessions that came from them, or every Hub session of a user.",
+    'Server to Hub (signed): console sessions ended (sign-out, removal, scope change, reset, password change); the Hub ends the Hub sessions that came from them, or every Hub session of a user.',
   input: z.object({
     team_slug: z.string().min(1).max(100),
     session_ids: z.array(z.string().max(100)).max(1000).optional(),

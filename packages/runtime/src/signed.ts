@@ -1,5 +1,5 @@
-import type { Queryable } from './db.ts';
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, randomUUID, sign, verify } from 'node:crypto';
+import type { Queryable } from './db.ts';
 
 /**
  * Ed25519 compact JWS, the one signature format between the licence server and a Hub (sign-in
@@ -38,7 +38,7 @@ export function publicJwkOf(privateKey: KeyObject): Ed25519Jwk {
 /** A stored JWK back to a key; null for anything that is not an Ed25519 public key. */
 export function publicKeyOf(jwk: unknown): KeyObject | null {
   const j = jwk as Partial<Ed25519Jwk> | null;
-  if (!j || j.kty !== 'OKP' || j.crv !== 'Ed25519' || typeof j.x !== 'string' || j.x.length !== 43) return null;
+  if (j?.kty !== 'OKP' || j.crv !== 'Ed25519' || typeof j.x !== 'string' || j.x.length !== 43) return null;
   try {
     return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: j.x }, format: 'jwk' });
   } catch {
@@ -129,7 +129,12 @@ export function checkCallClaims(
   if (team_slug !== expected.teamSlug) return { ok: false, reason: 'team' };
   if (typeof iat !== 'number' || typeof exp !== 'number' || typeof jti !== 'string' || jti.length < 16)
     return { ok: false, reason: 'claims' };
-  if (exp <= now || iat > now + CLOCK_SKEW_SECONDS || exp - iat > SIGNED_CALL_SECONDS || iat < now - SIGNED_CALL_SECONDS - CLOCK_SKEW_SECONDS)
+  if (
+    exp <= now ||
+    iat > now + CLOCK_SKEW_SECONDS ||
+    exp - iat > SIGNED_CALL_SECONDS ||
+    iat < now - SIGNED_CALL_SECONDS - CLOCK_SKEW_SECONDS
+  )
     return { ok: false, reason: 'stale' };
   if (body_sha256 !== bodyHash(JSON.stringify(expected.body ?? {}))) return { ok: false, reason: 'body' };
   return { ok: true, jti, exp };

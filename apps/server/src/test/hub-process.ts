@@ -36,9 +36,7 @@ export interface TestHub {
  * listener, so the server's calls to it go over the network exactly as in production.
  * `registerDemo` registers the demo team as the Hub's demo seed does (every service on).
  */
-export async function startTestHub(
-  options: { version?: string } = {},
-): Promise<TestHub> {
+export async function startTestHub(options: { version?: string } = {}): Promise<TestHub> {
   const db = await createTestDb(MIGRATIONS_DIR);
   const pem = generateEd25519Key();
   const key = privateKeyOf(pem);

@@ -255,7 +255,7 @@ describe('ending with the console session', () => {
     expect((await whoami(other.access)).status).toBe(200);
   });
 
-  it("the push by user ends every Hub session of that admin in the team", async () => {
+  it('the push by user ends every Hub session of that admin in the team', async () => {
     const a = await signInAs('console-sid-user-1');
     const res = await revoke({ user_id: '5b0c8f5e-2d2a-4a51-9d1e-0d6f1f0a7a11' });
     expect(res.status).toBe(200);

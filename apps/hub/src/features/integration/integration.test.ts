@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { type HubState, type HubTokens } from '@latchkey/contracts';
+import type { HubState, HubTokens } from '@latchkey/contracts';
 import { type Db, publicJwkOf, signCall } from '@latchkey/runtime';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,11 +50,7 @@ const REGISTER = '/api/v1/integrate/register/';
 const newServer = () => generateKeyPairSync('ed25519').privateKey;
 
 /** A server's registration call: signed with `signer` (its own key unless said), offering `key`. */
-function register(
-  team: string,
-  credential: string,
-  o: { key: KeyObject; signer?: KeyObject; setupKey?: string | undefined },
-) {
+function register(team: string, credential: string, o: { key: KeyObject; signer?: KeyObject; setupKey?: string | undefined }) {
   const body = {
     team_slug: team,
     credential_id: credential,
@@ -107,7 +103,9 @@ describe('registration (server to Hub, signed)', () => {
     const northwindKey = mintSetupKey(HUB_SETUP_SECRET, TEAM);
     expect((await register(TEAM, 'cred-evil', { key: attacker, setupKey: northwindKey })).status).toBe(409);
     const grant = await signGrant({ key: attacker, kid: 'cred-evil', scopes: ['super_admin'] });
-    expect((await hub.post('/auth/token/', { team_slug: TEAM, device: {} }, { authorization: `Bearer ${grant}` })).status).toBe(403);
+    expect((await hub.post('/auth/token/', { team_slug: TEAM, device: {} }, { authorization: `Bearer ${grant}` })).status).toBe(
+      403,
+    );
   });
 
   it('a second credential of a registered team needs the proof of its registered server', async () => {
@@ -136,7 +134,11 @@ describe('registration (server to Hub, signed)', () => {
 describe('the signed channel', () => {
   const VERIFY = '/api/v1/integrate/verify/';
   const raw = (token: string, json: string, path = VERIFY) =>
-    fetch(hub.url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: json });
+    fetch(hub.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: json,
+    });
 
   it('refuses unsigned, wrongly signed, replayed, stale and altered calls', async () => {
     expect((await hub.post(VERIFY, { team_slug: TEAM })).status).toBe(401);
@@ -155,7 +157,9 @@ describe('the signed channel', () => {
     expect((await raw(token, json)).status).toBe(401);
 
     const altered = signCall(SERVER_KEY, CREDENTIAL, '/api/v1/integrate/services/', TEAM, { team_slug: TEAM, enabled: [] });
-    expect((await raw(altered.token, JSON.stringify({ team_slug: TEAM, enabled: ['audit'] }), '/api/v1/integrate/services/')).status).toBe(401);
+    expect(
+      (await raw(altered.token, JSON.stringify({ team_slug: TEAM, enabled: ['audit'] }), '/api/v1/integrate/services/')).status,
+    ).toBe(401);
     // Signed for another endpoint: not accepted here.
     const elsewhere = signCall(SERVER_KEY, CREDENTIAL, '/api/v1/integrate/services/', TEAM, body);
     expect((await raw(elsewhere.token, elsewhere.json)).status).toBe(401);

@@ -1,14 +1,5 @@
 import type { EndpointInput, hubRegisterEndpoint } from '@latchkey/contracts';
-import {
-  AppError,
-  acceptSignedCall,
-  bearerOf,
-  type Db,
-  JWS_TYP,
-  jwsKid,
-  publicKeyOf,
-  unauthorized,
-} from '@latchkey/runtime';
+import { AppError, acceptSignedCall, bearerOf, type Db, JWS_TYP, jwsKid, publicKeyOf, unauthorized } from '@latchkey/runtime';
 import { registrationsRepository as repo } from '../registrations/registrations.repository.ts';
 import { redeemSetupKey } from '../registrations/setup-keys.ts';
 
@@ -56,7 +47,7 @@ export async function registerCredential(
       if (!vouched)
         throw new AppError(
           'not_allowed',
-          "This team is already registered on this Hub: only its registered server can add a credential.",
+          'This team is already registered on this Hub: only its registered server can add a credential.',
         ).shows('errors.hub_team_needs_proof');
     } else {
       if (!(await acceptSignedCall(tx, token, offered, expected))) throw unsigned();

@@ -1,4 +1,4 @@
-import { acceptSignedCall, AppError, bearerOf, type Db, JWS_TYP, jwsKid, publicKeyOf, unauthorized } from '@latchkey/runtime';
+import { AppError, acceptSignedCall, bearerOf, type Db, JWS_TYP, jwsKid, publicKeyOf, unauthorized } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 import { type RegistrationRow, registrationsRepository } from '../registrations/registrations.repository.ts';
 

@@ -23,9 +23,7 @@ export interface NewRegistration {
 
 export const registrationsRepository = {
   async findByCredential(q: Queryable, credentialId: string): Promise<RegistrationRow | undefined> {
-    const [row] = await q.query<RegistrationRow>(`select ${COLUMNS} from registrations where credential_id = $1`, [
-      credentialId,
-    ]);
+    const [row] = await q.query<RegistrationRow>(`select ${COLUMNS} from registrations where credential_id = $1`, [credentialId]);
     return row;
   },
 
@@ -35,9 +33,7 @@ export const registrationsRepository = {
   },
 
   async listForTeam(q: Queryable, teamSlug: string): Promise<RegistrationRow[]> {
-    return q.query<RegistrationRow>(`select ${COLUMNS} from registrations where team_slug = $1 order by created_at`, [
-      teamSlug,
-    ]);
+    return q.query<RegistrationRow>(`select ${COLUMNS} from registrations where team_slug = $1 order by created_at`, [teamSlug]);
   },
 
   async existsForTeam(q: Queryable, teamSlug: string): Promise<boolean> {

@@ -13,7 +13,11 @@ const mac = (secret: string, claims: string) => createHmac('sha256', secret).upd
 
 export function mintSetupKey(secret: string, teamSlug: string, minutes = SETUP_KEY_DEFAULT_MINUTES, now = Date.now()): string {
   const claims = Buffer.from(
-    JSON.stringify({ team_slug: teamSlug, exp: Math.floor(now / 1000) + minutes * 60, nonce: randomBytes(16).toString('base64url') }),
+    JSON.stringify({
+      team_slug: teamSlug,
+      exp: Math.floor(now / 1000) + minutes * 60,
+      nonce: randomBytes(16).toString('base64url'),
+    }),
   ).toString('base64url');
   return `${PREFIX}${claims}.${mac(secret, claims)}`;
 }

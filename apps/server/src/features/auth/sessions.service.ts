@@ -1,6 +1,6 @@
 import type { TokenPair } from '@latchkey/contracts';
-import type { SessionsEnded } from '../integration/hub-session-ender.ts';
 import { AppError, accessTokens, type Db, hashToken, randomToken } from '@latchkey/runtime';
+import type { SessionsEnded } from '../integration/hub-session-ender.ts';
 import { authRepository } from './auth.repository.ts';
 import { sessionsRepository as repo } from './sessions.repository.ts';
 

@@ -1,5 +1,5 @@
 import { Ed25519JwkSchema } from '@latchkey/contracts';
-import { type Db, type Queryable, randomToken } from '@latchkey/runtime';
+import type { Db, Queryable } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
 import { seedDevicesDemo } from '../devices/devices.demo.ts';
 import { seedPeopleDemo } from '../people/people.demo.ts';
@@ -48,10 +48,7 @@ const GROUPS = ['Engineering', 'Sales', 'Finance', 'Customer Support', 'Leadersh
  * Seeds the demo into an empty database: Northwind (enterprise, ~250 members over 12 months,
  * groups, one admin per scope, a connected Hub) and a family team. Returns false when teams exist.
  */
-export async function seedDemo(
-  db: Db,
-  options: { hubUrl?: string | undefined; hubKey?: string | undefined },
-): Promise<boolean> {
+export async function seedDemo(db: Db, options: { hubUrl?: string | undefined; hubKey?: string | undefined }): Promise<boolean> {
   const [existing] = await db.query<{ n: number }>('select count(*)::int as n from teams');
   if ((existing?.n ?? 0) > 0) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);

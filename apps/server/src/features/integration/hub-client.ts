@@ -50,10 +50,9 @@ export function createHubClient(key: ServerKey) {
           'errors.setup_key_invalid',
         );
       if (response.status === 401 || answer?.code === 'hub_not_registered') {
-        throw new AppError(
-          'auth_not_set',
-          'The Hub does not accept this credential. Set it up on the Hub again.',
-        ).shows('errors.hub_refuses_credential');
+        throw new AppError('auth_not_set', 'The Hub does not accept this credential. Set it up on the Hub again.').shows(
+          'errors.hub_refuses_credential',
+        );
       }
       // The Hub's own message, in the admin's language, when it sent one.
       const [messageKey, values] = answer?.message_key

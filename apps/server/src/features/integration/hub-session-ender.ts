@@ -40,7 +40,10 @@ export function createHubSessionEnder(db: Db, client: HubClient, log: FastifyBas
                 ...(ended.userId ? { user_id: ended.userId } : {}),
               });
             } catch (error) {
-              log.warn({ err: error, hub: hub.server_url, team: hub.team_slug }, 'could not end Hub sessions; the Hub re-checks at refresh');
+              log.warn(
+                { err: error, hub: hub.server_url, team: hub.team_slug },
+                'could not end Hub sessions; the Hub re-checks at refresh',
+              );
             }
           }),
         );

@@ -174,9 +174,7 @@ describe('the Hub to server channel (session check)', () => {
     expect((await check(mine.token, mine.json)).status).toBe(401);
 
     const altered = signed(hubKey, b);
-    expect((await check(altered.token, JSON.stringify({ ...b, sid: '00000000-0000-0000-0000-000000000000' }))).status).toBe(
-      401,
-    );
+    expect((await check(altered.token, JSON.stringify({ ...b, sid: '00000000-0000-0000-0000-000000000000' }))).status).toBe(401);
     const realNow = Date.now;
     Date.now = () => realNow() - 5 * 60_000;
     let stale: { token: string; json: string };

@@ -102,7 +102,10 @@ export const integrationRepository = {
   },
 
   /** The set-up Hubs of the given teams, with each team's slug: where an ended session is announced. */
-  async setUpHubsOfTeams(q: Queryable, teamIds: string[]): Promise<{ server_url: string; credential_id: string; team_slug: string }[]> {
+  async setUpHubsOfTeams(
+    q: Queryable,
+    teamIds: string[],
+  ): Promise<{ server_url: string; credential_id: string; team_slug: string }[]> {
     return q.query(
       `select h.server_url, h.credential_id, t.slug as team_slug from hubs h join teams t on t.id = h.team_id
        where h.team_id = any($1::uuid[]) and h.server_url is not null and h.hub_key is not null`,

@@ -3,10 +3,10 @@ import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
 import { authRepository, type UserRow } from '../auth/auth.repository.ts';
+import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
 import { accountRepository as repo } from './account.repository.ts';
 import { type Limiter, type LimitKind, LimitReached } from './limits.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
-import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
 import type { RelyingParty, SecurityKeys } from './security-keys.ts';
 
 const keyNotFound = () =>

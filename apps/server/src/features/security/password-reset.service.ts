@@ -2,10 +2,10 @@ import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
 import type { Mailer } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { authRepository } from '../auth/auth.repository.ts';
+import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
 import { teamRepository } from '../team/team.repository.ts';
 import { accountRepository } from './account.repository.ts';
 import { type Limiter, LimitReached } from './limits.ts';
-import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
 import { passwordResetRepository as repo } from './password-reset.repository.ts';
 
 /** How long a reset link works. Short: it is as good as the password until used. */
