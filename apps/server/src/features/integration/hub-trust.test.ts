@@ -141,6 +141,28 @@ describe('a lost push', () => {
   });
 });
 
+describe('registration', () => {
+  test("a second credential on the team's Hub is vouched for by the server's key, no setup key; nothing shown can sign", async () => {
+    const { console: sup } = await signInBoth(DEMO_ADMINS.superAdmin);
+    const added = await h.post<{ credential_id: string }>('/api/v1/credentials/add/', { name: 'Second' }, sup.token.access);
+    const setUp = await h.post(
+      '/api/v1/credentials/setup/',
+      { device: {}, latchkey_hosted_hub: { credential_id: added.body.credential_id, server_url: hubUrl() } },
+      sup.token.access,
+    );
+    expect(setUp.status).toBe(200);
+    const { d } = h.serverKey.export({ format: 'jwk' });
+    for (const text of [added.text, setUp.text]) {
+      expect(text).not.toMatch(/"secret"|PRIVATE KEY/i);
+      expect(text).not.toContain(String(d));
+    }
+    const [row] = (await h.hub?.db.query<{ team_slug: string }>('select team_slug from registrations where credential_id = $1', [
+      added.body.credential_id,
+    ])) ?? [{ team_slug: '' }];
+    expect(row?.team_slug).toBe('northwind');
+  });
+});
+
 describe('the Hub to server channel (session check)', () => {
   const PATH = hubSessionCheckEndpoint.path;
   const check = (token: string | undefined, json: string) =>
