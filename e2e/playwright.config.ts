@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { demoTrust } from '../scripts/demo-keys.mjs';
 import { HUB_URL, MAILBOX_HTTP_PORT, MAILBOX_SMTP_PORT, MAILBOX_URL, SERVER_URL } from './support/env.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -17,12 +18,14 @@ if (!dataRoot) {
   dataRoot = created;
 }
 
-/** The demo Hub and the server sign aux grants with this; fixed so a failure can be replayed. */
-const DEMO_HUB_SECRET = 'e2e-demo-hub-secret-not-for-production-0123456789';
+// Each program's own key in its data directory, each public half pinned on the other side
+// (scripts/demo-keys.mjs); made once by the runner, read by its workers (support/hub-client.ts).
+const trust = demoTrust(join(dataRoot, 'server'), join(dataRoot, 'hub'));
 
 const tsx = join(root, 'node_modules/.bin/tsx');
 // Settings from the developer's shell must not point the servers at a real database.
-const cleanEnv = 'env -u DATABASE_URL -u HUB_DATABASE_URL -u REDIS_URL -u TOKEN_SECRET -u HUB_TOKEN_SECRET -u PUBLIC_URL';
+const cleanEnv =
+  'env -u DATABASE_URL -u HUB_DATABASE_URL -u REDIS_URL -u TOKEN_SECRET -u HUB_TOKEN_SECRET -u PUBLIC_URL -u SERVER_SIGNING_KEY -u SERVER_SIGNING_KEY_FILE -u HUB_SIGNING_KEY -u HUB_SIGNING_KEY_FILE -u HUB_SETUP_SECRET -u HUB_SETUP_SECRET_FILE';
 
 export default defineConfig({
   testDir: './tests',
@@ -85,7 +88,8 @@ export default defineConfig({
         PORT: new URL(HUB_URL).port,
         DATA_DIR: join(dataRoot, 'hub'),
         SEED_DEMO: '1',
-        DEMO_HUB_SECRET,
+        DEMO_SERVER_KEY: trust.serverKey,
+        DEMO_SERVER_URL: SERVER_URL,
         ALLOWED_ORIGINS: SERVER_URL,
         // Recovery notifications go to the same mailbox as the server's mail.
         SMTP_URL: `smtp://127.0.0.1:${MAILBOX_SMTP_PORT}`,
@@ -109,7 +113,7 @@ export default defineConfig({
         DATA_DIR: join(dataRoot, 'server'),
         SEED_DEMO: '1',
         DEMO_HUB_URL: HUB_URL,
-        DEMO_HUB_SECRET,
+        DEMO_HUB_KEY: trust.hubKey,
         SMTP_URL: `smtp://127.0.0.1:${MAILBOX_SMTP_PORT}`,
         // With the spec's two-minute margin the console renews ~10 s after sign-in.
         ACCESS_TOKEN_TTL_SECONDS: '130',

@@ -11,7 +11,7 @@ import { buildHub } from '../apps/hub/src/app.ts';
 import { loadConfig } from '../apps/hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
 import { registrationsRepository } from '../apps/hub/src/features/registrations/registrations.repository.ts';
-import { CREDENTIAL, SECRET, signGrant, TEAM } from '../apps/hub/src/testing/hub-fixture.ts';
+import { CREDENTIAL, SERVER_JWK, signGrant, TEAM } from '../apps/hub/src/testing/hub-fixture.ts';
 import { line, load } from './bench-stats.ts';
 
 const MEMBERS = 100_000;
@@ -27,7 +27,12 @@ if (!url) {
 // A migrated database of its own, dropped at the end.
 const db = await createPostgresDb(MIGRATIONS_DIR, url, 10);
 try {
-  await registrationsRepository.insert(db, { team_slug: TEAM, credential_id: CREDENTIAL, secret: SECRET });
+  await registrationsRepository.insert(db, {
+    team_slug: TEAM,
+    credential_id: CREDENTIAL,
+    server_key: SERVER_JWK,
+    server_url: 'http://127.0.0.1:9/',
+  });
   const registration = await registrationsRepository.findByCredential(db, CREDENTIAL);
   if (registration) await registrationsRepository.setServices(db, registration.id, AUX_SERVICES);
   await db.query(

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipKb, initialChunks, screenChunks } from './bundle-budget.mjs';
+import { demoTrust } from './demo-keys.mjs';
 import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -16,20 +17,32 @@ const screens = screenChunks()
   .sort((a, b) => b.kb - a.kb);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-bench-'));
-const secret = 'b'.repeat(40);
+const trust = demoTrust(join(dataDir, 'server'), join(dataDir, 'hub'));
 
 async function startBoth() {
   const started = performance.now();
-  const env = { ...process.env, LOG_LEVEL: 'warn', SEED_DEMO: '1', DEMO_HUB_SECRET: secret };
+  const env = { ...process.env, LOG_LEVEL: 'warn', SEED_DEMO: '1' };
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'apps/server/dist/main.mjs'], {
     cwd: root,
     stdio: 'ignore',
-    env: { ...env, PORT: '18180', DATA_DIR: join(dataDir, 'server'), DEMO_HUB_URL: 'http://127.0.0.1:18181' },
+    env: {
+      ...env,
+      PORT: '18180',
+      DATA_DIR: join(dataDir, 'server'),
+      DEMO_HUB_URL: 'http://127.0.0.1:18181',
+      DEMO_HUB_KEY: trust.hubKey,
+    },
   });
   const hub = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'apps/hub/dist/main.mjs'], {
     cwd: root,
     stdio: 'ignore',
-    env: { ...env, PORT: '18181', DATA_DIR: join(dataDir, 'hub') },
+    env: {
+      ...env,
+      PORT: '18181',
+      DATA_DIR: join(dataDir, 'hub'),
+      DEMO_SERVER_KEY: trust.serverKey,
+      DEMO_SERVER_URL: 'http://127.0.0.1:18180',
+    },
   });
   await Promise.all(['http://127.0.0.1:18180/readyz', 'http://127.0.0.1:18181/readyz'].map(waitFor));
   const seconds = (performance.now() - started) / 1000;

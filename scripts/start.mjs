@@ -1,9 +1,9 @@
 // `npm start`: builds the console when needed, then runs the server (serving the console) and the
 // Hub, each on its own embedded PostgreSQL under ./data, seeded with a demo team on first start.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { demoTrust } from './demo-keys.mjs';
 import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -39,11 +39,9 @@ if (
 
 const started = Date.now();
 
-// The demo Hub and the server share one secret, kept so restarts keep working.
-mkdirSync(join(root, 'data'), { recursive: true });
-const demoFile = join(root, 'data/demo.json');
-if (!existsSync(demoFile)) writeFileSync(demoFile, JSON.stringify({ hubSecret: randomBytes(32).toString('base64url') }));
-const { hubSecret } = JSON.parse(readFileSync(demoFile, 'utf8'));
+// Each program's own Ed25519 key, in its data directory (kept across restarts); the demo pins
+// each public half on the other side. No secret is shared between them.
+const trust = demoTrust(join(root, 'data/server'), join(root, 'data/hub'));
 
 const children = [];
 
@@ -98,7 +96,8 @@ run('hub', 'apps/hub/dist/main.mjs', {
   HOST: host,
   PORT: String(HUB_PORT),
   SEED_DEMO: '1',
-  DEMO_HUB_SECRET: hubSecret,
+  DEMO_SERVER_KEY: trust.serverKey,
+  DEMO_SERVER_URL: consoleUrl,
   ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? `${consoleUrl},http://localhost:${SERVER_PORT}`,
 });
 run('server', 'apps/server/dist/main.mjs', {
@@ -106,7 +105,7 @@ run('server', 'apps/server/dist/main.mjs', {
   PORT: String(SERVER_PORT),
   SEED_DEMO: '1',
   DEMO_HUB_URL: hubUrl,
-  DEMO_HUB_SECRET: hubSecret,
+  DEMO_HUB_KEY: trust.hubKey,
 });
 
 async function ready(url) {

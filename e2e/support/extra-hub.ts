@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,10 +9,10 @@ const root = resolve(import.meta.dirname, '../..');
 /** Extra Hubs a spec starts and stops itself: ports 10+ above the suite's Hub's neighbour (E2E_PORT_BASE + 10…19). */
 export const extraHubPort = (n: number): number => Number(new URL(HUB_URL).port) - 1 + 10 + n;
 
-export const EXTRA_HUB_SETUP_KEY = 'e2e-extra-hub-setup-key-0123456789';
-
 export interface ExtraHub {
   url: string;
+  /** What the Hub's operator does for a team: `npm run hub-cli -- setup-key --team <slug>`. */
+  setupKey(teamSlug: string): string;
   start(): Promise<void>;
   stop(): Promise<void>;
   dispose(): Promise<void>;
@@ -44,6 +44,15 @@ export function extraHub(n: number, version: string): ExtraHub {
 
   return {
     url,
+    setupKey: (teamSlug) =>
+      execFileSync(join(root, 'node_modules/.bin/tsx'), ['apps/hub/src/cli.ts', 'setup-key', '--team', teamSlug], {
+        cwd: root,
+        // The same data directory as the running Hub: the CLI reads the setup secret it generated there.
+        env: { PATH: process.env.PATH, NODE_ENV: 'test', DATA_DIR: data, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
+        .toString()
+        .trim(),
     async start() {
       child = spawn(join(root, 'node_modules/.bin/tsx'), ['apps/hub/src/main.ts'], {
         cwd: root,
@@ -55,7 +64,6 @@ export function extraHub(n: number, version: string): ExtraHub {
           PORT: String(port),
           DATA_DIR: data,
           HUB_VERSION: version,
-          HUB_SETUP_KEY: EXTRA_HUB_SETUP_KEY,
           ALLOWED_ORIGINS: SERVER_URL,
           LOG_LEVEL: 'warn',
         },

@@ -1,21 +1,36 @@
-import { SignJWT } from 'jose';
+import { createPrivateKey, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { HUB_URL } from './env.ts';
 
-/** The demo Hub's credential and shared secret, as e2e/playwright.config.ts starts it. */
+/** The demo Hub's credential, as e2e/playwright.config.ts starts it. */
 const DEMO_CREDENTIAL = 'demo-hub';
-const DEMO_HUB_SECRET = 'e2e-demo-hub-secret-not-for-production-0123456789';
+
+/**
+ * An enrolment grant as the licence server signs one for a member's app: Ed25519 with the
+ * server's own key (which e2e/playwright.config.ts made in the server's data directory).
+ */
+function enrolmentGrant(email: string): string {
+  const dataRoot = process.env.LATCHKEY_E2E_DATA as string;
+  const key = createPrivateKey(readFileSync(join(dataRoot, 'server/keys/hub-signing-ed25519.pem'), 'utf8'));
+  const part = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const input = `${part({ alg: 'EdDSA', typ: 'latchkey-enrolment+jwt', kid: DEMO_CREDENTIAL })}.${part({
+    aud: 'latchkey-hub-enrolment',
+    email,
+    team_slug: 'northwind',
+    iat: now,
+    exp: now + 600,
+  })}`;
+  return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+}
 
 /**
  * A member's password-manager app, talking to the demo Hub's ingestion API over real HTTP:
  * it enrols with a grant signed for the member, then calls with its device credential.
  */
 export async function memberApp(email: string, o: { publicKey?: boolean } = {}) {
-  const grant = await new SignJWT({ email, team_slug: 'northwind' })
-    .setProtectedHeader({ alg: 'HS256', kid: DEMO_CREDENTIAL })
-    .setAudience('latchkey-hub-enrolment')
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(DEMO_HUB_SECRET));
+  const grant = enrolmentGrant(email);
   const post = async (path: string, body: unknown, bearer: string) => {
     const res = await fetch(HUB_URL + path, {
       method: 'POST',

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { EXTRA_HUB_SETUP_KEY, type ExtraHub, extraHub } from '../support/extra-hub.ts';
+import { type ExtraHub, extraHub } from '../support/extra-hub.ts';
 import {
   ADMINS,
   atRoute,
@@ -40,7 +40,8 @@ async function connect(page: Page, hub: ExtraHub, version: string): Promise<void
   await card.getByTestId('hub-check').click();
   await expect(card.getByTestId('hub-check-result')).toContainText(`Hub ${version}`);
   await expect(card.getByTestId('hub-check-result')).toContainText('This Hub does not serve your team yet.');
-  await card.getByTestId('hub-setup-key').fill(EXTRA_HUB_SETUP_KEY);
+  // The Hub's operator mints a setup key for this team only (`npm run hub-cli -- setup-key`).
+  await card.getByTestId('hub-setup-key').fill(hub.setupKey(FAMILY.slug));
   await card.getByTestId('hub-connect-submit').click();
   // Spec §4: integration_successful signs out, so the next sign-in brings the Hub's tokens.
   await expect(page).toHaveURL(atRoute('/login'));
@@ -98,13 +99,18 @@ test('connect a Hub by its address, then switch each service on and see the side
   await card.getByTestId('hub-url').fill('http://hub.example.com');
   await card.getByTestId('hub-check').click();
   await expect(card.getByText('The address must start with https://')).toBeVisible();
-  // A wrong setup key is refused by the Hub itself, and nothing is left behind.
+  // A wrong setup key, or one the operator minted for another team, is refused by the Hub
+  // itself (the server registers there, never the browser), and nothing is left behind.
   await card.getByTestId('hub-url').fill(current.url);
   await card.getByTestId('hub-check').click();
   await expect(card.getByTestId('hub-check-result')).toContainText('Hub 2.2.0');
-  await card.getByTestId('hub-setup-key').fill('not-the-setup-key');
-  await card.getByTestId('hub-connect-submit').click();
-  await expect(card.getByTestId('hub-connect-error')).toHaveText('The setup key is not correct.');
+  for (const wrong of ['not-the-setup-key', current.setupKey('northwind')]) {
+    await card.getByTestId('hub-setup-key').fill(wrong);
+    await card.getByTestId('hub-connect-submit').click();
+    await expect(card.getByTestId('hub-connect-error')).toHaveText(
+      'The setup key is not valid for this team, has expired or was already used.',
+    );
+  }
   await expect(page.getByTestId('credentials-empty')).toBeVisible();
   await shots(page, 'integration-connect');
 
@@ -209,7 +215,7 @@ test('an older Hub (2.0): features above its version are offered only as an upgr
   await shots(page, 'integration-older-hub');
 });
 
-test('credentials: add shows the secret once, rename, delete; hosting preference', async ({ page }) => {
+test('credentials: add shows no secret, rename, set up needs a setup key, delete; hosting preference', async ({ page }) => {
   await signInFamily(page);
   await page.goto('/#/integration');
   await expect(page.getByTestId('credential-row')).toHaveCount(1);
@@ -218,11 +224,13 @@ test('credentials: add shows the secret once, rename, delete; hosting preference
   const add = page.getByTestId('credential-add-dialog');
   await add.getByLabel('Name').fill('Spare Hub');
   await add.getByRole('button', { name: 'Add credential' }).click();
-  const secret = page.getByTestId('credential-secret');
-  await expect(secret).toContainText('it is shown only once');
-  await expect(secret.locator('code').nth(1)).toHaveText(/^[A-Za-z0-9_-]{40,}$/);
-  await shots(page, 'integration-credential-secret');
-  await secret.getByRole('button', { name: 'Continue' }).click();
+  // A credential only names a connection: its id, nothing that could sign anything.
+  const added = page.getByTestId('credential-added');
+  await expect(added).toContainText('It holds no secret');
+  await expect(added.locator('code')).toHaveCount(1);
+  await expect(added.locator('code')).toHaveText(/^hub-/);
+  await shots(page, 'integration-credential-added');
+  await added.getByRole('button', { name: 'Continue' }).click();
 
   const row = page.getByTestId('credential-row').filter({ hasText: 'Spare Hub' });
   await expect(row).toContainText('Not set up');
@@ -239,11 +247,11 @@ test('credentials: add shows the secret once, rename, delete; hosting preference
   const setup = page.getByTestId('credential-setup-dialog');
   await setup.getByLabel('Hub address').fill('http://hub.example.com');
   await expect(setup.getByText('The address must start with https://')).toBeVisible();
-  // A Hub that never registered this credential: the server's auth_not_set description.
+  // A Hub that does not serve the team yet wants its operator's setup key for it.
   await setup.getByLabel('Hub address').fill(current.url);
   await setup.getByRole('button', { name: 'Set up on a Hub' }).click();
   await expect(setup.getByTestId('modal-error')).toHaveText(
-    'The Hub does not accept this credential. Register it on the Hub, then try again.',
+    'The setup key is not valid for this team, has expired or was already used.',
   );
   await setup.getByRole('button', { name: 'Cancel' }).click();
 

@@ -4,12 +4,13 @@ import { createHttpApp, createMailer, type Db } from '@latchkey/runtime';
 import type { Config } from './config.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
+import { createServerCheck } from './features/auth/server-check.ts';
 import { connectorRoutes } from './features/connector/connector.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { createHubGuard } from './http/guard.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
-import { loadHubTokenSecret } from './platform/keys.ts';
+import { loadHubKeys, loadHubTokenSecret } from './platform/keys.ts';
 
 // Sign-in and account security (issue 3)
 
@@ -45,8 +46,10 @@ export const HUB_ENDPOINTS = [
   // Policies (issue 5)
 
   // Hub integration (issue 6)
+  contracts.hubRegisterEndpoint,
   contracts.hubVerifyEndpoint,
   contracts.hubSetServicesEndpoint,
+  contracts.hubRevokeSessionsEndpoint,
   contracts.hubDeleteConnectorEndpoint,
   contracts.hubEnabledServicesEndpoint,
 
@@ -89,16 +92,22 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   registerRateLimit(app, rateLimitPerMinute);
 
   const secret = loadHubTokenSecret(config);
-  const sessions = createHubSessionsService(db, secret, {
-    accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
-    refreshTtlMinutes: config.REFRESH_TTL_MINUTES,
-    maxHours: config.SESSION_MAX_HOURS,
-    hubVersion: config.HUB_VERSION,
-  });
+  const keys = loadHubKeys(config);
+  const sessions = createHubSessionsService(
+    db,
+    secret,
+    {
+      accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTtlMinutes: config.REFRESH_TTL_MINUTES,
+      maxHours: config.SESSION_MAX_HOURS,
+      hubVersion: config.HUB_VERSION,
+    },
+    createServerCheck(keys),
+  );
   const guard = createHubGuard(sessions);
 
   healthRoutes(app, guard, db, config.HUB_VERSION, HUB_ENDPOINTS);
-  connectorRoutes(app, guard, db, config.HUB_VERSION, config.HUB_SETUP_KEY);
+  connectorRoutes(app, guard, db, config.HUB_VERSION);
   authRoutes(app, guard, db, sessions);
 
   // Sign-in and account security (issue 3)
@@ -108,7 +117,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   // Policies (issue 5)
 
   // Hub integration (issue 6)
-  integrationRoutes(app, guard, db, config.HUB_VERSION);
+  integrationRoutes(app, guard, db, config.HUB_VERSION, keys, sessions);
 
   // Security audit, sharing, recovery (issue 6)
   const deviceGuard = createDeviceGuard(db);

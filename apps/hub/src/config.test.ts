@@ -34,9 +34,9 @@ describe('config', () => {
     expect(() => loadConfig({ ALLOWED_ORIGINS: 'https://console.example.com/' })).toThrow(/ALLOWED_ORIGINS/);
   });
 
-  it('refuses to seed the demo without the secret the server shares', () => {
-    expect(() => loadConfig({ SEED_DEMO: '1' })).toThrow(/DEMO_HUB_SECRET/);
-    const c = loadConfig({ SEED_DEMO: 'true', DEMO_HUB_SECRET: 'demo-secret' });
+  it("refuses to seed the demo without the demo server's public key and address", () => {
+    expect(() => loadConfig({ SEED_DEMO: '1' })).toThrow(/DEMO_SERVER_KEY/);
+    const c = loadConfig({ SEED_DEMO: 'true', DEMO_SERVER_KEY: '{}', DEMO_SERVER_URL: 'http://127.0.0.1:8080' });
     expect(c).toMatchObject({ SEED_DEMO: true, DEMO_TEAM_SLUG: 'northwind', DEMO_CREDENTIAL_ID: 'demo-hub' });
   });
 

@@ -30,11 +30,12 @@ const Config = z
       .default('2.2.0'),
     /** Consoles allowed to call this Hub from the browser; outside production, the local console by default. */
     ALLOWED_ORIGINS: Origins.optional(),
-    /**
-     * Lets a console register a team's credential through the unprotected connector call. Only
-     * the Hub's operator knows it; without it, teams can only be registered by the demo seed.
-     */
-    HUB_SETUP_KEY: z.string().min(16).max(200).optional(),
+    /** The Hub's Ed25519 private key (PEM) for its calls to the server; else the file, else generated in DATA_DIR/keys. */
+    HUB_SIGNING_KEY: z.string().optional(),
+    HUB_SIGNING_KEY_FILE: z.string().optional(),
+    /** Signs the setup keys the operator mints (`npm run hub-cli -- setup-key`); else the file, else generated in DATA_DIR/keys. */
+    HUB_SETUP_SECRET: z.string().min(32).optional(),
+    HUB_SETUP_SECRET_FILE: z.string().optional(),
     /**
      * Signs the Hub's access tokens (rotating it voids those in flight): this value, else
      * the file HUB_TOKEN_SECRET_FILE names, else `<DATA_DIR>/keys/hub_token_secret`, generated
@@ -53,16 +54,20 @@ const Config = z
     /** smtp(s)://user:pass@host:port for recovery notifications; without it mail is written to the log. */
     SMTP_URL: z.string().optional(),
     MAIL_FROM: z.string().default('Latchkey Hub <no-reply@latchkey.local>'),
-    /** Register the demo team on an empty database, with the secret the demo server shares. */
+    /**
+     * Register the demo team on an empty database, trusting the demo server's public key (JWK,
+     * JSON) and calling it back at DEMO_SERVER_URL: `npm start` pins the two keys crosswise.
+     */
     SEED_DEMO: envFlag,
     DEMO_TEAM_SLUG: z.string().min(1).max(100).default('northwind'),
     DEMO_CREDENTIAL_ID: z.string().min(1).max(200).default('demo-hub'),
-    DEMO_HUB_SECRET: z.string().min(1).optional(),
+    DEMO_SERVER_KEY: z.string().min(1).optional(),
+    DEMO_SERVER_URL: z.url().optional(),
   })
-  // A demo registration with a made-up secret could never accept a grant, so refuse to start.
-  .refine((c) => !c.SEED_DEMO || c.DEMO_HUB_SECRET, {
-    path: ['DEMO_HUB_SECRET'],
-    message: 'required when SEED_DEMO is set (the server must sign grants with the same secret)',
+  // A demo registration without the server's key could never accept a grant, so refuse to start.
+  .refine((c) => !c.SEED_DEMO || (c.DEMO_SERVER_KEY && c.DEMO_SERVER_URL), {
+    path: ['DEMO_SERVER_KEY'],
+    message: "DEMO_SERVER_KEY and DEMO_SERVER_URL are required when SEED_DEMO is set (the demo server's public key and address)",
   })
   // In production the console's address is known and must be given: no origin is trusted by default.
   .refine((c) => c.NODE_ENV !== 'production' || c.ALLOWED_ORIGINS?.length, {

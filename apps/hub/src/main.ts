@@ -12,20 +12,17 @@ const db = await openDb({ url: config.HUB_DATABASE_URL, dataDir: config.DATA_DIR
 await moveLegacyKeys(db, config.DATA_DIR, hubKeySources(config));
 await migrate(db, MIGRATIONS_DIR);
 const app = await buildHub({ config, db });
-if (config.SEED_DEMO && config.DEMO_HUB_SECRET) {
+if (config.SEED_DEMO && config.DEMO_SERVER_KEY && config.DEMO_SERVER_URL) {
   const seeded = await seedDemoRegistration(db, {
     teamSlug: config.DEMO_TEAM_SLUG,
     credentialId: config.DEMO_CREDENTIAL_ID,
-    secret: config.DEMO_HUB_SECRET,
+    serverKey: config.DEMO_SERVER_KEY,
+    serverUrl: config.DEMO_SERVER_URL,
   });
   if (seeded) {
     app.log.info({ team: config.DEMO_TEAM_SLUG }, 'registered the demo team');
     // What the demo members' apps would have sent, through the ingestion API.
-    await seedClientDemo(app, db, {
-      teamSlug: config.DEMO_TEAM_SLUG,
-      credentialId: config.DEMO_CREDENTIAL_ID,
-      secret: config.DEMO_HUB_SECRET,
-    });
+    await seedClientDemo(app, db, { teamSlug: config.DEMO_TEAM_SLUG });
   }
 }
 await app.listen({ host: config.HOST, port: config.PORT });

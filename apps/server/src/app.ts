@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import * as contracts from '@latchkey/contracts';
 import { addSecurityHeaders, createHttpApp, type Db, openApiDocument } from '@latchkey/runtime';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { ADMINS_ENDPOINTS, adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
@@ -19,7 +20,10 @@ import { GROUPS_ENDPOINTS, groupsRoutes } from './features/groups/groups.routes.
 // Security audit, sharing, recovery (issue 6)
 import { HUB_SERVICES_ENDPOINTS, hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
 // Hub integration (issue 6)
+import { createHubClient } from './features/integration/hub-client.ts';
+import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { INTEGRATION_ENDPOINTS, integrationRoutes } from './features/integration/integration.routes.ts';
+import { loadServerKey } from './features/integration/server-key.ts';
 import { PEOPLE_ENDPOINTS, peopleRoutes } from './features/people/people.routes.ts';
 // Policies (issue 5)
 import { POLICIES_ENDPOINTS, policiesRoutes } from './features/policies/policies.routes.ts';
@@ -141,11 +145,20 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   const serverKeys = loadServerKeys(config);
   const codes = createCodeHasher(serverKeys.codes);
   await rekeyLegacyRecoveryCodes(db, codes);
-  const sessions = createSessionsService(db, serverKeys.token, {
-    accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
-    idleMinutes: config.SESSION_IDLE_MINUTES,
-    maxHours: config.SESSION_MAX_HOURS,
-  });
+  // Trust with the Hubs (docs/security.md): one Ed25519 key signs grants and every call to a Hub.
+  const hubKey = loadServerKey(config);
+  const hubClient = createHubClient(hubKey);
+  const hubSessions = createHubSessionEnder(db, hubClient, app.log);
+  const sessions = createSessionsService(
+    db,
+    serverKeys.token,
+    {
+      accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+      idleMinutes: config.SESSION_IDLE_MINUTES,
+      maxHours: config.SESSION_MAX_HOURS,
+    },
+    hubSessions.sessionsEnded,
+  );
   const guard = createGuard(db, sessions);
   // Brute-force counters shared by every instance: in Redis when REDIS_URL is set, else in PostgreSQL.
   const redis = config.REDIS_URL
@@ -175,6 +188,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     codes,
     mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
     emailCodeTtlMinutes: config.EMAIL_CODE_TTL_MINUTES,
+    hubKey,
   });
 
   authRoutes(app, guard, auth, sessions);
@@ -183,14 +197,16 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     limiter,
     mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
     consoleUrl,
+    hubSessions,
   });
-  accountRoutes(app, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty }), reset);
-  teamRoutes(app, guard, db);
+  accountRoutes(app, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
+  teamRoutes(app, guard, db, hubClient);
   peopleRoutes(app, guard, db, mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
   adminsRoutes(
     app,
     guard,
     db,
+    hubSessions,
     createOnboardingInvites({
       db,
       consoleUrl,
@@ -210,7 +226,12 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   policiesRoutes(app, guard, db);
 
   // Hub integration (issue 6)
-  integrationRoutes(app, guard, db, { allowLoopbackHttp: config.NODE_ENV !== 'production' });
+  integrationRoutes(app, guard, db, {
+    allowLoopbackHttp: config.NODE_ENV !== 'production',
+    hubClient,
+    // Where a Hub calls back (session checks): PUBLIC_URL, else the address this server listens on.
+    selfUrl: () => config.PUBLIC_URL ?? listeningUrl(app),
+  });
 
   // Security audit, sharing, recovery (issue 6)
   hubServicesRoutes(app, guard, db);
@@ -234,4 +255,12 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     });
   }
   return app;
+}
+
+/** The address this server listens on, as a URL a Hub on the same network can call. */
+function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') return 'http://127.0.0.1/';
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}/`;
 }

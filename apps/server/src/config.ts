@@ -42,9 +42,15 @@ const Config = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seed the demo teams into an empty database. */
   SEED_DEMO: envFlag,
-  /** Hub the demo team is connected to, and the secret they share. */
+  /**
+   * The Ed25519 private key (PEM) that signs sign-in grants and calls to Hubs; else the file,
+   * else generated once in DATA_DIR/keys. Every instance needs the same one.
+   */
+  SERVER_SIGNING_KEY: z.string().optional(),
+  SERVER_SIGNING_KEY_FILE: z.string().optional(),
+  /** Hub the demo team is connected to, and that Hub's public key (JWK as JSON), pinned by `npm start`. */
   DEMO_HUB_URL: z.string().url().optional(),
-  DEMO_HUB_SECRET: z.string().optional(),
+  DEMO_HUB_KEY: z.string().optional(),
   /** redis://host:port: brute-force counters live there instead of PostgreSQL (shared by every instance). */
   REDIS_URL: z.string().url().optional(),
   /** Behind a load balancer: take the client address from X-Forwarded-For. */

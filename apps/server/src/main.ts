@@ -13,7 +13,7 @@ await moveLegacyKeys(db, config.DATA_DIR, serverKeySources(config));
 await migrate(db, MIGRATIONS_DIR);
 const app = await buildServer({ config, db });
 if (config.SEED_DEMO) {
-  const seeded = await seedDemo(db, { hubUrl: config.DEMO_HUB_URL, hubSecret: config.DEMO_HUB_SECRET });
+  const seeded = await seedDemo(db, { hubUrl: config.DEMO_HUB_URL, hubKey: config.DEMO_HUB_KEY });
   if (seeded) await seedSecurityDemo(db);
   if (seeded) app.log.info('seeded the demo teams');
 }

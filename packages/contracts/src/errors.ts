@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   failed: 502,
   setup_key_invalid: 401,
   registration_closed: 409,
+  server_unreachable: 503,
   service_disabled: 409,
   licence_limit_exceeded: 400,
   member_already_exists: 409,

@@ -1,15 +1,23 @@
 import { z } from 'zod';
-import { RULES } from './access.ts';
+import { RULES, SCOPES } from './access.ts';
 import { Device } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { AuxServiceSchema } from './integration.ts';
 
 /**
- * Calls between the licence server and a Hub. The server signs each with the secret of the
- * credential (kid), audience SERVER_CALL_AUDIENCE, for one minute; `public` here means "not a
- * console or Hub session": the Hub checks that signature itself.
+ * Calls between the licence server and a Hub. Each carries `Authorization: Bearer <JWS>`: an
+ * Ed25519 signature by the caller's own key (kid = the credential), for this path and team, for
+ * one minute, with a one-time nonce and the SHA-256 of the body (packages/runtime/src/signed.ts).
+ * `public` here means "not a console or Hub session": the receiver checks that signature itself.
  */
-export const SERVER_CALL_AUDIENCE = 'latchkey-hub-server';
+
+/** An Ed25519 public key as JWK: what each side keeps of the other. */
+export const Ed25519JwkSchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string().length(43),
+});
+export type Ed25519Jwk = z.infer<typeof Ed25519JwkSchema>;
 
 const HubState = z.object({
   version: z.string(),
@@ -24,7 +32,7 @@ export const hubVerifyEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/integrate/verify/',
   auth: 'public',
-  summary: 'Server to Hub (signed with the credential): is the credential registered here, and what runs.',
+  summary: "Server to Hub (signed with the server's key): is the credential registered here, and what runs.",
   input: z.object({ team_slug: z.string().max(100) }),
   output: HubState,
 });
@@ -33,7 +41,7 @@ export const hubSetServicesEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/integrate/services/',
   auth: 'public',
-  summary: 'Server to Hub (signed with the credential): the services the team has switched on.',
+  summary: "Server to Hub (signed with the server's key): the services the team has switched on.",
   input: z.object({ team_slug: z.string().max(100), enabled: z.array(AuxServiceSchema).max(10) }),
   output: HubState,
 });
@@ -56,4 +64,50 @@ export const hubEnabledServicesEndpoint = defineEndpoint({
   summary: 'The services the team has switched on at this Hub, and its version.',
   input: z.object({ team_slug: z.string().max(100) }),
   output: HubState,
+});
+
+export const hubRegisterEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/v1/integrate/register/',
+  auth: 'public',
+  summary:
+    "Server to Hub (signed with the key it sends): registers a credential of a team. A team new to this Hub needs the operator's setup key for exactly that team (single use, short-lived); a team already registered needs the call to verify against a server key registered for it — a setup key alone is refused. The Hub answers with its own public key.",
+  input: z.object({
+    team_slug: z.string().min(1).max(100),
+    credential_id: z.string().min(1).max(200),
+    server_key: Ed25519JwkSchema,
+    /** Where the Hub calls the server back (session checks). */
+    server_url: z.url().max(300),
+    setup_key: z.string().max(500).optional(),
+  }),
+  output: z.object({ hub_key: Ed25519JwkSchema, version: z.string() }),
+});
+
+export const hubRevokeSessionsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/v1/integrate/sessions/revoke/',
+  auth: 'public',
+  summary:
+    'Server to Hub (signed): console sessions ended (sign-out, removal, scope change, reset, password change); the Hub ends the Hub sessions that came from them, or every Hub session of a user.',
+  input: z.object({
+    team_slug: z.string().min(1).max(100),
+    session_ids: z.array(z.string().max(100)).max(1000).optional(),
+    user_id: z.string().max(100).optional(),
+  }),
+  output: z.object({ revoked: z.number().int() }),
+});
+
+export const hubSessionCheckEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/v1/hub/session/check/',
+  auth: 'public',
+  summary:
+    "Hub to server (signed with the Hub's key): is this console session still live, and what are its admin's scopes now. The Hub asks on every refresh of a Hub session.",
+  input: z.object({ team_slug: z.string().min(1).max(100), sid: z.string().max(100), user_id: z.string().max(100) }),
+  output: z.object({
+    live: z.boolean(),
+    scopes: z.array(z.enum(SCOPES)),
+    /** Epoch ms; the console session's absolute expiry. */
+    absolute_expires_at: z.number().nullable(),
+  }),
 });

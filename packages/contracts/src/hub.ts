@@ -16,17 +16,8 @@ export const hubConnectorEndpoint = defineEndpoint({
   path: '/api/v1/integrate/connector/',
   auth: 'public',
   summary:
-    'Unprotected: whether this Hub is registered for a team, and what it offers. With `register`, the console registers a credential here; the setup key, which only the Hub operator holds, authorises it.',
-  input: z.object({
-    team_slug: z.string().max(100),
-    register: z
-      .object({
-        credential_id: z.string().min(1).max(200),
-        secret: z.string().min(32).max(200),
-        setup_key: z.string().min(1).max(200),
-      })
-      .optional(),
-  }),
+    'Unprotected: whether this Hub is registered for a team, and what it offers. Registration itself is a signed server-to-Hub call (`/api/v1/integrate/register/`), never made from the browser.',
+  input: z.object({ team_slug: z.string().max(100) }),
   output: z.object({
     registered: z.boolean(),
     version: z.string(),

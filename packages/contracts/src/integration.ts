@@ -34,9 +34,10 @@ export const credentialsEndpoint = defineEndpoint({
 export const credentialsAddEndpoint = defineEndpoint({
   ...ROUTES.credentialsAdd,
   access: RULES.integration,
-  summary: 'Creates a Hub credential. The secret is returned once; only the Hub and the server keep it.',
+  summary:
+    'Creates a Hub credential: a name for one connection to a Hub. It carries no secret; the server signs for it with its own key.',
   input: z.object({ name: CredentialName }),
-  output: Credential.extend({ secret: z.string() }),
+  output: Credential,
 });
 
 export const credentialsUpdateEndpoint = defineEndpoint({
@@ -58,10 +59,15 @@ export const credentialsDeleteEndpoint = defineEndpoint({
 export const credentialsSetupEndpoint = defineEndpoint({
   ...ROUTES.credentialsSetup,
   access: RULES.integration,
-  summary: 'Connects the Hub at server_url with a credential the Hub has registered; the server checks with the Hub.',
+  summary:
+    "Connects the Hub at server_url with a credential: the server registers it at the Hub in a signed call. A team's first credential on a Hub needs the setup key the Hub's operator minted for the team; a further one is vouched for by the server's key the Hub already trusts.",
   input: z.object({
     device: Device,
-    [HOSTED_HUB_KEY]: z.object({ credential_id: CredentialId, server_url: z.string().trim().min(1).max(300) }),
+    [HOSTED_HUB_KEY]: z.object({
+      credential_id: CredentialId,
+      server_url: z.string().trim().min(1).max(300),
+      setup_key: z.string().trim().max(500).optional(),
+    }),
   }),
   output: HubServer,
 });

@@ -9,4 +9,5 @@ export * from './mail.ts';
 export * from './migrate.ts';
 export * from './openapi.ts';
 export * from './security-headers.ts';
+export * from './signed.ts';
 export * from './tokens.ts';

@@ -1,7 +1,7 @@
 import type { HubTokens, Scope } from '@latchkey/contracts';
 import { expect } from 'vitest';
 import { signEnrolmentGrant } from '../features/devices/enrolment-signer.ts';
-import { CREDENTIAL, type RunningHub, SECRET, signGrant, TEAM } from './hub-fixture.ts';
+import { CREDENTIAL, type RunningHub, SERVER_KEY, signGrant, TEAM } from './hub-fixture.ts';
 
 /** Registers a member's device through the ingestion API; returns its Authorization header. */
 export async function registerDevice(
@@ -9,7 +9,7 @@ export async function registerDevice(
   email: string,
   o: { publicKey?: string; name?: string } = {},
 ): Promise<Record<string, string>> {
-  const grant = await signEnrolmentGrant({ credentialId: CREDENTIAL, secret: SECRET, teamSlug: TEAM, email });
+  const grant = signEnrolmentGrant({ credentialId: CREDENTIAL, key: SERVER_KEY, teamSlug: TEAM, email });
   const res = await hub.post(
     '/api/v1/client/devices/register/',
     {

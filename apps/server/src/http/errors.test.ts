@@ -1,7 +1,7 @@
 import { ErrorReply, TokenPair } from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_ADMINS, DEMO_PASSWORD } from '../features/demo/seed.ts';
-import { type Harness, HUB_SECRET, type Reply, startHarness } from '../test/harness.ts';
+import { type Harness, type Reply, startHarness } from '../test/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -166,7 +166,7 @@ describe('no secret appears in any reply', () => {
     const [hash] = await h.db.query<{ password_hash: string }>('select password_hash from users limit 1');
     for (const res of replies) {
       expect(res.status).toBe(200);
-      for (const value of [DEMO_PASSWORD, HUB_SECRET, '$argon2', hash?.password_hash ?? '?', 'password_hash', '"secret"']) {
+      for (const value of [DEMO_PASSWORD, 'PRIVATE KEY', '$argon2', hash?.password_hash ?? '?', 'password_hash', '"secret"']) {
         expect(res.text).not.toContain(value);
       }
     }

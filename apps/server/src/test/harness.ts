@@ -1,8 +1,9 @@
+import type { KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoginSuccess } from '@latchkey/contracts';
-import type { Db } from '@latchkey/runtime';
+import { type Db, generateEd25519Key, privateKeyOf, publicJwkOf } from '@latchkey/runtime';
 import { createTestDb, type ReceivedMail, startSmtpReceiver } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../app.ts';
@@ -13,7 +14,6 @@ import { startTestHub, type TestHub } from './hub-process.ts';
 
 /** The demo team's Hub address: nothing listens there unless the harness runs a real Hub (`hub: true`). */
 export const HUB_URL = 'http://127.0.0.1:1';
-export const HUB_SECRET = 'x'.repeat(32);
 
 export interface Reply<T = Record<string, unknown>> {
   status: number;
@@ -32,6 +32,8 @@ export interface Harness {
   mail: ReceivedMail[];
   /** The real Hub the demo team is connected to, with `hub: true`. */
   hub: TestHub | undefined;
+  /** The server's signing key (its configuration's SERVER_SIGNING_KEY). */
+  serverKey: KeyObject;
   post<T = Record<string, unknown>>(path: string, body?: unknown, token?: string): Promise<Reply<T>>;
   postForm<T = Record<string, unknown>>(path: string, fields: Record<string, string>): Promise<Reply<T>>;
   get<T = Record<string, unknown>>(path: string, token?: string): Promise<Reply<T>>;
@@ -61,20 +63,26 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   // Key files are generated here, never in the repository.
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-server-'));
+  const serverPem = generateEd25519Key();
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
+    SERVER_SIGNING_KEY: serverPem,
     // Independent of whether the console has been built.
     WEB_DIST: join(tmpdir(), 'latchkey-no-web-dist'),
     ...options.env,
   });
-  const hub = options.hub ? await startTestHub({ demoSecret: HUB_SECRET }) : undefined;
-  if (options.seed ?? true) await seedDemo(db, { hubUrl: hub?.url ?? HUB_URL, hubSecret: HUB_SECRET });
+  const hub = options.hub ? await startTestHub() : undefined;
+  // Without a real Hub, the demo team's Hub has a key nobody holds: grants are issued, nothing answers.
+  const hubKey = hub?.publicJwk ?? publicJwkOf(privateKeyOf(generateEd25519Key()));
+  if (options.seed ?? true) await seedDemo(db, { hubUrl: hub?.url ?? HUB_URL, hubKey: JSON.stringify(hubKey) });
   const app = await buildServer({ config, db, rateLimitPerMinute: options.rateLimitPerMinute });
   await options.beforeListen?.(app, db, config);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const serverKey = privateKeyOf(serverPem);
+  await hub?.registerDemo({ serverKey: publicJwkOf(serverKey), serverUrl: url });
 
   async function reply<T>(response: Response): Promise<Reply<T>> {
     const text = await response.text();
@@ -88,6 +96,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     url,
     mail,
     hub,
+    serverKey,
     async post(path, body = {}, token) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;

@@ -1,22 +1,31 @@
+import type { KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Db } from '@latchkey/runtime';
+import { type Db, type Ed25519Jwk, generateEd25519Key, privateKeyOf, publicJwkOf } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildHub } from '../../../hub/src/app.ts';
 import { type Config, loadConfig } from '../../../hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../../../hub/src/db/migrations-dir.ts';
 import { seedDemoRegistration } from '../../../hub/src/features/registrations/demo-seed.ts';
+import { mintSetupKey } from '../../../hub/src/features/registrations/setup-keys.ts';
 
-/** The operator setup key of the test Hubs. */
-export const TEST_HUB_SETUP_KEY = 'test-hub-setup-key-0123456789';
+/** The test Hubs' setup secret, so a test can mint setup keys as the Hub operator's CLI does. */
+export const TEST_HUB_SETUP_SECRET = 'test-hub-setup-secret-0123456789abcdef';
+export const mintTestSetupKey = (teamSlug: string, minutes?: number, now?: number) =>
+  mintSetupKey(TEST_HUB_SETUP_SECRET, teamSlug, minutes, now);
 
 export interface TestHub {
   url: string;
   db: Db;
   config: Config;
   app: FastifyInstance;
+  /** The Hub's own signing key (a test may play the Hub with it) and its public half. */
+  key: KeyObject;
+  publicJwk: Ed25519Jwk;
+  /** Registers the demo team trusting that server key and calling back that address. */
+  registerDemo(server: { serverKey: Ed25519Jwk; serverUrl: string }): Promise<boolean>;
   /** Stops listening (the Hub is down) and starts again on the same address, same database. */
   stop(): Promise<void>;
   restart(): Promise<void>;
@@ -24,22 +33,22 @@ export interface TestHub {
 }
 
 /**
- * A real Hub for server tests: its own migrated database and HTTP listener, so the server's
- * calls to it go over the network exactly as in production. With `demoSecret`, the demo team
- * is registered with every service switched on, as the demo seeds do.
+ * A real Hub for server tests: its own migrated database, keys in a temporary directory and HTTP
+ * listener, so the server's calls to it go over the network exactly as in production.
+ * `registerDemo` registers the demo team as the Hub's demo seed does (every service on).
  */
-export async function startTestHub(options: { demoSecret?: string; version?: string } = {}): Promise<TestHub> {
+export async function startTestHub(options: { version?: string } = {}): Promise<TestHub> {
   const db = await createTestDb(MIGRATIONS_DIR);
-  if (options.demoSecret) {
-    await seedDemoRegistration(db, { teamSlug: 'northwind', credentialId: 'demo-hub', secret: options.demoSecret });
-  }
+  const pem = generateEd25519Key();
+  const key = privateKeyOf(pem);
   // Key files are generated here, never in the repository.
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-hub-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
-    HUB_SETUP_KEY: TEST_HUB_SETUP_KEY,
+    HUB_SIGNING_KEY: pem,
+    HUB_SETUP_SECRET: TEST_HUB_SETUP_SECRET,
     ...(options.version ? { HUB_VERSION: options.version } : {}),
   });
   let app = await buildHub({ config, db });
@@ -50,9 +59,18 @@ export async function startTestHub(options: { demoSecret?: string; version?: str
     url: `http://127.0.0.1:${port}`,
     db,
     config,
+    key,
+    publicJwk: publicJwkOf(key),
     get app() {
       return app;
     },
+    registerDemo: (server) =>
+      seedDemoRegistration(db, {
+        teamSlug: 'northwind',
+        credentialId: 'demo-hub',
+        serverKey: JSON.stringify(server.serverKey),
+        serverUrl: server.serverUrl,
+      }),
     async stop() {
       running = false;
       await app.close();

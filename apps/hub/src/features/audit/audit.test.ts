@@ -1,8 +1,9 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { Db } from '@latchkey/runtime';
 import { hashToken } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
-import { CREDENTIAL, createHubDb, type RunningHub, SECRET, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import { CREDENTIAL, createHubDb, type RunningHub, SERVER_KEY, startHub, TEAM } from '../../testing/hub-fixture.ts';
 import { signEnrolmentGrant } from '../devices/enrolment-signer.ts';
 
 let db: Db;
@@ -36,9 +37,9 @@ const list = (body: Record<string, unknown> = {}, headers = admin) =>
 
 describe('device registration', () => {
   it('returns a credential once and keeps only its hash', async () => {
-    const grant = await signEnrolmentGrant({
+    const grant = signEnrolmentGrant({
       credentialId: CREDENTIAL,
-      secret: SECRET,
+      key: SERVER_KEY,
       teamSlug: TEAM,
       email: 'Ava@Northwind.example',
     });
@@ -56,9 +57,9 @@ describe('device registration', () => {
   });
 
   it('refuses a grant signed with another secret, for another team, or none', async () => {
-    const forged = await signEnrolmentGrant({
+    const forged = signEnrolmentGrant({
       credentialId: CREDENTIAL,
-      secret: 'not-the-secret',
+      key: generateKeyPairSync('ed25519').privateKey,
       teamSlug: TEAM,
       email: 'x@y.example',
     });
@@ -68,7 +69,7 @@ describe('device registration', () => {
     // A console aux grant is not an enrolment grant.
     const consoleToken = admin.authorization as string;
     expect((await send(hub, '/api/v1/client/devices/register/', body, { authorization: consoleToken })).status).toBe(401);
-    const grant = await signEnrolmentGrant({ credentialId: CREDENTIAL, secret: SECRET, teamSlug: TEAM, email: 'x@y.example' });
+    const grant = signEnrolmentGrant({ credentialId: CREDENTIAL, key: SERVER_KEY, teamSlug: TEAM, email: 'x@y.example' });
     const other = await send(
       hub,
       '/api/v1/client/devices/register/',

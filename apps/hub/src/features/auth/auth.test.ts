@@ -1,7 +1,18 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { HubTokens } from '@latchkey/contracts';
-import { type Db, hashToken } from '@latchkey/runtime';
+import { type Db, hashToken, publicJwkOf } from '@latchkey/runtime';
+import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHubDb, type RunningHub, signGrant, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import {
+  CREDENTIAL,
+  consoleSessions,
+  createHubDb,
+  postSigned,
+  type RunningHub,
+  signGrant,
+  startHub,
+  TEAM,
+} from '../../testing/hub-fixture.ts';
 
 let db: Db;
 let hub: RunningHub;
@@ -62,12 +73,59 @@ describe('token exchange', () => {
     await expectError(await exchange(await signGrant({ exp: Math.floor(Date.now() / 1000) - 5 })), 401, 'token_expired');
   });
 
-  it('refuses a grant signed with another secret', async () => {
-    await expectError(
-      await exchange(await signGrant({ secret: 'not-the-shared-secret-at-all-0123456789' })),
-      401,
-      'unauthorized',
+  it('refuses a grant signed with another Ed25519 key', async () => {
+    const other = generateKeyPairSync('ed25519').privateKey;
+    await expectError(await exchange(await signGrant({ key: other })), 401, 'unauthorized');
+  });
+
+  it('an integrator cannot mint a grant: HS256 with a credential secret and alg none are refused', async () => {
+    // What an integrator could do before: sign with the credential secret shown to her.
+    const claims = {
+      email: 'alex@northwind.example',
+      team_slug: TEAM,
+      scopes: ['super_admin'],
+      sid: 'forged',
+      session_exp: Math.floor(Date.now() / 1000) + 3600,
+    };
+    const hs = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', kid: CREDENTIAL, typ: 'latchkey-grant+jwt' })
+      .setSubject('5b0c8f5e-2d2a-4a51-9d1e-0d6f1f0a7a11')
+      .setJti(crypto.randomUUID())
+      .setAudience('latchkey-hub')
+      .setIssuedAt()
+      .setExpirationTime('60s')
+      .sign(new TextEncoder().encode('shared-secret-of-northwind-and-the-licence-server'));
+    await expectError(await exchange(hs), 401, 'unauthorized');
+    const none = new UnsecuredJWT({ ...claims, jti: crypto.randomUUID() })
+      .setSubject('5b0c8f5e-2d2a-4a51-9d1e-0d6f1f0a7a11')
+      .setAudience('latchkey-hub')
+      .setIssuedAt()
+      .setExpirationTime('60s')
+      .encode();
+    await expectError(await exchange(none), 401, 'unauthorized');
+    // A real grant with its payload swapped for more scopes: the signature no longer holds.
+    const real = await signGrant({ scopes: ['integrator'] });
+    const [h, p, sig] = real.split('.') as [string, string, string];
+    const payload = JSON.parse(Buffer.from(p, 'base64url').toString());
+    const widened = Buffer.from(JSON.stringify({ ...payload, scopes: ['super_admin'] })).toString('base64url');
+    await expectError(await exchange(`${h}.${widened}.${sig}`), 401, 'unauthorized');
+    expect(await db.query("select 1 from hub_sessions where 'super_admin' = any(scopes) and console_sid = 'forged'")).toEqual([]);
+  });
+
+  it("ends with the console session's absolute expiry, never later", async () => {
+    const sessionExp = Math.floor(Date.now() / 1000) + 120;
+    const res = await exchange(await signGrant({ sessionExp }));
+    const tokens = (await res.json()) as HubTokens;
+    expect(tokens.refresh_expires_at).toBeLessThanOrEqual(sessionExp * 1000);
+    expect(tokens.expires_at).toBeLessThanOrEqual(sessionExp * 1000);
+    const [row] = await db.query<{ absolute_expires_at: Date }>(
+      'select absolute_expires_at from hub_sessions s join hub_refresh_tokens r on r.session_id = s.id where r.token_hash = $1',
+      [hashToken(tokens.refresh)],
     );
+    expect(row?.absolute_expires_at.getTime()).toBe(sessionExp * 1000);
+    // A refresh chain cannot extend it either.
+    const next = (await (await refresh(tokens.refresh)).json()) as HubTokens;
+    expect(next.refresh_expires_at).toBeLessThanOrEqual(sessionExp * 1000);
   });
 
   it('exchanges a grant once: a replayed grant is refused', async () => {
@@ -163,12 +221,82 @@ describe('whoami', () => {
   });
 
   it('ends the sessions of a registration when it is removed', async () => {
-    await db.query("insert into registrations (team_slug, credential_id, secret) values ('acme', 'cred-acme', 'acme-secret')");
-    const grant = await signGrant({ kid: 'cred-acme', teamSlug: 'acme', secret: 'acme-secret' });
+    const acme = generateKeyPairSync('ed25519').privateKey;
+    await db.query(
+      "insert into registrations (team_slug, credential_id, server_key, server_url) values ('acme', 'cred-acme', $1, 'http://127.0.0.1:9/')",
+      [JSON.stringify(publicJwkOf(acme))],
+    );
+    const grant = await signGrant({ kid: 'cred-acme', teamSlug: 'acme', key: acme });
     const tokens = (await (await exchange(grant, 'acme')).json()) as HubTokens;
     expect((await whoami(tokens.access, 'acme')).status).toBe(200);
     await db.query("delete from registrations where credential_id = 'cred-acme'");
     await expectError(await whoami(tokens.access, 'acme'), 401, 'token_expired');
     await expectError(await refresh(tokens.refresh), 400, 'invalid_grant');
+  });
+});
+
+describe('ending with the console session', () => {
+  const signInAs = async (sid: string, scopes: ('super_admin' | 'recovery_agent')[] = ['super_admin']) => {
+    const res = await exchange(await signGrant({ sid, scopes }));
+    expect(res.status).toBe(200);
+    return (await res.json()) as HubTokens;
+  };
+  const revoke = (body: Record<string, unknown>) =>
+    postSigned(hub, '/api/v1/integrate/sessions/revoke/', { team_slug: TEAM, ...body });
+
+  it("the server's push ends the Hub sessions of the ended console sessions at once", async () => {
+    const mine = await signInAs('console-sid-push');
+    const other = await signInAs('console-sid-other');
+    const res = await revoke({ session_ids: ['console-sid-push'] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ revoked: 1 });
+    await expectError(await whoami(mine.access), 401, 'token_expired');
+    await expectError(await refresh(mine.refresh), 400, 'invalid_grant');
+    expect((await whoami(other.access)).status).toBe(200);
+  });
+
+  it('the push by user ends every Hub session of that admin in the team', async () => {
+    const a = await signInAs('console-sid-user-1');
+    const res = await revoke({ user_id: '5b0c8f5e-2d2a-4a51-9d1e-0d6f1f0a7a11' });
+    expect(res.status).toBe(200);
+    await expectError(await whoami(a.access), 401, 'token_expired');
+  });
+
+  it('refuses an unsigned or forged push', async () => {
+    const a = await signInAs('console-sid-forged-push');
+    const forged = await postSigned(
+      hub,
+      '/api/v1/integrate/sessions/revoke/',
+      { team_slug: TEAM, session_ids: ['console-sid-forged-push'] },
+      { key: generateKeyPairSync('ed25519').privateKey },
+    );
+    expect(forged.status).toBe(401);
+    expect((await hub.post('/api/v1/integrate/sessions/revoke/', { team_slug: TEAM, user_id: 'x' })).status).toBe(401);
+    expect((await whoami(a.access)).status).toBe(200);
+  });
+
+  it('a lost push: the next refresh asks the server and is refused', async () => {
+    const tokens = await signInAs('console-sid-lost-push');
+    consoleSessions.ended.add('console-sid-lost-push');
+    await expectError(await refresh(tokens.refresh), 400, 'invalid_grant');
+    await expectError(await whoami(tokens.access), 401, 'token_expired');
+  });
+
+  it('a refresh takes the scopes the server reports now', async () => {
+    const tokens = await signInAs('console-sid-scopes');
+    consoleSessions.scopes.set('console-sid-scopes', ['recovery_agent']);
+    const next = (await (await refresh(tokens.refresh)).json()) as HubTokens;
+    expect(await (await whoami(next.access)).json()).toMatchObject({ scopes: ['recovery_agent'] });
+  });
+
+  it('fails closed: with the server unreachable the refresh is refused, and works again once it answers', async () => {
+    const tokens = await signInAs('console-sid-down');
+    consoleSessions.down = true;
+    try {
+      await expectError(await refresh(tokens.refresh), 503, 'server_unreachable');
+    } finally {
+      consoleSessions.down = false;
+    }
+    expect((await refresh(tokens.refresh)).status).toBe(200);
   });
 });

@@ -1,6 +1,5 @@
 import { SCOPES } from '@latchkey/contracts';
-import { AppError, type Db } from '@latchkey/runtime';
-import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import { AppError, type Db, JWS_TYP, jwsKid, publicKeyOf, spendNonce, verifyJws } from '@latchkey/runtime';
 import { z } from 'zod';
 import { type RegistrationRow, registrationsRepository } from '../registrations/registrations.repository.ts';
 
@@ -8,58 +7,45 @@ import { type RegistrationRow, registrationsRepository } from '../registrations/
 export const AUX_GRANT_AUDIENCE = 'latchkey-hub';
 
 const GrantClaims = z.object({
+  aud: z.literal(AUX_GRANT_AUDIENCE),
   sub: z.string().min(1),
   jti: z.string().min(16),
+  iat: z.number(),
   exp: z.number(),
   email: z.string().min(1),
   team_slug: z.string().min(1),
   scopes: z.array(z.enum(SCOPES)).min(1),
+  /** The console session the grant came from; its end ends the Hub session. */
+  sid: z.string().min(1),
+  /** Epoch seconds: the console session's absolute expiry, which the Hub session never outlives. */
+  session_exp: z.number(),
 });
 export type AuxGrant = z.infer<typeof GrantClaims> & { registration: RegistrationRow };
 
 const invalidGrant = () => new AppError('unauthorized', 'The sign-in grant is not valid for this Hub.', 401);
 
 /**
- * Verifies the licence server's one-minute grant: the kid names the registration whose shared
- * secret must have signed it, and the grant must be for that registration's team.
+ * Verifies the licence server's one-minute grant: EdDSA only, signed by the server key stored on
+ * the registration its kid names, for that registration's team. Scopes come from nowhere else.
  */
 export async function verifyAuxGrant(db: Db, token: string): Promise<AuxGrant> {
-  let kid: string | undefined;
-  try {
-    kid = decodeProtectedHeader(token).kid;
-  } catch {
-    throw invalidGrant();
-  }
+  const kid = jwsKid(token, JWS_TYP.grant);
   if (!kid) throw invalidGrant();
   const registration = await registrationsRepository.findByCredential(db, kid);
   if (!registration)
     throw new AppError('hub_not_registered', 'This Hub is not registered for that credential.', 403).shows(
       'errors.hub_not_registered',
     );
-
-  let payload: unknown;
-  try {
-    ({ payload } = await jwtVerify(token, new TextEncoder().encode(registration.secret), {
-      algorithms: ['HS256'],
-      audience: AUX_GRANT_AUDIENCE,
-      requiredClaims: ['exp', 'sub'],
-    }));
-  } catch (error) {
-    if (error instanceof errors.JWTExpired) throw new AppError('token_expired', 'The sign-in grant has expired.', 401);
-    throw invalidGrant();
-  }
+  const key = publicKeyOf(registration.server_key);
+  const payload = key ? verifyJws(token, JWS_TYP.grant, key) : null;
   const claims = GrantClaims.safeParse(payload);
   if (!claims.success || claims.data.team_slug !== registration.team_slug) throw invalidGrant();
-  await spendGrant(db, claims.data.jti, claims.data.exp);
+  const now = Date.now() / 1000;
+  if (claims.data.exp <= now) throw new AppError('token_expired', 'The sign-in grant has expired.', 401);
+  // A grant is a minute long; anything claiming more was not made by the server.
+  if (claims.data.exp - claims.data.iat > 120 || claims.data.iat > now + 30) throw invalidGrant();
+  // One exchange per grant: a grant leaked from the browser within its minute opens nothing more.
+  if (!(await spendNonce(db, `grant:${claims.data.jti}`, claims.data.exp)))
+    throw new AppError('unauthorized', 'This sign-in grant has already been used.', 401);
   return { ...claims.data, registration };
-}
-
-/** Records the grant's jti; a second exchange of the same grant is refused. */
-async function spendGrant(db: Db, jti: string, exp: number) {
-  await db.query('delete from used_aux_grants where expires_at < now()');
-  const spent = await db.query(
-    'insert into used_aux_grants (jti, expires_at) values ($1, to_timestamp($2)) on conflict (jti) do nothing returning jti',
-    [jti, exp],
-  );
-  if (spent.length === 0) throw new AppError('unauthorized', 'This sign-in grant has already been used.', 401);
 }

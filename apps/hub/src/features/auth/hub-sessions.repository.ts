@@ -3,6 +3,8 @@ import type { Queryable } from '@latchkey/runtime';
 
 export interface HubSessionRow {
   id: string;
+  registration_id: string;
+  console_sid: string | null;
   user_id: string;
   email: string;
   team_slug: string;
@@ -25,21 +27,32 @@ export interface NewHubSession {
   scopes: Scope[];
   device: unknown;
   absoluteExpiresAt: Date;
+  consoleSid: string;
 }
 
 export const hubSessionsRepository = {
   async create(q: Queryable, s: NewHubSession): Promise<string> {
     const [row] = await q.query<{ id: string }>(
-      `insert into hub_sessions (registration_id, user_id, email, team_slug, scopes, device, absolute_expires_at)
-       values ($1, $2, $3, $4, $5, $6, $7) returning id`,
-      [s.registrationId, s.userId, s.email, s.teamSlug, s.scopes, JSON.stringify(s.device ?? {}), s.absoluteExpiresAt],
+      `insert into hub_sessions (registration_id, user_id, email, team_slug, scopes, device, absolute_expires_at, console_sid)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
+      [
+        s.registrationId,
+        s.userId,
+        s.email,
+        s.teamSlug,
+        s.scopes,
+        JSON.stringify(s.device ?? {}),
+        s.absoluteExpiresAt,
+        s.consoleSid,
+      ],
     );
     return (row as { id: string }).id;
   },
 
   async find(q: Queryable, id: string): Promise<HubSessionRow | undefined> {
     const [row] = await q.query<HubSessionRow>(
-      'select id, user_id, email, team_slug, scopes, absolute_expires_at, revoked_at from hub_sessions where id = $1',
+      `select id, registration_id, console_sid, user_id, email, team_slug, scopes, absolute_expires_at, revoked_at
+       from hub_sessions where id = $1`,
       [id],
     );
     return row;
@@ -50,6 +63,32 @@ export const hubSessionsRepository = {
       id,
       reason,
     ]);
+  },
+
+  /** Ends the live sessions of a team that came from the given console sessions, or all of a user's. */
+  async revokeMatching(
+    q: Queryable,
+    teamSlug: string,
+    match: { sessionIds: string[]; userId: string | null },
+    reason: string,
+  ): Promise<number> {
+    const rows = await q.query(
+      `update hub_sessions set revoked_at = now(), revoked_reason = $4
+       where team_slug = $1 and revoked_at is null and (console_sid = any($2::text[]) or user_id = $3)
+       returning 1`,
+      [teamSlug, match.sessionIds, match.userId, reason],
+    );
+    return rows.length;
+  },
+
+  /** What the server said on a re-check: the admin's scopes now, and never a later end. */
+  async follow(q: Queryable, id: string, scopes: Scope[], absoluteExpiresAt: Date | null): Promise<void> {
+    await q.query(
+      `update hub_sessions set scopes = $2,
+         absolute_expires_at = least(absolute_expires_at, coalesce($3::timestamptz, absolute_expires_at))
+       where id = $1`,
+      [id, scopes, absoluteExpiresAt],
+    );
   },
 
   async addRefresh(q: Queryable, tokenHash: string, sessionId: string, expiresAt: Date): Promise<void> {

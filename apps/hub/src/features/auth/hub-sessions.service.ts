@@ -1,7 +1,9 @@
 import type { HubTokens } from '@latchkey/contracts';
 import { AppError, accessTokens, type Db, hashToken, type Queryable, randomToken } from '@latchkey/runtime';
+import { registrationsRepository } from '../registrations/registrations.repository.ts';
 import type { AuxGrant } from './aux-grant.ts';
 import { type HubSessionRow, hubSessionsRepository as repo } from './hub-sessions.repository.ts';
+import type { ServerCheck } from './server-check.ts';
 
 export interface HubSessionPolicy {
   accessTtlSeconds: number;
@@ -16,13 +18,17 @@ const ACCESS_AUDIENCE = 'latchkey-hub-access';
 // RFC 6749 §5.2: a bad refresh token is a 400 invalid_grant (the contracts' status for the code).
 const invalidGrant = () => new AppError('invalid_grant', 'The Hub session has ended. Sign in again.');
 const sessionEnded = () => new AppError('token_expired', 'The Hub session has ended. Sign in again.', 401);
+const serverUnreachable = () =>
+  new AppError('server_unreachable', 'The Hub cannot reach the licence server to confirm the session. Try again shortly.').shows(
+    'errors.hub_cannot_reach_server',
+  );
 
 /**
  * Hub sessions: short-lived access tokens signed with the Hub's own key, and opaque refresh
  * tokens that rotate on every use. A refresh token used twice means it leaked, so the whole
  * family (the session) is revoked and every token of it stops working.
  */
-export function createHubSessionsService(db: Db, secret: string, policy: HubSessionPolicy) {
+export function createHubSessionsService(db: Db, secret: string, policy: HubSessionPolicy, checkWithServer: ServerCheck) {
   const accessToken = accessTokens(secret, ACCESS_AUDIENCE);
 
   async function tokens(
@@ -38,10 +44,32 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
     return { access, refresh, expires_at: expiresAt, refresh_expires_at: refreshExpiresAt, hub_version: policy.hubVersion };
   }
 
+  /**
+   * A refresh happens at least once per access-token lifetime, so asking the server here bounds
+   * how long an ended console session (a lost push) keeps its Hub session. Fail closed: without an
+   * answer the refresh is refused (the refresh token stays unspent, so a later retry works).
+   */
+  async function recheck(session: HubSessionRow): Promise<HubSessionRow> {
+    const registration = await registrationsRepository.findById(db, session.registration_id);
+    if (!session.console_sid || !registration) throw invalidGrant();
+    const verdict = await checkWithServer(registration, { ...session, console_sid: session.console_sid });
+    if (verdict === 'unreachable') throw serverUnreachable();
+    if (!verdict.live || verdict.scopes.length === 0) {
+      await repo.revoke(db, session.id, 'console_session_ended');
+      throw invalidGrant();
+    }
+    const absolute = verdict.absolute_expires_at === null ? null : new Date(verdict.absolute_expires_at);
+    await repo.follow(db, session.id, verdict.scopes, absolute);
+    const followed = await repo.find(db, session.id);
+    if (!isLive(followed)) throw invalidGrant();
+    return followed;
+  }
+
   return {
     /** Starts a session for the console user a verified aux grant names. */
     async start(grant: AuxGrant, device: unknown): Promise<HubTokens> {
-      const absolute = new Date(Date.now() + policy.maxHours * 3_600_000);
+      // Never longer than the console session it came from: chaining cannot extend a sign-in.
+      const absolute = new Date(Math.min(Date.now() + policy.maxHours * 3_600_000, grant.session_exp * 1000));
       return db.transaction(async (tx) => {
         const id = await repo.create(tx, {
           registrationId: grant.registration.id,
@@ -51,6 +79,7 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
           scopes: grant.scopes,
           device,
           absoluteExpiresAt: absolute,
+          consoleSid: grant.sid,
         });
         return tokens({ id, user_id: grant.sub, absolute_expires_at: absolute }, tx);
       });
@@ -62,12 +91,22 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
       if (!found) throw invalidGrant();
       const session = await repo.find(db, found.session_id);
       if (!isLive(session)) throw invalidGrant();
-      if (found.used_at || !(await repo.useRefresh(db, hash))) {
+      if (found.used_at) {
         await repo.revoke(db, session.id, 'refresh_reuse');
         throw invalidGrant();
       }
       if (found.expires_at.getTime() <= Date.now()) throw invalidGrant();
-      return tokens(session, db);
+      const followed = await recheck(session);
+      if (!(await repo.useRefresh(db, hash))) {
+        await repo.revoke(db, session.id, 'refresh_reuse');
+        throw invalidGrant();
+      }
+      return tokens(followed, db);
+    },
+
+    /** The server's push: console sessions ended, so the Hub sessions they opened end now. */
+    revokeFromServer(teamSlug: string, match: { sessionIds: string[]; userId: string | null }): Promise<number> {
+      return repo.revokeMatching(db, teamSlug, match, 'console_session_ended');
     },
 
     /** The live session an access token belongs to; anything else is an ended session. */

@@ -1,7 +1,7 @@
 import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAuth, send } from '../../testing/clients.ts';
-import { CREDENTIAL, createHubDb, type RunningHub, SECRET, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import { createHubDb, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
 import { seedClientDemo } from './client-demo.ts';
 
 let db: Db;
@@ -10,7 +10,7 @@ let hub: RunningHub;
 beforeAll(async () => {
   db = await createHubDb();
   hub = await startHub(db);
-  await seedClientDemo(hub.app, db, { teamSlug: TEAM, credentialId: CREDENTIAL, secret: SECRET });
+  await seedClientDemo(hub.app, db, { teamSlug: TEAM });
 });
 afterAll(async () => {
   await hub.app.close();

@@ -1,12 +1,10 @@
-import type { Db } from '@latchkey/runtime';
+import { type Db, hashToken, randomToken } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { recoveryRepository } from '../recovery/recovery.repository.ts';
-import { signEnrolmentGrant } from './enrolment-signer.ts';
+import { devicesRepository } from './devices.repository.ts';
 
 export interface DemoTeam {
   teamSlug: string;
-  credentialId: string;
-  secret: string;
 }
 
 // Members of the demo server's Northwind team (apps/server/src/features/demo/seed.ts).
@@ -32,20 +30,20 @@ export async function seedClientDemo(app: FastifyInstance, db: Db, team: DemoTea
     if (res.statusCode !== 200) throw new Error(`demo seed: ${url} answered ${res.statusCode} ${res.body}`);
     return res.json() as Record<string, string>;
   };
+  // Enrolment grants are the licence server's to sign and the Hub holds no key that could make
+  // one, so the demo enrols its devices directly (what devices.routes.ts does once a grant checks).
   const register = async (email: string, n: number) => {
-    const grant = await signEnrolmentGrant({ ...team, email });
-    const device = await call(
-      '/api/v1/client/devices/register/',
-      {
-        team_slug: team.teamSlug,
-        name: n % 3 === 0 ? 'MacBook Pro' : n % 3 === 1 ? 'Pixel 8' : 'ThinkPad X1',
-        os: n % 3 === 0 ? 'macOS' : n % 3 === 1 ? 'Android' : 'Windows',
-        app_version: '5.4.1',
-        public_key: Buffer.from(`demo-public-key-${email}`).toString('base64'),
-      },
-      grant,
-    );
-    return `${device.device_id}.${device.device_secret}`;
+    const secret = randomToken();
+    const id = await devicesRepository.insert(db, {
+      team_slug: team.teamSlug,
+      email,
+      name: n % 3 === 0 ? 'MacBook Pro' : n % 3 === 1 ? 'Pixel 8' : 'ThinkPad X1',
+      os: n % 3 === 0 ? 'macOS' : n % 3 === 1 ? 'Android' : 'Windows',
+      app_version: '5.4.1',
+      public_key: Buffer.from(`demo-public-key-${email}`).toString('base64'),
+      secret_hash: hashToken(secret),
+    });
+    return `${id}.${secret}`;
   };
 
   for (const [n, email] of MEMBERS.entries()) {

@@ -1,21 +1,19 @@
-import { SignJWT } from 'jose';
+import type { KeyObject } from 'node:crypto';
+import { JWS_TYP, signJws } from '@latchkey/runtime';
 import { ENROLMENT_AUDIENCE } from './enrolment-grant.ts';
 
 /**
- * Signs an enrolment grant for a member, as whoever holds the team's Hub credential does (the
- * licence server for its members' apps; the demo seed and the tests here). Ten minutes is
- * enough for an app to register.
+ * Signs an enrolment grant for a member, as the licence server does for its members' apps (with
+ * its Ed25519 key); the tests here sign with a test server key. Ten minutes is enough for an app
+ * to register.
  */
-export function signEnrolmentGrant(o: {
-  credentialId: string;
-  secret: string;
-  teamSlug: string;
-  email: string;
-}): Promise<string> {
-  return new SignJWT({ email: o.email, team_slug: o.teamSlug })
-    .setProtectedHeader({ alg: 'HS256', kid: o.credentialId })
-    .setAudience(ENROLMENT_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(o.secret));
+export function signEnrolmentGrant(o: { credentialId: string; key: KeyObject; teamSlug: string; email: string }): string {
+  const now = Math.floor(Date.now() / 1000);
+  return signJws(o.key, JWS_TYP.enrolment, o.credentialId, {
+    aud: ENROLMENT_AUDIENCE,
+    email: o.email,
+    team_slug: o.teamSlug,
+    iat: now,
+    exp: now + 600,
+  });
 }

@@ -2,28 +2,45 @@ import {
   AUX_SERVICES,
   hubDeleteConnectorEndpoint,
   hubEnabledServicesEndpoint,
+  hubRegisterEndpoint,
+  hubRevokeSessionsEndpoint,
   hubSetServicesEndpoint,
   hubVerifyEndpoint,
 } from '@latchkey/contracts';
 import { AppError, type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
+import type { HubKeys } from '../../platform/keys.ts';
+import type { HubSessionsService } from '../auth/hub-sessions.service.ts';
 import { servicesFor } from '../connector/capabilities.ts';
 import { registrationsRepository as repo } from '../registrations/registrations.repository.ts';
+import { registerCredential } from './register.ts';
 import { verifyServerCall } from './server-call.ts';
 
-/** The licence server's calls (verify, switch services) and the console's delete-connector call. */
-export function integrationRoutes(app: FastifyInstance, guard: HubGuard, db: Db, version: string) {
+/** The licence server's signed calls (register, verify, switch services, revoke) and the console's delete-connector call. */
+export function integrationRoutes(
+  app: FastifyInstance,
+  guard: HubGuard,
+  db: Db,
+  version: string,
+  keys: HubKeys,
+  sessions: HubSessionsService,
+) {
   const offered = servicesFor(version);
   const state = async (teamSlug: string) => ({ version, offered, enabled: await repo.enabledForTeam(db, teamSlug) });
 
+  registerEndpoint(app, hubRegisterEndpoint, guard, async ({ input, request }) => {
+    await registerCredential(db, keys.setupSecret, hubRegisterEndpoint.path, input, request.headers.authorization, request.body);
+    return { hub_key: keys.publicJwk, version };
+  });
+
   registerEndpoint(app, hubVerifyEndpoint, guard, async ({ input, request }) => {
-    await verifyServerCall(db, request.headers.authorization, input.team_slug);
+    await verifyServerCall(db, request, hubVerifyEndpoint.path, input.team_slug);
     return state(input.team_slug);
   });
 
   registerEndpoint(app, hubSetServicesEndpoint, guard, async ({ input, request }) => {
-    const registration = await verifyServerCall(db, request.headers.authorization, input.team_slug);
+    const registration = await verifyServerCall(db, request, hubSetServicesEndpoint.path, input.team_slug);
     const missing = input.enabled.filter((s) => !offered.includes(s));
     if (missing.length > 0) {
       throw new AppError('not_allowed', `This Hub (version ${version}) does not run: ${missing.join(', ')}.`).shows(
@@ -34,6 +51,15 @@ export function integrationRoutes(app: FastifyInstance, guard: HubGuard, db: Db,
     const enabled = AUX_SERVICES.filter((s) => input.enabled.includes(s));
     await repo.setServices(db, registration.id, enabled);
     return state(input.team_slug);
+  });
+
+  registerEndpoint(app, hubRevokeSessionsEndpoint, guard, async ({ input, request }) => {
+    await verifyServerCall(db, request, hubRevokeSessionsEndpoint.path, input.team_slug);
+    const revoked = await sessions.revokeFromServer(input.team_slug, {
+      sessionIds: input.session_ids ?? [],
+      userId: input.user_id ?? null,
+    });
+    return { revoked };
   });
 
   registerEndpoint(app, hubDeleteConnectorEndpoint, guard, async ({ ctx }) => {

@@ -1,77 +1,178 @@
-import { type HubState, type HubTokens, SERVER_CALL_AUDIENCE } from '@latchkey/contracts';
-import type { Db } from '@latchkey/runtime';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import type { HubState, HubTokens } from '@latchkey/contracts';
+import { type Db, publicJwkOf, signCall } from '@latchkey/runtime';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIAL, createHubDb, type RunningHub, SECRET, signGrant, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import {
+  CREDENTIAL,
+  createHubDb,
+  HUB_KEY,
+  HUB_SETUP_SECRET,
+  postSigned,
+  type RunningHub,
+  SERVER_KEY,
+  signGrant,
+  startHub,
+  TEAM,
+} from '../../testing/hub-fixture.ts';
+import { mintSetupKey } from '../registrations/setup-keys.ts';
 import { requireService } from './service-gate.ts';
 
-const SETUP_KEY = 'operator-setup-key-0123456789';
 let db: Db;
 let hub: RunningHub;
 let oldHub: RunningHub;
-let closedHub: RunningHub;
 
 beforeAll(async () => {
   db = await createHubDb({ services: [] });
-  hub = await startHub(db, { HUB_SETUP_KEY: SETUP_KEY });
+  hub = await startHub(db);
   oldHub = await startHub(db, { HUB_VERSION: '2.0' });
-  closedHub = await startHub(db);
 });
 afterAll(async () => {
-  for (const h of [hub, oldHub, closedHub]) await h.app.close();
+  for (const h of [hub, oldHub]) await h.app.close();
   await db.close();
 });
 
-/** Signs a call exactly as the licence server does (apps/server/src/features/integration/hub-client.ts). */
-const serverToken = (o: { kid?: string; secret?: string; team?: string } = {}) =>
-  new SignJWT({ team_slug: o.team ?? TEAM })
-    .setProtectedHeader({ alg: 'HS256', kid: o.kid ?? CREDENTIAL })
-    .setAudience(SERVER_CALL_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime('60s')
-    .sign(new TextEncoder().encode(o.secret ?? SECRET));
+const asServer = (
+  target: RunningHub,
+  path: string,
+  body: Record<string, unknown>,
+  o: { key?: KeyObject; kid?: string; team?: string } = {},
+) => postSigned(target, path, { team_slug: o.team ?? TEAM, ...body }, o);
 
-const asServer = async (target: RunningHub, path: string, body: Record<string, unknown>, o = {}) =>
-  target.post(path, { team_slug: TEAM, ...body }, { authorization: `Bearer ${await serverToken(o)}` });
-
-async function hubSession(
-  scopes: ('super_admin' | 'admin' | 'integrator' | 'recovery_agent')[],
-  team = TEAM,
-  kid = CREDENTIAL,
-  secret = SECRET,
-) {
-  const grant = await signGrant({ scopes, teamSlug: team, kid, secret });
+async function hubSession(scopes: ('super_admin' | 'admin' | 'integrator' | 'recovery_agent')[], team = TEAM, kid = CREDENTIAL) {
+  const grant = await signGrant({ scopes, teamSlug: team, kid });
   const res = await hub.post('/auth/token/', { team_slug: team, device: {} }, { authorization: `Bearer ${grant}` });
   expect(res.status).toBe(200);
   return ((await res.json()) as HubTokens).access;
 }
 
-describe('registering through the connector', () => {
-  const register = (target: RunningHub, team: string, credential: string, setupKey = SETUP_KEY) =>
-    target.post('/api/v1/integrate/connector/', {
-      team_slug: team,
-      register: { credential_id: credential, secret: 's'.repeat(40), setup_key: setupKey },
-    });
+const REGISTER = '/api/v1/integrate/register/';
+const newServer = () => generateKeyPairSync('ed25519').privateKey;
 
-  it('needs the operator setup key', async () => {
-    const wrong = await register(hub, 'acme', 'cred-acme', 'not-the-key');
-    expect(wrong.status).toBe(401);
-    expect(await wrong.json()).toMatchObject({ code: 'setup_key_invalid' });
-    const closed = await register(closedHub, 'acme', 'cred-acme');
-    expect(closed.status).toBe(409);
-    expect(await closed.json()).toMatchObject({ code: 'registration_closed' });
+/** A server's registration call: signed with `signer` (its own key unless said), offering `key`. */
+function register(team: string, credential: string, o: { key: KeyObject; signer?: KeyObject; setupKey?: string | undefined }) {
+  const body = {
+    team_slug: team,
+    credential_id: credential,
+    server_key: publicJwkOf(o.key),
+    server_url: 'http://127.0.0.1:9/',
+    ...(o.setupKey ? { setup_key: o.setupKey } : {}),
+  };
+  return postSigned(hub, REGISTER, body, { key: o.signer ?? o.key, kid: credential });
+}
+
+describe('registration (server to Hub, signed)', () => {
+  it('registers a new team with a setup key for that team, and answers with the Hub key', async () => {
+    const acme = newServer();
+    const res = await register('acme', 'cred-acme', { key: acme, setupKey: mintSetupKey(HUB_SETUP_SECRET, 'acme') });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ hub_key: publicJwkOf(HUB_KEY), version: '2.2.0' });
     expect(await (await hub.post('/api/v1/integrate/connector/', { team_slug: 'acme' })).json()).toMatchObject({
-      registered: false,
+      registered: true,
     });
   });
 
-  it('registers a team with the key, and never moves a credential to another team', async () => {
-    const ok = await register(hub, 'acme', 'cred-acme');
-    expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ registered: true, version: '2.2.0' });
-    const stolen = await register(hub, 'evil', 'cred-acme');
-    expect(stolen.status).toBe(409);
-    expect(await stolen.json()).toMatchObject({ code: 'not_allowed' });
+  it('refuses a setup key for another team, a used one, an expired one, a forged one, and none', async () => {
+    const key = newServer();
+    const refused = async (setupKey: string | undefined) => {
+      const res = await register('globex', 'cred-globex', { key, setupKey });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 'setup_key_invalid' });
+    };
+    await refused(mintSetupKey(HUB_SETUP_SECRET, 'initech'));
+    await refused(mintSetupKey(HUB_SETUP_SECRET, 'globex', 30, Date.now() - 31 * 60_000));
+    await refused(mintSetupKey('another-hub-setup-secret-0123456789abcdef', 'globex'));
+    await refused(undefined);
+    const good = mintSetupKey(HUB_SETUP_SECRET, 'globex');
+    expect((await register('globex', 'cred-globex', { key, setupKey: good })).status).toBe(200);
+    // Spent: the same key cannot register a second time, not even for its own team.
+    const again = await register('globex', 'cred-globex-2', { key: newServer(), setupKey: good });
+    expect(again.status).toBe(409);
+    const other = await register('hooli', 'cred-hooli', { key: newServer(), setupKey: good });
+    expect(other.status).toBe(401);
+  });
+
+  it('cross-tenant: a setup key alone never adds a server to an already registered team', async () => {
+    const attacker = newServer();
+    // The attacker holds a valid setup key — for its own team — and targets Northwind.
+    const ownKey = mintSetupKey(HUB_SETUP_SECRET, 'evil');
+    const res = await register(TEAM, 'cred-evil', { key: attacker, setupKey: ownKey });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ code: 'not_allowed', message_key: 'errors.hub_team_needs_proof' });
+    // Even a setup key minted for Northwind itself is not enough once Northwind is registered.
+    const northwindKey = mintSetupKey(HUB_SETUP_SECRET, TEAM);
+    expect((await register(TEAM, 'cred-evil', { key: attacker, setupKey: northwindKey })).status).toBe(409);
+    const grant = await signGrant({ key: attacker, kid: 'cred-evil', scopes: ['super_admin'] });
+    expect((await hub.post('/auth/token/', { team_slug: TEAM, device: {} }, { authorization: `Bearer ${grant}` })).status).toBe(
+      403,
+    );
+  });
+
+  it('a second credential of a registered team needs the proof of its registered server', async () => {
+    const res = await register(TEAM, 'cred-northwind-2', { key: SERVER_KEY });
+    expect(res.status).toBe(200);
+    const other = await register(TEAM, 'cred-northwind-3', { key: newServer(), signer: newServer() });
+    expect(other.status).toBe(409);
+  });
+
+  it('never moves a credential to another team', async () => {
+    const res = await register('contoso', CREDENTIAL, { key: newServer(), setupKey: mintSetupKey(HUB_SETUP_SECRET, 'contoso') });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ code: 'not_allowed' });
+  });
+
+  it('refuses a registration not signed by the key it offers', async () => {
+    const res = await register('umbrella', 'cred-umbrella', {
+      key: newServer(),
+      signer: newServer(),
+      setupKey: mintSetupKey(HUB_SETUP_SECRET, 'umbrella'),
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('the signed channel', () => {
+  const VERIFY = '/api/v1/integrate/verify/';
+  const raw = (token: string, json: string, path = VERIFY) =>
+    fetch(hub.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: json,
+    });
+
+  it('refuses unsigned, wrongly signed, replayed, stale and altered calls', async () => {
+    expect((await hub.post(VERIFY, { team_slug: TEAM })).status).toBe(401);
+    expect((await asServer(hub, VERIFY, {}, { key: newServer() })).status).toBe(401);
+    // HS256 with any secret, or alg none: not a header this Hub accepts.
+    const hs = await new SignJWT({ team_slug: TEAM, aud: VERIFY })
+      .setProtectedHeader({ alg: 'HS256', kid: CREDENTIAL })
+      .setIssuedAt()
+      .setExpirationTime('60s')
+      .sign(new TextEncoder().encode('x'.repeat(40)));
+    expect((await raw(hs, JSON.stringify({ team_slug: TEAM }))).status).toBe(401);
+
+    const body = { team_slug: TEAM };
+    const { token, json } = signCall(SERVER_KEY, CREDENTIAL, VERIFY, TEAM, body);
+    expect((await raw(token, json)).status).toBe(200);
+    expect((await raw(token, json)).status).toBe(401);
+
+    const altered = signCall(SERVER_KEY, CREDENTIAL, '/api/v1/integrate/services/', TEAM, { team_slug: TEAM, enabled: [] });
+    expect(
+      (await raw(altered.token, JSON.stringify({ team_slug: TEAM, enabled: ['audit'] }), '/api/v1/integrate/services/')).status,
+    ).toBe(401);
+    // Signed for another endpoint: not accepted here.
+    const elsewhere = signCall(SERVER_KEY, CREDENTIAL, '/api/v1/integrate/services/', TEAM, body);
+    expect((await raw(elsewhere.token, elsewhere.json)).status).toBe(401);
+
+    const realNow = Date.now;
+    Date.now = () => realNow() - 5 * 60_000;
+    let stale: { token: string; json: string };
+    try {
+      stale = signCall(SERVER_KEY, CREDENTIAL, VERIFY, TEAM, body);
+    } finally {
+      Date.now = realNow;
+    }
+    expect((await raw(stale.token, stale.json)).status).toBe(401);
   });
 });
 
@@ -86,8 +187,8 @@ describe('calls from the licence server', () => {
     });
   });
 
-  it('refuses a wrong secret, an unknown credential and another team', async () => {
-    expect((await asServer(hub, '/api/v1/integrate/verify/', {}, { secret: 'x'.repeat(40) })).status).toBe(401);
+  it('refuses another key, an unknown credential and another team', async () => {
+    expect((await asServer(hub, '/api/v1/integrate/verify/', {}, { key: newServer() })).status).toBe(401);
     const unknown = await asServer(hub, '/api/v1/integrate/verify/', {}, { kid: 'nope' });
     expect(unknown.status).toBe(403);
     expect(await unknown.json()).toMatchObject({ code: 'hub_not_registered' });

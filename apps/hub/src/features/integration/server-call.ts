@@ -1,37 +1,29 @@
-import { SERVER_CALL_AUDIENCE } from '@latchkey/contracts';
-import { AppError, type Db, unauthorized } from '@latchkey/runtime';
-import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { AppError, acceptSignedCall, bearerOf, type Db, JWS_TYP, jwsKid, publicKeyOf, unauthorized } from '@latchkey/runtime';
+import type { FastifyRequest } from 'fastify';
 import { type RegistrationRow, registrationsRepository } from '../registrations/registrations.repository.ts';
 
-const invalid = () => unauthorized('The call is not signed by a credential of this team.');
+const invalid = () => unauthorized("The call is not signed by this team's server.");
 
 /**
- * Authenticates a call from the licence server: a one-minute HS256 token whose kid names the
- * registration and which is signed with that registration's secret, for the team in the body.
+ * Authenticates a call from the licence server: signed with the server key of the registration
+ * its kid names, for this path and the team in the body, fresh, unreplayed, body unchanged.
  */
-export async function verifyServerCall(db: Db, header: string | undefined, teamSlug: string): Promise<RegistrationRow> {
-  if (!header?.startsWith('Bearer ')) throw invalid();
-  const token = header.slice(7);
-  let kid: string | undefined;
-  try {
-    kid = decodeProtectedHeader(token).kid;
-  } catch {
-    throw invalid();
-  }
-  const registration = kid ? await registrationsRepository.findByCredential(db, kid) : undefined;
+export async function verifyServerCall(
+  db: Db,
+  request: FastifyRequest,
+  path: string,
+  teamSlug: string,
+): Promise<RegistrationRow> {
+  const token = bearerOf(request.headers.authorization);
+  const kid = token ? jwsKid(token, JWS_TYP.call) : null;
+  if (!token || !kid) throw invalid();
+  const registration = await registrationsRepository.findByCredential(db, kid);
   if (!registration)
     throw new AppError('hub_not_registered', 'This Hub is not registered for that credential.', 403).shows(
       'errors.hub_not_registered',
     );
-  try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(registration.secret), {
-      algorithms: ['HS256'],
-      audience: SERVER_CALL_AUDIENCE,
-      requiredClaims: ['exp'],
-    });
-    if (payload.team_slug !== teamSlug || registration.team_slug !== teamSlug) throw invalid();
-  } catch {
-    throw invalid();
-  }
+  const key = publicKeyOf(registration.server_key);
+  if (!key || registration.team_slug !== teamSlug) throw invalid();
+  if (!(await acceptSignedCall(db, token, key, { path, teamSlug, body: request.body }))) throw invalid();
   return registration;
 }

@@ -3,10 +3,15 @@ import type { Db } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
-import { type RunningHub, signGrant, startHub } from '../../testing/hub-fixture.ts';
+import { type RunningHub, SERVER_JWK, signGrant, startHub } from '../../testing/hub-fixture.ts';
 import { seedDemoRegistration } from './demo-seed.ts';
 
-const demo = { teamSlug: 'northwind', credentialId: 'demo-hub', secret: 'demo-shared-secret' };
+const demo = {
+  teamSlug: 'northwind',
+  credentialId: 'demo-hub',
+  serverKey: JSON.stringify(SERVER_JWK),
+  serverUrl: 'http://127.0.0.1:8080',
+};
 let db: Db;
 let hub: RunningHub;
 
@@ -25,14 +30,14 @@ describe('demo registration', () => {
       registered: false,
     });
     expect(await seedDemoRegistration(db, demo)).toBe(true);
-    expect(await seedDemoRegistration(db, { ...demo, secret: 'another' })).toBe(false);
+    expect(await seedDemoRegistration(db, { ...demo, credentialId: 'another' })).toBe(false);
     expect(await (await hub.post('/api/v1/integrate/connector/', { team_slug: 'northwind' })).json()).toMatchObject({
       registered: true,
     });
   });
 
-  it('accepts grants the demo server signs with the shared secret', async () => {
-    const grant = await signGrant({ kid: 'demo-hub', secret: demo.secret });
+  it("accepts grants signed with the demo server's key", async () => {
+    const grant = await signGrant({ kid: 'demo-hub' });
     const res = await hub.post('/auth/token/', { team_slug: 'northwind' }, { authorization: `Bearer ${grant}` });
     expect(res.status).toBe(200);
     expect(((await res.json()) as HubTokens).hub_version).toBe('2.2.0');

@@ -1,21 +1,39 @@
 import { AUX_SERVICES, type AuxService } from '@latchkey/contracts';
-import type { Queryable } from '@latchkey/runtime';
+import type { Ed25519Jwk, Queryable } from '@latchkey/runtime';
 
 export interface RegistrationRow {
   id: string;
   team_slug: string;
   credential_id: string;
-  secret: string;
+  /** The licence server's public key; null for a registration made before keys (accepts nothing). */
+  server_key: Ed25519Jwk | null;
+  /** Where this Hub calls the server back (session checks). */
+  server_url: string | null;
   services: AuxService[];
+}
+
+const COLUMNS = 'id, team_slug, credential_id, server_key, server_url, services';
+
+export interface NewRegistration {
+  team_slug: string;
+  credential_id: string;
+  server_key: Ed25519Jwk;
+  server_url: string;
 }
 
 export const registrationsRepository = {
   async findByCredential(q: Queryable, credentialId: string): Promise<RegistrationRow | undefined> {
-    const [row] = await q.query<RegistrationRow>(
-      'select id, team_slug, credential_id, secret, services from registrations where credential_id = $1',
-      [credentialId],
-    );
+    const [row] = await q.query<RegistrationRow>(`select ${COLUMNS} from registrations where credential_id = $1`, [credentialId]);
     return row;
+  },
+
+  async findById(q: Queryable, id: string): Promise<RegistrationRow | undefined> {
+    const [row] = await q.query<RegistrationRow>(`select ${COLUMNS} from registrations where id = $1`, [id]);
+    return row;
+  },
+
+  async listForTeam(q: Queryable, teamSlug: string): Promise<RegistrationRow[]> {
+    return q.query<RegistrationRow>(`select ${COLUMNS} from registrations where team_slug = $1 order by created_at`, [teamSlug]);
   },
 
   async existsForTeam(q: Queryable, teamSlug: string): Promise<boolean> {
@@ -42,13 +60,17 @@ export const registrationsRepository = {
     await q.query('update registrations set services = $2 where id = $1', [id, services]);
   },
 
-  /** Registers a credential, or gives a known one its new secret (the console re-registering it). */
-  async upsert(q: Queryable, r: Pick<RegistrationRow, 'team_slug' | 'credential_id' | 'secret'>): Promise<boolean> {
+  /**
+   * Registers a credential, or gives a known one of the same team its new key and address (the
+   * server registering it again). False when the credential belongs to another team here.
+   */
+  async upsert(q: Queryable, r: NewRegistration): Promise<boolean> {
     const rows = await q.query(
-      `insert into registrations (team_slug, credential_id, secret) values ($1, $2, $3)
-       on conflict (credential_id) do update set secret = excluded.secret where registrations.team_slug = excluded.team_slug
+      `insert into registrations (team_slug, credential_id, server_key, server_url) values ($1, $2, $3, $4)
+       on conflict (credential_id) do update set server_key = excluded.server_key, server_url = excluded.server_url
+         where registrations.team_slug = excluded.team_slug
        returning 1`,
-      [r.team_slug, r.credential_id, r.secret],
+      [r.team_slug, r.credential_id, JSON.stringify(r.server_key), r.server_url],
     );
     return rows.length === 1;
   },
@@ -58,11 +80,12 @@ export const registrationsRepository = {
     return rows.length;
   },
 
-  async insert(q: Queryable, r: Pick<RegistrationRow, 'team_slug' | 'credential_id' | 'secret'>): Promise<void> {
-    await q.query('insert into registrations (team_slug, credential_id, secret) values ($1, $2, $3)', [
+  async insert(q: Queryable, r: NewRegistration): Promise<void> {
+    await q.query('insert into registrations (team_slug, credential_id, server_key, server_url) values ($1, $2, $3, $4)', [
       r.team_slug,
       r.credential_id,
-      r.secret,
+      JSON.stringify(r.server_key),
+      r.server_url,
     ]);
   },
 };

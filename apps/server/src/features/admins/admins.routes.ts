@@ -3,13 +3,20 @@ import { type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type Guard, requireCaller } from '../../http/guard.ts';
 import type { OnboardingInvites } from '../auth/onboarding-invites.ts';
+import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
 import { createAdminsService } from './admins.service.ts';
 
 export const ADMINS_ENDPOINTS = [adminMembersEndpoint, adminAddEndpoint, adminRemoveEndpoint, adminAuthResetEndpoint];
 
 /** Settings → administrators: super admin only, every rule in the service. */
-export function adminsRoutes(app: FastifyInstance, guard: Guard, db: Db, invites?: OnboardingInvites) {
-  const admins = createAdminsService(db);
+export function adminsRoutes(
+  app: FastifyInstance,
+  guard: Guard,
+  db: Db,
+  hubSessions: HubSessionEnder,
+  invites?: OnboardingInvites,
+) {
+  const admins = createAdminsService(db, hubSessions);
   registerEndpoint(app, adminMembersEndpoint, guard, ({ ctx, input }) => admins.list(requireCaller(ctx), input.search_value));
   registerEndpoint(app, adminAddEndpoint, guard, async ({ ctx, input, request }) => {
     const caller = requireCaller(ctx);

@@ -5,6 +5,7 @@ import type { Mailer } from '../../platform/mail.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp } from '../../platform/totp.ts';
+import type { ServerKey } from '../integration/server-key.ts';
 import { accountRepository } from '../security/account.repository.ts';
 import { type Limiter, type LimitKind, LimitReached } from '../security/limits.ts';
 import { passwordResetRepository } from '../security/password-reset.repository.ts';
@@ -33,6 +34,8 @@ export interface AuthDeps {
   relyingParty: (origin: string | undefined) => RelyingParty | null;
   emailCodeTtlMinutes: number;
   codes: CodeHasher;
+  /** Signs the aux grants a Hub exchanges (features/integration/server-key.ts). */
+  hubKey: ServerKey;
 }
 
 type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
@@ -52,6 +55,7 @@ export function createAuthService({
   keys,
   relyingParty,
   emailCodeTtlMinutes,
+  hubKey,
 }: AuthDeps) {
   const failed = (reason: string, ip: string, user?: UserRow, teamId?: string) =>
     repo.recordSecurityEvent(db, {
@@ -166,10 +170,17 @@ export function createAuthService({
   const totpOn = (user: UserRow) => user.auth_type === 'password' && user.totp_secret !== null;
 
   async function finish(user: UserRow, team: Team, ip: string, method: string): Promise<LoginSuccess> {
-    const token = await sessions.start(user.id, team.id);
+    const { tokens: token, sessionId, absolute } = await sessions.start(user.id, team.id);
     const [hub] = await teamRepository.hubs(db, team.id);
     const aux_code = hub?.services.integration?.enabled
-      ? await issueAuxGrant(hub, { userId: user.id, email: user.email, teamSlug: team.slug, scopes: team.scopes })
+      ? issueAuxGrant(hubKey, hub, {
+          userId: user.id,
+          email: user.email,
+          teamSlug: team.slug,
+          scopes: team.scopes,
+          sessionId,
+          sessionExpiresAt: absolute,
+        })
       : null;
     await repo.recordSecurityEvent(db, {
       kind: 'sign_in',

@@ -1,7 +1,8 @@
+import { createPublicKey } from 'node:crypto';
 import { LoginSuccess } from '@latchkey/contracts';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { type Harness, HUB_SECRET, HUB_URL, startHarness } from '../../test/harness.ts';
+import { type Harness, HUB_URL, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
 
 const LOGIN = '/api/v1/console/auth/login/';
@@ -175,9 +176,16 @@ describe('verify/otp', () => {
     expect(aux.team_slug).toBe('northwind');
     expect(aux.expires_at).toBeGreaterThan(Date.now());
     expect(aux.expires_at).toBeLessThanOrEqual(Date.now() + 61_000);
-    expect(decodeProtectedHeader(aux.access)).toMatchObject({ alg: 'HS256', kid: 'demo-hub' });
-    const { payload } = await jwtVerify(aux.access, new TextEncoder().encode(HUB_SECRET), { audience: 'latchkey-hub' });
+    expect(decodeProtectedHeader(aux.access)).toEqual({ alg: 'EdDSA', typ: 'latchkey-grant+jwt', kid: 'demo-hub' });
+    // Signed with the server's private key: only its public half verifies it.
+    const { payload } = await jwtVerify(aux.access, createPublicKey(h.serverKey), { audience: 'latchkey-hub' });
     expect(payload).toMatchObject({ email: DEMO_ADMINS.superAdmin, team_slug: 'northwind', scopes: ['super_admin'] });
+    // It names the console session and carries its absolute expiry, which the Hub session inherits.
+    const [session] = await h.db.query<{ id: string; absolute_expires_at: Date }>(
+      'select id, absolute_expires_at from sessions order by created_at desc limit 1',
+    );
+    expect(payload.sid).toBe(session?.id);
+    expect(payload.session_exp).toBe(Math.floor((session?.absolute_expires_at.getTime() ?? 0) / 1000));
 
     const [event] = await h.db.query<{ n: number }>(
       `select count(*)::int as n from security_events where kind = 'sign_in' and email = $1`,

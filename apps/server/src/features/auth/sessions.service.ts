@@ -1,5 +1,6 @@
 import type { TokenPair } from '@latchkey/contracts';
 import { AppError, accessTokens, type Db, hashToken, randomToken } from '@latchkey/runtime';
+import type { SessionsEnded } from '../integration/hub-session-ender.ts';
 import { authRepository } from './auth.repository.ts';
 import { sessionsRepository as repo } from './sessions.repository.ts';
 
@@ -21,7 +22,13 @@ const invalidGrant = () => new AppError('invalid_grant', 'The session has ended.
  * Console sessions: short-lived signed access tokens, and opaque refresh tokens that rotate on
  * every use. A refresh token used twice means it was stolen, so the whole session is revoked.
  */
-export function createSessionsService(db: Db, secret: string, policy: SessionPolicy) {
+export function createSessionsService(
+  db: Db,
+  secret: string,
+  policy: SessionPolicy,
+  /** Told after a session is revoked here, so the Hub sessions it opened end too. */
+  onEnded: (ended: SessionsEnded) => Promise<void> = async () => {},
+) {
   const access = accessTokens(secret);
 
   async function tokens(
@@ -40,11 +47,12 @@ export function createSessionsService(db: Db, secret: string, policy: SessionPol
   }
 
   return {
-    async start(userId: string, teamId: string): Promise<TokenPair> {
+    /** A new session's tokens, its id and absolute expiry (which a Hub session it opens inherits). */
+    async start(userId: string, teamId: string): Promise<{ tokens: TokenPair; sessionId: string; absolute: Date }> {
       const absolute = new Date(Date.now() + policy.maxHours * 3_600_000);
       return db.transaction(async (tx) => {
         const sessionId = await repo.create(tx, userId, teamId, absolute);
-        return tokens(sessionId, userId, absolute, tx);
+        return { tokens: await tokens(sessionId, userId, absolute, tx), sessionId, absolute };
       });
     },
 
@@ -56,6 +64,7 @@ export function createSessionsService(db: Db, secret: string, policy: SessionPol
       if (!session || session.revoked_at || session.absolute_expires_at.getTime() <= Date.now()) throw invalidGrant();
       if (found.used_at || !(await repo.useRefresh(db, hash))) {
         await repo.revoke(db, session.id, 'refresh_reuse');
+        await onEnded({ teamId: session.team_id, sessionIds: [session.id] });
         // A stolen refresh token: the event log must show it.
         await authRepository.recordSecurityEvent(db, {
           kind: 'session_revoked',
@@ -76,7 +85,10 @@ export function createSessionsService(db: Db, secret: string, policy: SessionPol
       return { userId: payload.sub, sessionId: payload.sid };
     },
 
-    revoke: (sessionId: string, reason: string) => repo.revoke(db, sessionId, reason),
+    async revoke(sessionId: string, reason: string): Promise<void> {
+      await repo.revoke(db, sessionId, reason);
+      await onEnded({ sessionIds: [sessionId] });
+    },
   };
 }
 export type SessionsService = ReturnType<typeof createSessionsService>;

@@ -1,4 +1,5 @@
-import type { Db } from '@latchkey/runtime';
+import { generateKeyPairSync } from 'node:crypto';
+import { type Db, publicJwkOf } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
@@ -14,8 +15,18 @@ afterAll(() => db?.close());
 const count = async (sql: string) => (await db.query<{ n: number }>(`select count(*)::int as n from ${sql}`))[0]?.n;
 
 test('seeds once: a second run changes nothing', async () => {
-  expect(await seedDemo(db, { hubUrl: 'http://127.0.0.1:1', hubSecret: 'x'.repeat(32) })).toBe(true);
-  expect(await seedDemo(db, { hubUrl: 'http://127.0.0.1:1', hubSecret: 'x'.repeat(32) })).toBe(false);
+  expect(
+    await seedDemo(db, {
+      hubUrl: 'http://127.0.0.1:1',
+      hubKey: JSON.stringify(publicJwkOf(generateKeyPairSync('ed25519').privateKey)),
+    }),
+  ).toBe(true);
+  expect(
+    await seedDemo(db, {
+      hubUrl: 'http://127.0.0.1:1',
+      hubKey: JSON.stringify(publicJwkOf(generateKeyPairSync('ed25519').privateKey)),
+    }),
+  ).toBe(false);
   expect(await count('users')).toBe(5);
   expect(await count('teams')).toBe(2);
   // 250 at Northwind, 3 in the family (features/people/people.demo.ts).

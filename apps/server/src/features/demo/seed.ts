@@ -1,4 +1,5 @@
-import { type Db, type Queryable, randomToken } from '@latchkey/runtime';
+import { Ed25519JwkSchema } from '@latchkey/contracts';
+import type { Db, Queryable } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
 import { seedDevicesDemo } from '../devices/devices.demo.ts';
 import { seedPeopleDemo } from '../people/people.demo.ts';
@@ -47,10 +48,7 @@ const GROUPS = ['Engineering', 'Sales', 'Finance', 'Customer Support', 'Leadersh
  * Seeds the demo into an empty database: Northwind (enterprise, ~250 members over 12 months,
  * groups, one admin per scope, a connected Hub) and a family team. Returns false when teams exist.
  */
-export async function seedDemo(
-  db: Db,
-  options: { hubUrl?: string | undefined; hubSecret?: string | undefined },
-): Promise<boolean> {
+export async function seedDemo(db: Db, options: { hubUrl?: string | undefined; hubKey?: string | undefined }): Promise<boolean> {
   const [existing] = await db.query<{ n: number }>('select count(*)::int as n from teams');
   if ((existing?.n ?? 0) > 0) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -105,15 +103,16 @@ export async function seedDemo(
     // Hub integration (issue 6)
 
     // Security audit, sharing, recovery (issue 6)
-    if (options.hubUrl) {
+    // The demo Hub's public key is pinned by `npm start`, which made both keys (no setup key needed).
+    if (options.hubUrl && options.hubKey) {
       const active = { enabled: true, status: 2 };
       await tx.query(
-        'insert into hubs (team_id, server_url, credential_id, secret, hub_version, services) values ($1, $2, $3, $4, $5, $6)',
+        'insert into hubs (team_id, server_url, credential_id, hub_key, hub_version, services) values ($1, $2, $3, $4, $5, $6)',
         [
           northwind,
           options.hubUrl,
           'demo-hub',
-          options.hubSecret ?? randomToken(),
+          JSON.stringify(Ed25519JwkSchema.parse(JSON.parse(options.hubKey))),
           '2.2.0',
           JSON.stringify({ integration: active, audit: active, audit_logs: active, recovery: active, secret_sharing: active }),
         ],

@@ -1,76 +1,102 @@
 import {
+  type Ed25519Jwk,
   type ErrorReply,
   type HubState,
+  hubRegisterEndpoint,
+  hubRevokeSessionsEndpoint,
   hubSetServicesEndpoint,
   hubVerifyEndpoint,
-  SERVER_CALL_AUDIENCE,
 } from '@latchkey/contracts';
-import { AppError } from '@latchkey/runtime';
-import { SignJWT } from 'jose';
+import { AppError, signCall } from '@latchkey/runtime';
+import type { z } from 'zod';
+import type { ServerKey } from './server-key.ts';
 
 const TIMEOUT_MS = 5_000;
 
 export interface HubTarget {
   server_url: string;
   credential_id: string;
-  secret: string;
-}
-
-async function sign(hub: HubTarget, teamSlug: string): Promise<string> {
-  return new SignJWT({ team_slug: teamSlug })
-    .setProtectedHeader({ alg: 'HS256', kid: hub.credential_id })
-    .setAudience(SERVER_CALL_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime('60s')
-    .sign(new TextEncoder().encode(hub.secret));
 }
 
 /**
- * Asks the team's Hub over real HTTP, signed with the credential. Whatever goes wrong becomes a
+ * The server's calls to a Hub, over real HTTP, each signed with the server's key for its path,
+ * team and exact body (packages/runtime/src/signed.ts). Whatever goes wrong becomes a
  * toggle-service code: no answer → aux_server_not_connected; the Hub does not know the
- * credential → auth_not_set; the Hub refuses the service → not_allowed; anything else → failed.
+ * credential → auth_not_set; the Hub refuses → not_allowed (or its own code); anything else → failed.
  */
-async function ask(hub: HubTarget, teamSlug: string, path: string, body: unknown): Promise<HubState> {
-  let response: Response;
-  try {
-    response = await fetch(new URL(path, hub.server_url), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await sign(hub, teamSlug)}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      redirect: 'error',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch {
-    throw new AppError('aux_server_not_connected', `The Hub at ${hub.server_url} did not answer.`).shows(
-      'errors.hub_did_not_answer',
-      { url: hub.server_url ?? '' },
-    );
-  }
-  const json = (await response.json().catch(() => null)) as ErrorReply | null;
-  if (!response.ok) {
-    if (response.status === 401 || json?.code === 'hub_not_registered') {
-      throw new AppError(
-        'auth_not_set',
-        'The Hub does not accept this credential. Register it on the Hub, then try again.',
-      ).shows('errors.hub_refuses_credential');
+export function createHubClient(key: ServerKey) {
+  async function ask<T>(hub: HubTarget, teamSlug: string, path: string, body: object, reply: z.ZodType<T>): Promise<T> {
+    const { token, json } = signCall(key.signing, hub.credential_id, path, teamSlug, body);
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, hub.server_url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: json,
+        redirect: 'error',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch {
+      throw new AppError('aux_server_not_connected', `The Hub at ${hub.server_url} did not answer.`).shows(
+        'errors.hub_did_not_answer',
+        { url: hub.server_url ?? '' },
+      );
     }
-    // The Hub's own message, in the admin's language, when it sent one.
-    const [key, values] = json?.message_key ? [json.message_key, json.message_values] : ['errors.hub_failed', undefined];
-    if (json?.code === 'not_allowed')
-      throw new AppError('not_allowed', json.description ?? 'The Hub refused.').shows(key, values);
-    throw new AppError('failed', `The Hub could not do this${json?.description ? `: ${json.description}` : '.'}`).shows(
-      key,
-      values,
-    );
+    const answer = (await response.json().catch(() => null)) as ErrorReply | null;
+    if (!response.ok) {
+      // Not the console session's fault: a 400, so the console never takes it for a sign-out.
+      if (answer?.code === 'setup_key_invalid')
+        throw new AppError('setup_key_invalid', answer.description ?? 'The setup key is not valid.', 400).shows(
+          'errors.setup_key_invalid',
+        );
+      if (response.status === 401 || answer?.code === 'hub_not_registered') {
+        throw new AppError('auth_not_set', 'The Hub does not accept this credential. Set it up on the Hub again.').shows(
+          'errors.hub_refuses_credential',
+        );
+      }
+      // The Hub's own message, in the admin's language, when it sent one.
+      const [messageKey, values] = answer?.message_key
+        ? [answer.message_key, answer.message_values]
+        : ['errors.hub_failed', undefined];
+      if (answer?.code === 'not_allowed')
+        throw new AppError(answer.code, answer.description ?? 'The Hub refused.').shows(messageKey, values);
+      throw new AppError('failed', `The Hub could not do this${answer?.description ? `: ${answer.description}` : '.'}`).shows(
+        messageKey,
+        values,
+      );
+    }
+    const parsed = reply.safeParse(answer);
+    if (!parsed.success)
+      throw new AppError('failed', 'The Hub sent a reply this server does not understand.').shows('errors.hub_reply_unreadable');
+    return parsed.data;
   }
-  const parsed = hubVerifyEndpoint.output.safeParse(json);
-  if (!parsed.success)
-    throw new AppError('failed', 'The Hub sent a reply this server does not understand.').shows('errors.hub_reply_unreadable');
-  return parsed.data;
-}
 
-export const hubClient = {
-  verify: (hub: HubTarget, teamSlug: string) => ask(hub, teamSlug, hubVerifyEndpoint.path, { team_slug: teamSlug }),
-  setServices: (hub: HubTarget, teamSlug: string, enabled: string[]) =>
-    ask(hub, teamSlug, hubSetServicesEndpoint.path, { team_slug: teamSlug, enabled }),
-};
+  return {
+    verify: (hub: HubTarget, teamSlug: string): Promise<HubState> =>
+      ask(hub, teamSlug, hubVerifyEndpoint.path, { team_slug: teamSlug }, hubVerifyEndpoint.output),
+    setServices: (hub: HubTarget, teamSlug: string, enabled: string[]): Promise<HubState> =>
+      ask(hub, teamSlug, hubSetServicesEndpoint.path, { team_slug: teamSlug, enabled }, hubSetServicesEndpoint.output),
+    /** Registers the credential; the Hub answers with its own public key. */
+    register: (
+      hub: HubTarget,
+      teamSlug: string,
+      o: { serverUrl: string; setupKey?: string | undefined },
+    ): Promise<{ hub_key: Ed25519Jwk; version: string }> =>
+      ask(
+        hub,
+        teamSlug,
+        hubRegisterEndpoint.path,
+        {
+          team_slug: teamSlug,
+          credential_id: hub.credential_id,
+          server_key: key.publicJwk,
+          server_url: o.serverUrl,
+          ...(o.setupKey ? { setup_key: o.setupKey } : {}),
+        },
+        hubRegisterEndpoint.output,
+      ),
+    revokeSessions: (hub: HubTarget, teamSlug: string, match: { session_ids?: string[]; user_id?: string }) =>
+      ask(hub, teamSlug, hubRevokeSessionsEndpoint.path, { team_slug: teamSlug, ...match }, hubRevokeSessionsEndpoint.output),
+  };
+}
+export type HubClient = ReturnType<typeof createHubClient>;

@@ -1,18 +1,19 @@
-import type { AuxService, HostingPreference, ServiceState } from '@latchkey/contracts';
+import type { AuxService, Ed25519Jwk, HostingPreference, Scope, ServiceState } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
 export interface CredentialRow {
   id: string;
   credential_id: string;
   name: string;
-  secret: string;
   server_url: string | null;
+  /** The Hub's public key, given by the Hub when the server registered there; null until set up. */
+  hub_key: Ed25519Jwk | null;
   hub_version: string | null;
   services: Partial<Record<AuxService, ServiceState>>;
   created_at: string;
 }
 
-const COLUMNS = `id, credential_id, name, secret, server_url, hub_version, services,
+const COLUMNS = `id, credential_id, name, server_url, hub_key, hub_version, services,
   to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as created_at`;
 
 /** Hub credentials and their service states (table `hubs`), always within one team. */
@@ -29,6 +30,19 @@ export const integrationRepository = {
     return row;
   },
 
+  /** A set-up credential by its id alone, with its team: who a Hub's signed call claims to be. */
+  async findSetUp(
+    q: Queryable,
+    credentialId: string,
+  ): Promise<{ hub_key: Ed25519Jwk; team_id: string; team_slug: string } | undefined> {
+    const [row] = await q.query<{ hub_key: Ed25519Jwk; team_id: string; team_slug: string }>(
+      `select h.hub_key, h.team_id, t.slug as team_slug from hubs h join teams t on t.id = h.team_id
+       where h.credential_id = $1 and h.server_url is not null and h.hub_key is not null`,
+      [credentialId],
+    );
+    return row;
+  },
+
   /** The team's first Hub that is set up: the one whose services the console follows. */
   async firstConnected(q: Queryable, teamId: string): Promise<CredentialRow | undefined> {
     const [row] = await q.query<CredentialRow>(
@@ -38,10 +52,10 @@ export const integrationRepository = {
     return row;
   },
 
-  async insert(q: Queryable, teamId: string, c: { credentialId: string; name: string; secret: string }): Promise<CredentialRow> {
+  async insert(q: Queryable, teamId: string, c: { credentialId: string; name: string }): Promise<CredentialRow> {
     const [row] = await q.query<CredentialRow>(
-      `insert into hubs (team_id, credential_id, name, secret) values ($1, $2, $3, $4) returning ${COLUMNS}`,
-      [teamId, c.credentialId, c.name, c.secret],
+      `insert into hubs (team_id, credential_id, name) values ($1, $2, $3) returning ${COLUMNS}`,
+      [teamId, c.credentialId, c.name],
     );
     return row as CredentialRow;
   },
@@ -62,15 +76,14 @@ export const integrationRepository = {
   async setUp(
     q: Queryable,
     id: string,
-    serverUrl: string,
-    hubVersion: string,
-    services: Partial<Record<AuxService, ServiceState>>,
+    setUp: { serverUrl: string; hubKey: Ed25519Jwk; hubVersion: string; services: Partial<Record<AuxService, ServiceState>> },
   ) {
-    await q.query('update hubs set server_url = $2, hub_version = $3, services = $4 where id = $1', [
+    await q.query('update hubs set server_url = $2, hub_key = $3, hub_version = $4, services = $5 where id = $1', [
       id,
-      serverUrl,
-      hubVersion,
-      JSON.stringify(services),
+      setUp.serverUrl,
+      JSON.stringify(setUp.hubKey),
+      setUp.hubVersion,
+      JSON.stringify(setUp.services),
     ]);
   },
 
@@ -86,6 +99,52 @@ export const integrationRepository = {
       JSON.stringify(changes),
       hubVersion ?? null,
     ]);
+  },
+
+  /** The set-up Hubs of the given teams, with each team's slug: where an ended session is announced. */
+  async setUpHubsOfTeams(
+    q: Queryable,
+    teamIds: string[],
+  ): Promise<{ server_url: string; credential_id: string; team_slug: string }[]> {
+    return q.query(
+      `select h.server_url, h.credential_id, t.slug as team_slug from hubs h join teams t on t.id = h.team_id
+       where h.team_id = any($1::uuid[]) and h.server_url is not null and h.hub_key is not null`,
+      [teamIds],
+    );
+  },
+
+  async teamsOfSessions(q: Queryable, sessionIds: string[]): Promise<string[]> {
+    const rows = await q.query<{ team_id: string }>('select distinct team_id from sessions where id = any($1::uuid[])', [
+      sessionIds,
+    ]);
+    return rows.map((r) => r.team_id);
+  },
+
+  async teamsOfUser(q: Queryable, userId: string): Promise<string[]> {
+    const rows = await q.query<{ team_id: string }>('select distinct team_id from sessions where user_id = $1', [userId]);
+    return rows.map((r) => r.team_id);
+  },
+
+  /** A console session as a Hub's check sees it: its user, team, end, and the admin's scopes now. */
+  async consoleSession(
+    q: Queryable,
+    sessionId: string,
+  ): Promise<
+    { user_id: string; team_id: string; revoked_at: Date | null; absolute_expires_at: Date; scopes: Scope[] | null } | undefined
+  > {
+    const [row] = await q.query<{
+      user_id: string;
+      team_id: string;
+      revoked_at: Date | null;
+      absolute_expires_at: Date;
+      scopes: Scope[] | null;
+    }>(
+      `select s.user_id, s.team_id, s.revoked_at, s.absolute_expires_at, ta.scopes
+       from sessions s left join team_admins ta on ta.team_id = s.team_id and ta.user_id = s.user_id
+       where s.id = $1`,
+      [sessionId],
+    );
+    return row;
   },
 
   async hosting(q: Queryable, teamId: string): Promise<HostingPreference> {

@@ -8,12 +8,14 @@ import {
   enableAuxServicesEndpoint,
   HOSTED_HUB_KEY,
   hostingPreferencesEndpoint,
+  hubSessionCheckEndpoint,
   teamServiceEndpoint,
 } from '@latchkey/contracts';
 import { type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type Guard, requireCaller } from '../../http/guard.ts';
-import { createIntegrationService } from './integration.service.ts';
+import { createIntegrationService, type IntegrationOptions } from './integration.service.ts';
+import { checkConsoleSession } from './session-check.ts';
 
 export const INTEGRATION_ENDPOINTS = [
   credentialsEndpoint,
@@ -25,10 +27,11 @@ export const INTEGRATION_ENDPOINTS = [
   enableAuxServicesEndpoint,
   disableAuxServicesEndpoint,
   teamServiceEndpoint,
+  hubSessionCheckEndpoint,
 ];
 
 /** /integration: super admin or integrator (RULES.integration), every rule in the service. */
-export function integrationRoutes(app: FastifyInstance, guard: Guard, db: Db, options: { allowLoopbackHttp: boolean }) {
+export function integrationRoutes(app: FastifyInstance, guard: Guard, db: Db, options: IntegrationOptions) {
   const hubs = createIntegrationService(db, options);
   registerEndpoint(app, credentialsEndpoint, guard, ({ ctx }) => hubs.list(requireCaller(ctx)));
   registerEndpoint(app, credentialsAddEndpoint, guard, ({ ctx, input }) => hubs.add(requireCaller(ctx), input.name));
@@ -39,8 +42,15 @@ export function integrationRoutes(app: FastifyInstance, guard: Guard, db: Db, op
     hubs.remove(requireCaller(ctx), input.credential_id),
   );
   registerEndpoint(app, credentialsSetupEndpoint, guard, ({ ctx, input }) =>
-    hubs.setup(requireCaller(ctx), input[HOSTED_HUB_KEY].credential_id, input[HOSTED_HUB_KEY].server_url),
+    hubs.setup(
+      requireCaller(ctx),
+      input[HOSTED_HUB_KEY].credential_id,
+      input[HOSTED_HUB_KEY].server_url,
+      input[HOSTED_HUB_KEY].setup_key,
+    ),
   );
+  // A Hub's signed question about a console session (no console session of its own).
+  registerEndpoint(app, hubSessionCheckEndpoint, guard, ({ input, request }) => checkConsoleSession(db, request, input));
   registerEndpoint(app, hostingPreferencesEndpoint, guard, ({ ctx, input }) => hubs.hosting(requireCaller(ctx), input.hosting));
   registerEndpoint(app, enableAuxServicesEndpoint, guard, ({ ctx, input }) =>
     hubs.enable(requireCaller(ctx), input.credential_id, input.services),

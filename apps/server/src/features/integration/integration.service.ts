@@ -12,7 +12,7 @@ import {
 } from '@latchkey/contracts';
 import { AppError, type Db, randomToken } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import { hubClient } from './hub-client.ts';
+import type { HubClient } from './hub-client.ts';
 import { type CredentialRow, integrationRepository as repo } from './integration.repository.ts';
 import { type ServiceStates, statesAfterSetup, toHubServer } from './service-state.ts';
 
@@ -41,10 +41,18 @@ const enabledOnHub = (states: ServiceStates): AuxService[] =>
  * Hub credentials and the team's auxiliary services. The server's record (`hubs.services`) only
  * changes after the Hub itself has agreed over HTTP, so the two never disagree for long.
  */
-export function createIntegrationService(db: Db, options: { allowLoopbackHttp: boolean }) {
+export interface IntegrationOptions {
+  allowLoopbackHttp: boolean;
+  hubClient: HubClient;
+  /** Where a Hub calls this server back: PUBLIC_URL, else the address it listens on. */
+  selfUrl: () => string;
+}
+
+export function createIntegrationService(db: Db, options: IntegrationOptions) {
+  const { hubClient } = options;
   async function connectedHub(caller: Caller, credentialId?: string) {
     const row = credentialId ? await repo.find(db, caller.team.id, credentialId) : await repo.firstConnected(db, caller.team.id);
-    if (!row?.server_url) throw authNotSet();
+    if (!row?.server_url || !row.hub_key) throw authNotSet();
     return { ...row, server_url: row.server_url };
   }
 
@@ -78,10 +86,9 @@ export function createIntegrationService(db: Db, options: { allowLoopbackHttp: b
       return { credentials: (await repo.list(db, caller.team.id)).map(toCredential) };
     },
 
+    /** A credential names one connection to a Hub; it holds no secret (the server's key signs for it). */
     async add(caller: Caller, name: string) {
-      const secret = randomToken();
-      const row = await repo.insert(db, caller.team.id, { credentialId: `hub-${randomToken(9)}`, name, secret });
-      return { ...toCredential(row), secret };
+      return toCredential(await repo.insert(db, caller.team.id, { credentialId: `hub-${randomToken(9)}`, name }));
     },
 
     async rename(caller: Caller, credentialId: string, name: string) {
@@ -95,8 +102,12 @@ export function createIntegrationService(db: Db, options: { allowLoopbackHttp: b
       return { code: 'credential_deleted' as const };
     },
 
-    /** Connects the Hub at `serverUrl`: it must answer and accept the credential (spec §5: https). */
-    async setup(caller: Caller, credentialId: string, serverUrl: string): Promise<HubServer> {
+    /**
+     * Connects the Hub at `serverUrl` (spec §5: https): the server registers the credential there
+     * in a call signed with its key — with the operator's setup key for a team new to that Hub —
+     * keeps the public key the Hub answers with, then asks what the Hub runs.
+     */
+    async setup(caller: Caller, credentialId: string, serverUrl: string, setupKey?: string): Promise<HubServer> {
       const problem = hubUrlProblem(serverUrl, { allowLoopbackHttp: options.allowLoopbackHttp });
       if (problem) {
         throw new AppError('invalid_input', 'The Hub address is not valid.', 400, [
@@ -106,9 +117,11 @@ export function createIntegrationService(db: Db, options: { allowLoopbackHttp: b
       const row = await repo.find(db, caller.team.id, credentialId);
       if (!row) throw notFound();
       const url = new URL(serverUrl.trim()).origin;
-      const hub = await hubClient.verify({ ...row, server_url: url }, caller.team.slug);
+      const target = { credential_id: row.credential_id, server_url: url };
+      const { hub_key } = await hubClient.register(target, caller.team.slug, { serverUrl: options.selfUrl(), setupKey });
+      const hub = await hubClient.verify(target, caller.team.slug);
       const services = statesAfterSetup(hub);
-      await repo.setUp(db, row.id, url, hub.version, services);
+      await repo.setUp(db, row.id, { serverUrl: url, hubKey: hub_key, hubVersion: hub.version, services });
       return toHubServer({ ...row, server_url: url, hub_version: hub.version, services }, true);
     },
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createGuard } from '../../http/guard.ts';
 import { loadServerKeys } from '../../platform/keys.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { startTestHub, TEST_HUB_SETUP_KEY, type TestHub } from '../../test/hub-process.ts';
+import { mintTestSetupKey, startTestHub, type TestHub } from '../../test/hub-process.ts';
 import { createSessionsService } from '../auth/sessions.service.ts';
 import { DEMO_ADMINS } from '../demo/seed.ts';
 
@@ -51,24 +51,20 @@ const token = (who: string) => tokens.get(who) as string;
 const post = <T = Record<string, unknown>>(path: string, body: unknown, who: string) => h.post<T>(path, body, token(who));
 const device = { browser: 'vitest' };
 
-/** What the console does: a credential on the server, registered at the Hub through its connector. */
-async function registeredCredential(hub: TestHub, team: string, who: string) {
-  const added = await post<{ credential_id: string; secret: string }>('/api/v1/credentials/add/', { name: 'Office Hub' }, who);
+/** What the console does: a credential on the server (nothing secret in it). */
+async function newCredential(who: string) {
+  const added = await post<{ credential_id: string }>('/api/v1/credentials/add/', { name: 'Office Hub' }, who);
   expect(added.status).toBe(200);
-  const res = await fetch(`${hub.url}/api/v1/integrate/connector/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      team_slug: team,
-      register: { credential_id: added.body.credential_id, secret: added.body.secret, setup_key: TEST_HUB_SETUP_KEY },
-    }),
-  });
-  expect(res.status).toBe(200);
   return added.body.credential_id;
 }
 
-const setup = (credential_id: string, server_url: string, who = 'family') =>
-  post<HubServer>('/api/v1/credentials/setup/', { device, latchkey_hosted_hub: { credential_id, server_url } }, who);
+/** The setup dialog: the Hub address and, for a team new to that Hub, the operator's setup key. */
+const setup = (credential_id: string, server_url: string, who = 'family', setup_key?: string) =>
+  post<HubServer>(
+    '/api/v1/credentials/setup/',
+    { device, latchkey_hosted_hub: { credential_id, server_url, ...(setup_key ? { setup_key } : {}) } },
+    who,
+  );
 
 describe('access (super admin or integrator)', () => {
   const calls: [string, unknown][] = [
@@ -101,25 +97,32 @@ describe('access (super admin or integrator)', () => {
 });
 
 describe('credentials', () => {
-  test('add returns the secret once; list, rename and delete never show it', async () => {
-    const added = await post<{ credential_id: string; secret: string; server_url: null }>(
+  test('add, list and rename show the integrator no signing material at all', async () => {
+    const added = await post<{ credential_id: string; server_url: null }>(
       '/api/v1/credentials/add/',
       { name: '  Spare  ' },
       'integrator',
     );
     expect(added.status).toBe(200);
+    // Exactly the connection's description: nothing that could sign a grant.
+    expect(Object.keys(added.body).sort()).toEqual(['created_at', 'credential_id', 'hub_version', 'name', 'server_url']);
     expect(added.body).toMatchObject({ name: 'Spare', server_url: null, hub_version: null });
-    expect(added.body.secret.length).toBeGreaterThanOrEqual(40);
     const list = await post<{ credentials: { credential_id: string; name: string }[] }>('/api/v1/credentials/', {}, 'integrator');
-    expect(list.text).not.toContain(added.body.secret);
     expect(list.body.credentials.map((c) => c.name)).toEqual(['Hub', 'Spare']);
+    for (const c of list.body.credentials)
+      expect(Object.keys(c).sort()).toEqual(['created_at', 'credential_id', 'hub_version', 'name', 'server_url']);
+    const { d } = h.serverKey.export({ format: 'jwk' });
+    for (const text of [added.text, list.text]) {
+      expect(text).not.toMatch(/secret|PRIVATE KEY/i);
+      expect(text).not.toContain(String(d));
+    }
     const renamed = await post(
       '/api/v1/credentials/update/',
       { credential_id: added.body.credential_id, name: 'Backup' },
       'integrator',
     );
     expect(renamed.body).toMatchObject({ name: 'Backup' });
-    expect(renamed.text).not.toContain(added.body.secret);
+    expect(renamed.text).not.toMatch(/secret|PRIVATE KEY/i);
     // Another team's admin cannot touch it.
     expect((await post('/api/v1/credentials/delete/', { credential_id: added.body.credential_id }, 'family')).status).toBe(404);
     const deleted = await post('/api/v1/credentials/delete/', { credential_id: added.body.credential_id }, 'integrator');
@@ -154,11 +157,22 @@ describe('setup (spec §5 https rule, the server asks the Hub)', () => {
     await post('/api/v1/credentials/delete/', { credential_id: added.body.credential_id }, 'family');
   });
 
-  test('a Hub that does not know the credential answers auth_not_set; one that does not answer, aux_server_not_connected', async () => {
+  test('a team new to the Hub needs a setup key for it; a Hub that does not answer is aux_server_not_connected', async () => {
     const added = await post<{ credential_id: string }>('/api/v1/credentials/add/', { name: 'x' }, 'family');
-    const unknown = await setup(added.body.credential_id, familyHub.url);
-    expect(unknown.status).toBe(409);
-    expect(unknown.body).toMatchObject({ code: 'auth_not_set' });
+    const without = await setup(added.body.credential_id, familyHub.url);
+    expect(without.status).toBe(400);
+    expect(without.body).toMatchObject({ code: 'setup_key_invalid', message_key: 'errors.setup_key_invalid' });
+    // A key the operator minted for another team registers nothing for this one.
+    const otherTeams = await setup(added.body.credential_id, familyHub.url, 'family', mintTestSetupKey('northwind'));
+    expect(otherTeams.status).toBe(400);
+    const expired = await setup(
+      added.body.credential_id,
+      familyHub.url,
+      'family',
+      mintTestSetupKey('sam-family', 30, Date.now() - 31 * 60_000),
+    );
+    expect(expired.status).toBe(400);
+    expect(await familyHub.db.query('select 1 from registrations')).toEqual([]);
     const down = await setup(added.body.credential_id, 'http://127.0.0.1:1');
     expect(down.status).toBe(502);
     expect(down.body).toMatchObject({
@@ -181,8 +195,8 @@ describe('services follow the Hub', () => {
   });
 
   test('setup connects the Hub with integration on', async () => {
-    credential = await registeredCredential(familyHub, 'sam-family', 'family');
-    const res = await setup(credential, `${familyHub.url}/some/path`);
+    credential = await newCredential('family');
+    const res = await setup(credential, `${familyHub.url}/some/path`, 'family', mintTestSetupKey('sam-family'));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       server_url: familyHub.url,
@@ -273,9 +287,11 @@ describe('services follow the Hub', () => {
 
 describe('versions', () => {
   test('an older Hub refuses a service it does not run: not_allowed with its description', async () => {
-    const credential = await registeredCredential(oldHub, 'northwind', 'superAdmin');
+    const credential = await newCredential('superAdmin');
     // The first Hub of Northwind is the demo one; this credential is set up second.
-    expect((await setup(credential, oldHub.url, 'superAdmin')).body).toMatchObject({ hub_version: '2.0' });
+    expect((await setup(credential, oldHub.url, 'superAdmin', mintTestSetupKey('northwind'))).body).toMatchObject({
+      hub_version: '2.0',
+    });
     const res = await post(
       '/api/v1/policy/team/enable/aux/services/',
       { credential_id: credential, services: ['enable_audit'] },

@@ -1,7 +1,7 @@
 import { AUX_SERVICES, type HubServer, type HubState } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import { hubClient } from './hub-client.ts';
+import type { HubClient } from './hub-client.ts';
 import { integrationRepository as repo } from './integration.repository.ts';
 import { liveStates, toHubServer } from './service-state.ts';
 
@@ -9,8 +9,8 @@ import { liveStates, toHubServer } from './service-state.ts';
  * The live state of every set-up Hub of the team: the server asks each Hub now and records what
  * it finds, so the route guards (console and server) follow a Hub that stopped or came back.
  */
-export async function liveServers(db: Db, caller: Caller): Promise<HubServer[]> {
-  const rows = (await repo.list(db, caller.team.id)).filter((r) => r.server_url);
+export async function liveServers(db: Db, hubClient: HubClient, caller: Caller): Promise<HubServer[]> {
+  const rows = (await repo.list(db, caller.team.id)).filter((r) => r.server_url && r.hub_key);
   return Promise.all(
     rows.map(async (row) => {
       let hub: HubState | null = null;

@@ -84,11 +84,12 @@ export const accountRepository = {
   },
 
   /** Ends every session of the admin but `keepSessionId` (after a password change). */
-  async revokeOtherSessions(q: Queryable, userId: string, keepSessionId: string, reason: string): Promise<void> {
-    await q.query(
+  async revokeOtherSessions(q: Queryable, userId: string, keepSessionId: string, reason: string): Promise<string[]> {
+    const rows = await q.query<{ id: string }>(
       `update sessions set revoked_at = now(), revoked_reason = $3
-       where user_id = $1 and id <> $2 and revoked_at is null`,
+       where user_id = $1 and id <> $2 and revoked_at is null returning id`,
       [userId, keepSessionId, reason],
     );
+    return rows.map((r) => r.id);
   },
 };

@@ -4,6 +4,7 @@ import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
 import { authRepository, type UserRow } from '../auth/auth.repository.ts';
+import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
 import { accountRepository as repo } from './account.repository.ts';
 import { type Limiter, type LimitKind, LimitReached } from './limits.ts';
 import { newRecoveryCodes, recoveryCodeInput } from './recovery-codes.ts';
@@ -32,7 +33,10 @@ export function createAccountService({
   codes: codeHasher,
   keys,
   relyingParty,
+  hubSessions,
 }: {
+  /** Tells the team's Hubs which sessions ended (features/integration/hub-session-ender.ts). */
+  hubSessions: HubSessionEnder;
   db: Db;
   limiter: Limiter;
   sealer: Sealer;
@@ -163,11 +167,12 @@ export function createAccountService({
         );
       }
       const hash = await hashPassword(newPassword);
-      await db.transaction(async (tx) => {
+      const ended = await db.transaction(async (tx) => {
         await repo.setPassword(tx, user.id, hash);
         // Whoever knew the old password may hold a session: only this one stays.
-        await repo.revokeOtherSessions(tx, user.id, caller.sessionId, 'password_changed');
+        return repo.revokeOtherSessions(tx, user.id, caller.sessionId, 'password_changed');
       });
+      if (ended.length > 0) await hubSessions.sessionsEnded({ sessionIds: ended });
       await event(caller, user, 'password_changed');
       return { code: 'password_changed' as const };
     },

@@ -2,6 +2,7 @@ import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
 import type { Mailer } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { authRepository } from '../auth/auth.repository.ts';
+import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
 import { teamRepository } from '../team/team.repository.ts';
 import { accountRepository } from './account.repository.ts';
 import { type Limiter, LimitReached } from './limits.ts';
@@ -23,6 +24,7 @@ export function createPasswordResetService(deps: {
   limiter: Limiter;
   /** The console's public address; null when links cannot be sent. */
   consoleUrl: (requestOrigin: string | undefined) => string | null;
+  hubSessions: HubSessionEnder;
 }) {
   const { db, mailer, limiter } = deps;
   return {
@@ -84,6 +86,7 @@ export function createPasswordResetService(deps: {
         return id;
       });
       if (!userId) throw invalidLink();
+      await deps.hubSessions.sessionsEnded({ userId });
       await authRepository.recordSecurityEvent(db, { kind: 'password_reset', userId, ip });
       return { code: 'password_reset' as const };
     },

@@ -21,7 +21,6 @@ export interface HubRow {
   id: string;
   server_url: string;
   credential_id: string;
-  secret: string;
   hub_version: string | null;
   services: Partial<Record<AuxService, ServiceState>>;
 }
@@ -86,8 +85,8 @@ export const teamRepository = {
   /** The team's Hubs that are set up (a credential waiting for setup has no address yet). */
   async hubs(q: Queryable, teamId: string): Promise<HubRow[]> {
     return q.query(
-      `select id, server_url, credential_id, secret, hub_version, services from hubs
-       where team_id = $1 and server_url is not null order by created_at, id`,
+      `select id, server_url, credential_id, hub_version, services from hubs
+       where team_id = $1 and server_url is not null and hub_key is not null order by created_at, id`,
       [teamId],
     );
   },

@@ -9,10 +9,11 @@ import { type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type Guard, requireCaller } from '../../http/guard.ts';
 import { authRepository } from '../auth/auth.repository.ts';
+import type { HubClient } from '../integration/hub-client.ts';
 import { createTeamService } from './team.service.ts';
 
-export function teamRoutes(app: FastifyInstance, guard: Guard, db: Db) {
-  const team = createTeamService(db);
+export function teamRoutes(app: FastifyInstance, guard: Guard, db: Db, hubClient: HubClient) {
+  const team = createTeamService(db, hubClient);
   registerEndpoint(app, teamInfoEndpoint, guard, ({ ctx }) => team.info(requireCaller(ctx)));
   registerEndpoint(app, adminScopeEndpoint, guard, async ({ ctx }) => ({ scope: requireCaller(ctx).scopes }));
   registerEndpoint(app, adminInfoEndpoint, guard, async ({ ctx }) => {

@@ -1,10 +1,11 @@
 import type { allTeamsEndpoint, auxServicesEndpoint, EndpointOutput, teamInfoEndpoint } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
+import type { HubClient } from '../integration/hub-client.ts';
 import { liveServers } from '../integration/live-state.ts';
 import { teamRepository as repo } from './team.repository.ts';
 
-export function createTeamService(db: Db) {
+export function createTeamService(db: Db, hubClient: HubClient) {
   return {
     async info(caller: Caller): Promise<EndpointOutput<typeof teamInfoEndpoint>> {
       const { id: _id, slug, name, ...team } = caller.team;
@@ -18,7 +19,7 @@ export function createTeamService(db: Db) {
 
     async auxServices(caller: Caller): Promise<EndpointOutput<typeof auxServicesEndpoint>> {
       // Asked live: a Hub that stopped shows (and guards) as an error at once.
-      return { servers: await liveServers(db, caller) };
+      return { servers: await liveServers(db, hubClient, caller) };
     },
   };
 }

@@ -14,8 +14,9 @@ import { Hint, Section } from './Section.tsx';
 
 /**
  * No Hub yet: the browser checks the address (health and connector, straight at the Hub), then
- * connects: a new credential on the server, registered at the Hub with its operator's setup
- * key, then set up on the server, which checks with the Hub itself.
+ * connects: a new credential on the server, which registers it at the Hub itself in a signed
+ * call, with the setup key the Hub's operator minted for this team. The browser never registers
+ * anything and never sees a signing secret.
  */
 export function ConnectHubCard() {
   const { t } = useTranslation();
@@ -38,13 +39,13 @@ export function ConnectHubCard() {
     mutationFn: async () => {
       const credential = await call('credentialsAdd', { name: new URL(url.trim()).host.slice(0, 60) });
       try {
-        await callHubDirect(url, 'hubConnector', {
-          team_slug: team,
-          register: { credential_id: credential.credential_id, secret: credential.secret, setup_key: setupKey },
-        });
         return await call('credentialsSetup', {
           device: deviceInfo(),
-          [HOSTED_HUB_KEY]: { credential_id: credential.credential_id, server_url: hubOrigin(url) },
+          [HOSTED_HUB_KEY]: {
+            credential_id: credential.credential_id,
+            server_url: hubOrigin(url),
+            ...(setupKey.trim() ? { setup_key: setupKey.trim() } : {}),
+          },
         });
       } catch (error) {
         // A credential no Hub took is of no use: remove it again.
@@ -111,7 +112,9 @@ export function ConnectHubCard() {
         <Stack gap="sm">
           <PasswordInput
             label={t('integration.connection.setup_key')}
-            description={t('integration.connection.setup_key_hint')}
+            description={t(
+              check.data.registered ? 'integration.connection.setup_key_optional_hint' : 'integration.connection.setup_key_hint',
+            )}
             value={setupKey}
             onChange={(e) => setSetupKey(e.currentTarget.value)}
             maw={420}
@@ -121,7 +124,7 @@ export function ConnectHubCard() {
             <Button
               onClick={() => connect.mutate()}
               loading={connect.isPending}
-              disabled={!setupKey.trim()}
+              disabled={!setupKey.trim() && !check.data.registered}
               data-testid="hub-connect-submit"
             >
               {t('integration.connection.connect')}

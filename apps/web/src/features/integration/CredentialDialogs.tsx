@@ -1,5 +1,5 @@
 import { type Credential, HOSTED_HUB_KEY } from '@latchkey/contracts/client';
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -60,7 +60,7 @@ function Dialog(props: {
   );
 }
 
-/** Creates a credential and shows its secret once, for the Hub's operator. */
+/** Creates a credential: a name for one connection to a Hub, with nothing secret in it. */
 export function AddCredentialDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const refresh = useRefreshIntegration();
@@ -69,10 +69,9 @@ export function AddCredentialDialog({ onClose }: { onClose: () => void }) {
   if (add.data) {
     return (
       <Modal opened onClose={onClose} title={t('integration.credentials.add')} centered>
-        <Stack gap="md" data-testid="credential-secret">
-          <Alert color="yellow">{t('integration.credentials.secret_once')}</Alert>
-          <Secret label={t('integration.credentials.id')} value={add.data.credential_id} />
-          <Secret label={t('integration.credentials.secret')} value={add.data.secret} />
+        <Stack gap="md" data-testid="credential-added">
+          <Alert color="blue">{t('integration.credentials.connection_only')}</Alert>
+          <CopyField label={t('integration.credentials.id')} value={add.data.credential_id} />
           <Group justify="flex-end">
             <Button onClick={onClose}>{t('common.continue')}</Button>
           </Group>
@@ -102,7 +101,7 @@ export function AddCredentialDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-function Secret({ label, value }: { label: string; value: string }) {
+function CopyField({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
   return (
     <Stack gap={4}>
@@ -184,17 +183,26 @@ export function DeleteCredentialDialog({ credential, onClose }: { credential: Cr
   );
 }
 
-/** Sets up a credential the Hub's operator registered on the Hub at an address (spec §5: https). */
+/**
+ * Sets up a credential on the Hub at an address (spec §5: https): the server registers it there
+ * itself, with the setup key the Hub's operator minted for this team when the Hub does not serve
+ * it yet.
+ */
 export function SetupCredentialDialog({ credential, onClose }: { credential: Credential; onClose: () => void }) {
   const { t } = useTranslation();
   const refresh = useRefreshIntegration();
   const [url, setUrl] = useState('');
+  const [setupKey, setSetupKey] = useState('');
   const problem = url ? hubAddressProblem(url) : null;
   const setup = useMutation({
     mutationFn: () =>
       call('credentialsSetup', {
         device: deviceInfo(),
-        [HOSTED_HUB_KEY]: { credential_id: credential.credential_id, server_url: hubOrigin(url) },
+        [HOSTED_HUB_KEY]: {
+          credential_id: credential.credential_id,
+          server_url: hubOrigin(url),
+          ...(setupKey.trim() ? { setup_key: setupKey.trim() } : {}),
+        },
       }),
     onSuccess: async () => {
       await refresh();
@@ -219,6 +227,13 @@ export function SetupCredentialDialog({ credential, onClose }: { credential: Cre
         onChange={(e) => setUrl(e.currentTarget.value)}
         error={problem ? t(problem) : undefined}
         data-autofocus
+      />
+      <PasswordInput
+        label={t('integration.connection.setup_key')}
+        description={t('integration.connection.setup_key_optional_hint')}
+        value={setupKey}
+        onChange={(e) => setSetupKey(e.currentTarget.value)}
+        data-testid="credential-setup-key"
       />
     </Dialog>
   );
