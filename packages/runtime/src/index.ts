@@ -3,6 +3,7 @@ export * from './config.ts';
 export * from './db.ts';
 export * from './errors.ts';
 export * from './http.ts';
+export * from './jobs.ts';
 export * from './key-files.ts';
 export * from './mail.ts';
 export * from './migrate.ts';
