@@ -231,6 +231,7 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
       await boss.start();
       for (const [name, { definition }] of definitions) {
         const queue = {
+          name,
           retryLimit: definition.retryLimit,
           retryDelay: Math.max(1, Math.round(definition.retryDelaySeconds)),
           retryBackoff: true,

@@ -1,0 +1,16 @@
+import { PGlite } from '@electric-sql/pglite';
+import { wrapPglite } from './src/db.ts';
+import { createJobs } from './src/jobs.ts';
+const db = wrapPglite(await PGlite.create());
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const jobs = createJobs(db, { log: quiet });
+const d = jobs.define('a', async () => { throw new Error('x') }, { retryLimit: 0 });
+jobs.define('b', async () => undefined);
+await jobs.start();
+await d.enqueue(db, {});
+await new Promise(r => setTimeout(r, 1000));
+console.log(await jobs.counts());
+let t = Date.now();
+await jobs.stop();
+console.log('stop', Date.now() - t);
+await db.close();
