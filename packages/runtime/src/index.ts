@@ -6,6 +6,7 @@ export * from './http.ts';
 export * from './jobs.ts';
 export * from './key-files.ts';
 export * from './mail.ts';
+export * from './mail-outbox.ts';
 export * from './metrics.ts';
 export * from './migrate.ts';
 export * from './openapi.ts';

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoginSuccess } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
-import { createTestDb, type ReceivedMail, startSmtpReceiver } from '@latchkey/runtime/testing';
+import { createTestDb, type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -29,6 +29,8 @@ export interface Harness {
   url: string;
   /** Every message the SMTP receiver accepted, oldest first. */
   mail: ReceivedMail[];
+  /** The SMTP receiver itself (to refuse messages, as a mail server in trouble does). */
+  smtp: SmtpReceiver;
   /** The real Hub the demo team is connected to, with `hub: true`. */
   hub: TestHub | undefined;
   post<T = Record<string, unknown>>(path: string, body?: unknown, token?: string): Promise<Reply<T>>;
@@ -83,6 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     app,
     url,
     mail,
+    smtp,
     hub,
     async post(path, body = {}, token) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
