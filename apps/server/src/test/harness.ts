@@ -38,6 +38,8 @@ export interface Harness {
   get<T = Record<string, unknown>>(path: string, token?: string): Promise<Reply<T>>;
   /** The code of the newest sign-in mail to `email`; consumes every mail to that address. */
   waitForCode(email: string): Promise<string>;
+  /** Waits until every mail queued so far has left (or is waiting for a retry). */
+  mailSent(): Promise<void>;
   /** login → verify/password → verify/otp, as the console does. */
   signIn(email: string, teamSlug?: string): Promise<LoginSuccess>;
   close(): Promise<void>;
@@ -98,7 +100,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async get(path, token) {
       return reply(await fetch(url + path, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
     },
+    async mailSent() {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const [left] = await db.query<{ n: number }>(
+          "select count(*)::int as n from pgboss.job where name = 'mail' and state in ('created', 'active')",
+        );
+        if (!left?.n || Date.now() > deadline) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     async waitForCode(email) {
+      // Mail leaves through the job queue, in order: once it is out, the newest mail is this code's,
+      // not an earlier one that happened to arrive late.
+      await harness.mailSent();
       const deadline = Date.now() + 5000;
       for (;;) {
         const mine = mail.filter((m) => m.to.includes(email));
