@@ -1,6 +1,6 @@
 import type { AuxService } from '@latchkey/contracts';
 import * as contracts from '@latchkey/contracts';
-import { createHttpApp, createMailer, type Db } from '@latchkey/runtime';
+import { createHttpApp, createJobs, createMailer, type Db, defineMailOutbox, registerMetrics } from '@latchkey/runtime';
 import type { Config } from './config.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
@@ -88,6 +88,9 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     checkReplies: config.NODE_ENV !== 'production',
     trustProxy: config.TRUST_PROXY,
   });
+  // Durable background work (recovery mail now; SIEM delivery and retention later): started once every queue is defined, below.
+  const jobs = createJobs(db, { log: app.log });
+  registerMetrics(app, { db, jobs, token: config.METRICS_TOKEN, openWithoutToken: config.NODE_ENV !== 'production' });
   await registerSecurity(app, config.ALLOWED_ORIGINS);
   registerRateLimit(app, rateLimitPerMinute);
 
@@ -129,9 +132,13 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   if (offered.includes('audit')) auditRoutes(app, ...gate('audit'), db);
   if (offered.includes('secret_sharing')) sharingRoutes(app, ...gate('secret_sharing'), db);
   // Links in the notification point at the console this Hub serves (its first allowed origin).
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
-  const notifier = createRecoveryNotifier(db, mailer, app.log, config.ALLOWED_ORIGINS[0] ?? '');
+  // Recovery mail carries no secret (who asked, when, where to act): kept in the queue as is.
+  const mail = defineMailOutbox(jobs, createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
+  const notifier = createRecoveryNotifier(mail, config.ALLOWED_ORIGINS[0] ?? '');
   recoveryRoutes(app, ...gate('recovery'), db, notifier);
   eventsRoutes(app, gate('audit_logs')[1], db);
+
+  await jobs.start();
+  app.addHook('onClose', () => jobs.stop());
   return app;
 }

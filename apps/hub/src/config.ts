@@ -50,6 +50,8 @@ const Config = z
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
     /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits). */
     TRUST_PROXY: envFlag,
+    /** When set, /metrics needs `Authorization: Bearer <token>`; without it /metrics is open outside production and off in production. */
+    METRICS_TOKEN: z.string().min(16).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** smtp(s)://user:pass@host:port for recovery notifications; without it mail is written to the log. */
     SMTP_URL: z.string().optional(),

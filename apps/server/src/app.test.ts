@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { SERVER_ENDPOINTS } from './app.ts';
+import { buildServer, SERVER_ENDPOINTS } from './app.ts';
 import { type Harness, startHarness } from './test/harness.ts';
 
 let h: Harness;
@@ -16,6 +16,30 @@ describe('operations', () => {
     const ready = await h.get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready' });
+  });
+
+  test('/metrics: request latency by route pattern and the mail queue by state, in Prometheus text', async () => {
+    await h.get('/readyz');
+    const res = await fetch(`${h.url}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('http_request_duration_seconds_count{method="GET",route="/readyz",status="200"}');
+    expect(text).toContain('latchkey_jobs{queue="mail",state="failed"} 0');
+  });
+
+  test('/metrics with METRICS_TOKEN: only its bearer may read; in production without one, no /metrics', async () => {
+    const guarded = await buildServer({ config: { ...h.config, METRICS_TOKEN: 'metrics-token-0123456789' }, db: h.db });
+    const production = await buildServer({ config: { ...h.config, NODE_ENV: 'production' }, db: h.db });
+    try {
+      expect((await guarded.inject({ url: '/metrics' })).statusCode).toBe(401);
+      const ok = await guarded.inject({ url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.body).toContain('latchkey_jobs{queue="mail"');
+      expect((await production.inject({ url: '/metrics' })).statusCode).toBe(404);
+    } finally {
+      await guarded.close();
+      await production.close();
+    }
   });
 
   test('/openapi.json lists every call the server answers, with its method and security', async () => {

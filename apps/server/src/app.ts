@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import * as contracts from '@latchkey/contracts';
-import { addSecurityHeaders, createHttpApp, type Db, openApiDocument } from '@latchkey/runtime';
+import { addSecurityHeaders, createHttpApp, createJobs, type Db, openApiDocument, registerMetrics } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { ADMINS_ENDPOINTS, adminsRoutes } from './features/admins/admins.routes.ts';
@@ -38,7 +38,7 @@ import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';
 import { loadServerKeys } from './platform/keys.ts';
-import { createMailer, type Mailer } from './platform/mail.ts';
+import { createMailer, defineMailOutbox, type Mailer } from './platform/mail.ts';
 import { createSealer } from './platform/sealed.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
@@ -99,6 +99,7 @@ export const SERVER_ENDPOINTS = [
 export interface ServerDeps {
   config: Config;
   db: Db;
+  /** How mail leaves (tests and benches pass their own); by default SMTP_URL, or the log. */
   mailer?: Mailer;
   /** Requests per minute per client address before 429. */
   rateLimitPerMinute?: number;
@@ -110,6 +111,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     checkReplies: config.NODE_ENV !== 'production',
     trustProxy: config.TRUST_PROXY,
   });
+  // Durable background work (mail now; Hub notices later): started once every queue is defined, below.
+  const jobs = createJobs(db, { log: app.log });
+  registerMetrics(app, { db, jobs, token: config.METRICS_TOKEN, openWithoutToken: config.NODE_ENV !== 'production' });
   const devConnect = config.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:*', 'http://localhost:*'];
   addSecurityHeaders(app, {
     contentSecurityPolicy: {
@@ -167,6 +171,12 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
   const sealer = createSealer(serverKeys.sealing);
+  // Every mail goes through the queue, sealed: its jobs hold sign-in codes and links.
+  const mail = defineMailOutbox(
+    jobs,
+    mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
+    { sealer },
+  );
   // Links in emails and security keys are bound to PUBLIC_URL. Without it, development and tests
   // use the page's own origin; production then sends no link and registers no key rather than
   // trust a request header.
@@ -186,7 +196,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     limiter,
     sealer,
     codes,
-    mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
+    mail,
     emailCodeTtlMinutes: config.EMAIL_CODE_TTL_MINUTES,
     hubKey,
   });
@@ -195,24 +205,14 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   const reset = createPasswordResetService({
     db,
     limiter,
-    mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
+    mail,
     consoleUrl,
     hubSessions,
   });
   accountRoutes(app, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
   teamRoutes(app, guard, db, hubClient);
-  peopleRoutes(app, guard, db, mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
-  adminsRoutes(
-    app,
-    guard,
-    db,
-    hubSessions,
-    createOnboardingInvites({
-      db,
-      consoleUrl,
-      mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
-    }),
-  );
+  peopleRoutes(app, guard, db, mail);
+  adminsRoutes(app, guard, db, hubSessions, createOnboardingInvites({ db, consoleUrl, mail }));
 
   // Sign-in and account security (issue 3)
   signInLinkRoutes(app, guard, auth);
@@ -235,6 +235,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
 
   // Security audit, sharing, recovery (issue 6)
   hubServicesRoutes(app, guard, db);
+
+  await jobs.start();
+  app.addHook('onClose', () => jobs.stop());
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {

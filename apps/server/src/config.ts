@@ -55,6 +55,8 @@ const Config = z.object({
   REDIS_URL: z.string().url().optional(),
   /** Behind a load balancer: take the client address from X-Forwarded-For. */
   TRUST_PROXY: envFlag,
+  /** When set, /metrics needs `Authorization: Bearer <token>`; without it /metrics is open outside production and off in production. */
+  METRICS_TOKEN: z.string().min(16).optional(),
 });
 export type Config = z.output<typeof Config>;
 

@@ -12,8 +12,8 @@ export interface Queryable {
 /** The one query layer: the same SQL runs on embedded PGlite and on a PostgreSQL server. */
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs several statements (migrations); no parameters. */
-  exec(sql: string): Promise<void>;
+  /** Runs several statements (migrations, the job queue's schema); no parameters. Returns the last statement's rows. */
+  exec<T = Row>(sql: string): Promise<T[]>;
   /** Runs `fn` in one transaction: all its writes land, or none do. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
@@ -21,6 +21,8 @@ export interface Db extends Queryable {
    * single statement, at commit for those of a transaction. Lets a cache drop what a write changed.
    */
   onCommitted(listener: (sql: string) => void): void;
+  /** Connections of a PostgreSQL pool (for /metrics); absent on embedded PGlite, which has one. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -47,9 +49,10 @@ export function wrapPglite(lite: PGlite): Db {
       committed.emit([sql]);
       return rows;
     },
-    async exec(sql) {
-      await lite.exec(sql);
+    async exec<T>(sql: string) {
+      const results = await lite.exec(sql);
       committed.emit([sql]);
+      return (results.at(-1)?.rows ?? []) as T[];
     },
     async transaction(fn) {
       const statements: string[] = [];
@@ -78,9 +81,11 @@ export function wrapPool(pool: pg.Pool): Db {
       committed.emit([sql]);
       return rows;
     },
-    async exec(sql) {
-      await pool.query(sql);
+    async exec<T>(sql: string) {
+      // Several statements answer with one result each, a single statement with one result.
+      const results: pg.QueryResult | pg.QueryResult[] = await pool.query(sql);
       committed.emit([sql]);
+      return ((Array.isArray(results) ? results.at(-1) : results)?.rows ?? []) as T[];
     },
     async transaction(fn) {
       const client = await pool.connect();
@@ -104,6 +109,7 @@ export function wrapPool(pool: pg.Pool): Db {
       }
     },
     onCommitted: committed.add,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

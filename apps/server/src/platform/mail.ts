@@ -1,2 +1,2 @@
-// The mailer is shared with the Hub (its recovery notifications); callers here keep this path.
-export { createMailer, type Mail, type Mailer } from '@latchkey/runtime';
+// The mailer and the mail outbox are shared with the Hub (its recovery notifications); callers here keep this path.
+export { createMailer, defineMailOutbox, type Mail, type Mailer, type MailOutbox } from '@latchkey/runtime';

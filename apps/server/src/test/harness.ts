@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoginSuccess } from '@latchkey/contracts';
 import { type Db, generateEd25519Key, privateKeyOf, publicJwkOf } from '@latchkey/runtime';
-import { createTestDb, type ReceivedMail, startSmtpReceiver } from '@latchkey/runtime/testing';
+import { createTestDb, type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -30,6 +30,8 @@ export interface Harness {
   url: string;
   /** Every message the SMTP receiver accepted, oldest first. */
   mail: ReceivedMail[];
+  /** The SMTP receiver itself (to refuse messages, as a mail server in trouble does). */
+  smtp: SmtpReceiver;
   /** The real Hub the demo team is connected to, with `hub: true`. */
   hub: TestHub | undefined;
   /** The server's signing key (its configuration's SERVER_SIGNING_KEY). */
@@ -39,6 +41,8 @@ export interface Harness {
   get<T = Record<string, unknown>>(path: string, token?: string): Promise<Reply<T>>;
   /** The code of the newest sign-in mail to `email`; consumes every mail to that address. */
   waitForCode(email: string): Promise<string>;
+  /** Waits until every mail queued so far has left (or is waiting for a retry). */
+  mailSent(): Promise<void>;
   /** login → verify/password → verify/otp, as the console does. */
   signIn(email: string, teamSlug?: string): Promise<LoginSuccess>;
   close(): Promise<void>;
@@ -95,6 +99,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     app,
     url,
     mail,
+    smtp,
     hub,
     serverKey,
     async post(path, body = {}, token) {
@@ -108,7 +113,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async get(path, token) {
       return reply(await fetch(url + path, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
     },
+    async mailSent() {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const [left] = await db.query<{ n: number }>(
+          "select count(*)::int as n from pgboss.job where name = 'mail' and state in ('created', 'active')",
+        );
+        if (!left?.n || Date.now() > deadline) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     async waitForCode(email) {
+      // Mail leaves through the job queue, in order: once it is out, the newest mail is this code's,
+      // not an earlier one that happened to arrive late.
+      await harness.mailSent();
       const deadline = Date.now() + 5000;
       for (;;) {
         const mine = mail.filter((m) => m.to.includes(email));

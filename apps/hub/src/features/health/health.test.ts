@@ -30,6 +30,17 @@ describe('health', () => {
     expect(await res.json()).toEqual({ status: 'ok', version: '1.0' });
   });
 
+  it('serves /metrics in Prometheus text: request latency by route pattern, the mail queue by state', async () => {
+    await fetch(`${hub.url}/api/v1/server/health/status/`);
+    const res = await fetch(`${hub.url}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain(
+      'http_request_duration_seconds_count{method="GET",route="/api/v1/server/health/status/",status="200"}',
+    );
+    expect(text).toContain('latchkey_jobs{queue="mail",state="created"} 0');
+  });
+
   it('answers liveness and readiness probes', async () => {
     expect(await (await fetch(`${hub.url}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`${hub.url}/readyz`)).json()).toEqual({ status: 'ready' });

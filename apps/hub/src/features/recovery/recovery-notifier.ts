@@ -1,10 +1,13 @@
-import type { Db, Mailer } from '@latchkey/runtime';
-import type { FastifyBaseLogger } from 'fastify';
+import type { MailOutbox, Queryable } from '@latchkey/runtime';
 import { type RequestRow, recoveryRepository as repo } from './recovery.repository.ts';
 
 export interface RecoveryNotifier {
-  /** Emails the team's configured recipients; never throws (a mail outage must not fail the app). */
-  requestOpened(teamSlug: string, request: RequestRow): Promise<void>;
+  /**
+   * Queues a mail to each of the team's configured recipients in `q`, the transaction that opened
+   * the request: the mail goes out if and only if the request exists, and a mail outage is retried
+   * in the background instead of failing the app's call.
+   */
+  requestOpened(q: Queryable, teamSlug: string, request: RequestRow): Promise<void>;
 }
 
 /** The mail names who asked and when, and where to act: nothing a reader could recover with. */
@@ -21,18 +24,12 @@ export function recoveryRequestMail(request: RequestRow, consoleUrl: string) {
   };
 }
 
-export function createRecoveryNotifier(db: Db, mailer: Mailer, log: FastifyBaseLogger, consoleUrl: string): RecoveryNotifier {
+export function createRecoveryNotifier(mail: MailOutbox, consoleUrl: string): RecoveryNotifier {
   return {
-    async requestOpened(teamSlug, request) {
-      try {
-        const recipients = await repo.notificationRecipients(db, teamSlug);
-        const mail = recoveryRequestMail(request, consoleUrl);
-        const results = await Promise.allSettled(recipients.map((to) => mailer.send({ to, ...mail })));
-        results.forEach((r, i) => {
-          if (r.status === 'rejected') log.warn({ err: r.reason, to: recipients[i] }, 'recovery notification not sent');
-        });
-      } catch (err) {
-        log.warn({ err }, 'recovery notification not sent');
+    async requestOpened(q, teamSlug, request) {
+      const message = recoveryRequestMail(request, consoleUrl);
+      for (const to of await repo.notificationRecipients(q, teamSlug)) {
+        await mail.send(q, { to, ...message }, `recovery-request:${request.id}:${to}`);
       }
     },
   };

@@ -49,10 +49,13 @@ export function recoveryRoutes(
   // ── the apps ──
   registerEndpoint(app, recoveryRequestCreateEndpoint, deviceGuard, async ({ ctx }) => {
     const device = requireDevice(ctx);
-    const { request, created } = await repo.openRequest(db, device.teamSlug, device.email, device.deviceId);
-    // The row is committed (one statement, outside any transaction): the recipients are told of a
-    // new request only, in the background, so a slow or failing SMTP server never holds up the app.
-    if (created) void notifier.requestOpened(device.teamSlug, request);
+    // The recipients are told of a new request only; their mail is queued with it and leaves in the
+    // background, so a slow or failing SMTP server never holds up the app.
+    const { request } = await db.transaction(async (tx) => {
+      const opened = await repo.openRequest(tx, device.teamSlug, device.email, device.deviceId);
+      if (opened.created) await notifier.requestOpened(tx, device.teamSlug, opened.request);
+      return opened;
+    });
     return { request_id: request.id, state: request.state };
   });
 

@@ -1,7 +1,7 @@
 import { type EndpointInput, type EndpointOutput, type LoginSuccess, type loginEndpoint, OTP_LENGTH } from '@latchkey/contracts';
 import { AppError, type Db, hashToken, numericCode, randomToken } from '@latchkey/runtime';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
-import type { Mailer } from '../../platform/mail.ts';
+import type { MailOutbox } from '../../platform/mail.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp } from '../../platform/totp.ts';
@@ -26,7 +26,7 @@ const SET_PASSWORD_MINUTES = 10;
 
 export interface AuthDeps {
   db: Db;
-  mailer: Mailer;
+  mail: MailOutbox;
   sessions: SessionsService;
   limiter: Limiter;
   sealer: Sealer;
@@ -47,7 +47,7 @@ type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
  */
 export function createAuthService({
   db,
-  mailer,
+  mail,
   sessions,
   limiter,
   sealer,
@@ -146,17 +146,19 @@ export function createAuthService({
     await limited('code_mail', user, team, ip, async () => false);
     const code = numericCode(OTP_LENGTH);
     // Keyed (codes.hash), and bound to the user and team so equal codes never share a stored value.
-    await repo.createEmailCode(
-      db,
-      user.id,
-      team.id,
-      codes.hash(emailCodeInput(user.id, team.id, code)),
-      new Date(Date.now() + emailCodeTtlMinutes * 60_000),
-    );
-    await mailer.send({
-      to: user.email,
-      subject: `Your Latchkey sign-in code: ${code}`,
-      text: `Your code to sign in to the ${team.name} admin console is ${code}.\nIt expires in ${emailCodeTtlMinutes} minutes. If you did not try to sign in, ignore this email.`,
+    const hash = codes.hash(emailCodeInput(user.id, team.id, code));
+    // The code and its mail land together: no code without its mail on the way, and no mail for a code never stored.
+    await db.transaction(async (tx) => {
+      await repo.createEmailCode(tx, user.id, team.id, hash, new Date(Date.now() + emailCodeTtlMinutes * 60_000));
+      await mail.send(
+        tx,
+        {
+          to: user.email,
+          subject: `Your Latchkey sign-in code: ${code}`,
+          text: `Your code to sign in to the ${team.name} admin console is ${code}.\nIt expires in ${emailCodeTtlMinutes} minutes. If you did not try to sign in, ignore this email.`,
+        },
+        `sign-in-code:${hash}`,
+      );
     });
   }
 

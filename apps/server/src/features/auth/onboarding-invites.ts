@@ -1,5 +1,5 @@
-import type { Db } from '@latchkey/runtime';
-import type { Mailer } from '../../platform/mail.ts';
+import { type Db, hashToken } from '@latchkey/runtime';
+import type { MailOutbox } from '../../platform/mail.ts';
 import { teamRepository } from '../team/team.repository.ts';
 import { authRepository } from './auth.repository.ts';
 import { LOGIN_TOKEN_MINUTES, loginTokensRepository } from './login-tokens.ts';
@@ -11,22 +11,28 @@ import { LOGIN_TOKEN_MINUTES, loginTokensRepository } from './login-tokens.ts';
  */
 export function createOnboardingInvites(deps: {
   db: Db;
-  mailer: Mailer;
+  mail: MailOutbox;
   consoleUrl: (requestOrigin: string | undefined) => string | null;
 }) {
-  const { db, mailer } = deps;
+  const { db, mail } = deps;
   return {
     async invite(teamId: string, email: string, requestOrigin: string | undefined): Promise<boolean> {
       const user = await authRepository.findUserByEmail(db, email);
       const team = user && (await teamRepository.adminTeams(db, user.id)).find((t) => t.id === teamId);
       const base = deps.consoleUrl(requestOrigin);
       if (!user || !team || user.password_hash || !base) return false;
-      const token = await loginTokensRepository.issue(db, 'onboarding', user.id, team.id);
       const days = LOGIN_TOKEN_MINUTES.onboarding / (24 * 60);
-      await mailer.send({
-        to: email,
-        subject: `You are now an administrator of ${team.name}`,
-        text: `You were made an administrator of ${team.name} in the Latchkey admin console.\n\nSet up your sign-in: ${base}/#/email-verification/${encodeURIComponent(token)}\n\nThe link works once, for ${days} days. We will email you a code to confirm it is you.`,
+      await db.transaction(async (tx) => {
+        const token = await loginTokensRepository.issue(tx, 'onboarding', user.id, team.id);
+        await mail.send(
+          tx,
+          {
+            to: email,
+            subject: `You are now an administrator of ${team.name}`,
+            text: `You were made an administrator of ${team.name} in the Latchkey admin console.\n\nSet up your sign-in: ${base}/#/email-verification/${encodeURIComponent(token)}\n\nThe link works once, for ${days} days. We will email you a code to confirm it is you.`,
+          },
+          `onboarding:${hashToken(token)}`,
+        );
       });
       return true;
     },

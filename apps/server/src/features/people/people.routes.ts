@@ -17,7 +17,7 @@ import {
 import { type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type Guard, requireCaller } from '../../http/guard.ts';
-import type { Mailer } from '../../platform/mail.ts';
+import type { MailOutbox } from '../../platform/mail.ts';
 import { createPeopleService } from './people.service.ts';
 
 /** The calls this slice answers, for the OpenAPI document. */
@@ -39,8 +39,8 @@ export const PEOPLE_ENDPOINTS = [
 ];
 
 /** Dashboard and members calls: thin, every rule in the service. */
-export function peopleRoutes(app: FastifyInstance, guard: Guard, db: Db, mailer: Mailer) {
-  const people = createPeopleService(db, mailer);
+export function peopleRoutes(app: FastifyInstance, guard: Guard, db: Db, mail: MailOutbox) {
+  const people = createPeopleService(db, mail);
   registerEndpoint(app, notificationEndpoint, guard, async ({ ctx }) => people.notification(requireCaller(ctx)));
   registerEndpoint(app, dashboardActivityEndpoint, guard, ({ ctx }) => people.activity(requireCaller(ctx)));
   registerEndpoint(app, dashboardProvisioningEndpoint, guard, ({ ctx }) => people.provisioning(requireCaller(ctx)));

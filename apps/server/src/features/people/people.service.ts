@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { dashboardProvisioningEndpoint, EndpointOutput, Member, MemberFilters, Notification } from '@latchkey/contracts';
-import { AppError, type Db } from '@latchkey/runtime';
+import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import type { Mailer } from '../../platform/mail.ts';
+import type { MailOutbox } from '../../platform/mail.ts';
 import { type MemberRow, peopleRepository as repo } from './people.repository.ts';
 
 const DAY_MS = 86_400_000;
@@ -49,7 +50,7 @@ export function assertFilterAllowed(caller: Caller, filters: MemberFilters): voi
   }
 }
 
-export function createPeopleService(db: Db, mailer: Mailer) {
+export function createPeopleService(db: Db, mail: MailOutbox) {
   const missing = (wanted: string[], found: MemberRow[]) => {
     const have = new Set(found.map((m) => m.email));
     const absent = wanted.filter((e) => !have.has(e));
@@ -59,13 +60,20 @@ export function createPeopleService(db: Db, mailer: Mailer) {
       });
   };
 
-  const sendInvitations = async (caller: Caller, emails: string[]) => {
+  /** One mail per member, queued in the invitation's transaction: sent if and only if it commits. */
+  const queueInvitations = async (tx: Queryable, caller: Caller, emails: string[]) => {
+    // This call's invitations: a mail each, whatever other calls send the same member.
+    const call = randomUUID();
     for (const to of emails) {
-      await mailer.send({
-        to,
-        subject: `You're invited to ${caller.team.name} on Latchkey`,
-        text: `${caller.email} invited you to join ${caller.team.name} on Latchkey, your team's password manager.\n\nInstall the Latchkey app and sign in with ${to} to accept.`,
-      });
+      await mail.send(
+        tx,
+        {
+          to,
+          subject: `You're invited to ${caller.team.name} on Latchkey`,
+          text: `${caller.email} invited you to join ${caller.team.name} on Latchkey, your team's password manager.\n\nInstall the Latchkey app and sign in with ${to} to accept.`,
+        },
+        `invitation:${caller.team.id}:${to}:${call}`,
+      );
     }
   };
 
@@ -139,9 +147,9 @@ export function createPeopleService(db: Db, mailer: Mailer) {
         assertLicencesAvailable(total, used, wanted.length);
         const rows = await repo.invite(tx, caller.team.id, wanted);
         await repo.recordEvents(tx, caller.team.id, caller.userId, 'member_invited', rows);
+        await queueInvitations(tx, caller, rows);
         return rows;
       });
-      await sendInvitations(caller, invited);
       return { invited };
     },
 
@@ -159,8 +167,8 @@ export function createPeopleService(db: Db, mailer: Mailer) {
         }
         await repo.touchInvited(tx, caller.team.id, wanted);
         await repo.recordEvents(tx, caller.team.id, caller.userId, 'member_invitation_resent', wanted);
+        await queueInvitations(tx, caller, wanted);
       });
-      await sendInvitations(caller, wanted);
       return { code: 'updated' as const };
     },
 

@@ -202,6 +202,21 @@ describe('member actions', () => {
     expect(bad.body).toMatchObject({ code: 'invalid_input', description: 'loginpage.enter_valid_email' });
   });
 
+  test('invite while the mail server refuses: 200, the members are invited, and the mail arrives after a retry', async () => {
+    h.smtp.refuseNext(2);
+    const refusedBefore = h.smtp.refused;
+    const res = await h.post('/api/v1/team/members/invite/', { emails: ['retry.one@northwind.example'] }, token('admin'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ invited: ['retry.one@northwind.example'] });
+    const page = await members({ search_value: 'retry.one', page_size: 10 });
+    expect(page.results.map((m) => [m.email, m.status])).toEqual([['retry.one@northwind.example', 'invited']]);
+    // Refused twice (retries after 1–2 s, then 2–4 s), then delivered once.
+    const received = await h.smtp.waitFor('retry.one@northwind.example', 1, 20_000);
+    expect(received).toHaveLength(1);
+    expect(h.smtp.refused - refusedBefore).toBe(2);
+    expect(received[0]?.raw).toContain("You're invited to");
+  });
+
   test('resend only to invited members', async () => {
     const ok = await h.post('/api/v1/team/members/invite/resend/', { emails: ['new.one@northwind.example'] }, token('admin'));
     expect(ok.body).toEqual({ code: 'updated' });

@@ -1,5 +1,5 @@
 import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
-import type { Mailer } from '../../platform/mail.ts';
+import type { MailOutbox } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { authRepository } from '../auth/auth.repository.ts';
 import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
@@ -20,13 +20,13 @@ const invalidLink = () => new AppError('invalid_link', 'This link is invalid or 
  */
 export function createPasswordResetService(deps: {
   db: Db;
-  mailer: Mailer;
+  mail: MailOutbox;
   limiter: Limiter;
   /** The console's public address; null when links cannot be sent. */
   consoleUrl: (requestOrigin: string | undefined) => string | null;
   hubSessions: HubSessionEnder;
 }) {
-  const { db, mailer, limiter } = deps;
+  const { db, mail, limiter } = deps;
   return {
     async request(email: string, ip: string, requestOrigin: string | undefined) {
       const user = await authRepository.findUserByEmail(db, email);
@@ -57,12 +57,18 @@ export function createPasswordResetService(deps: {
         throw error;
       }
       const token = randomToken(32);
-      await repo.create(db, user.id, hashToken(token), new Date(Date.now() + RESET_LINK_MINUTES * 60_000));
       const link = `${base}/#/reset-password?password_request=${encodeURIComponent(token)}`;
-      await mailer.send({
-        to: user.email,
-        subject: 'Reset your Latchkey admin console password',
-        text: `Someone (hopefully you) asked to set a new password for the Latchkey admin console.\n\nSet a new password: ${link}\n\nThe link works once, for ${RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this email: your password stays as it is.`,
+      await db.transaction(async (tx) => {
+        await repo.create(tx, user.id, hashToken(token), new Date(Date.now() + RESET_LINK_MINUTES * 60_000));
+        await mail.send(
+          tx,
+          {
+            to: user.email,
+            subject: 'Reset your Latchkey admin console password',
+            text: `Someone (hopefully you) asked to set a new password for the Latchkey admin console.\n\nSet a new password: ${link}\n\nThe link works once, for ${RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this email: your password stays as it is.`,
+          },
+          `password-reset:${hashToken(token)}`,
+        );
       });
       await authRepository.recordSecurityEvent(db, { kind: 'password_reset_requested', email, userId: user.id, ip });
       return { code: 'reset_requested' as const };
