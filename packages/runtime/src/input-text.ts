@@ -27,7 +27,10 @@ export function findUnsafeInput(value: unknown, path = '', depth = 0): UnsafeInp
   return null;
 }
 
-export const isSafeText = (text: string): boolean => !text.includes('\u0000') && text.isWellFormed();
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const isSafeText = (text: string): boolean => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 
 /** Throws the one 400 every program sends for such text, wherever in the input it is. */
 export function assertSafeText(...inputs: unknown[]): void {
