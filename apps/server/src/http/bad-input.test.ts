@@ -57,4 +57,16 @@ describe('text a database cannot store is refused with 400, before anything read
       await h.post('/api/v1/console/auth/change/password/', { old_password: 'a\u0000', new_password: 'b' }, token),
     );
   });
+
+  test('an address the mail library reads as something else (found by the fuzzing) is refused, not mailed', async () => {
+    // Quotes make nodemailer parse a different recipient than the one checked; the SMTP server then refused it: 500.
+    for (const email of [
+      '"|OMw@/o(5P.52.)J.6a707.o#\\LDN.1_n_=z\'cR.tgGdw2Opj.6l"Ne3WP.[,EN?aLz',
+      'bob@example.com\u202e',
+      'a,b@example.com',
+    ]) {
+      const res = await h.post('/api/v1/team/members/invite/', { emails: [email] }, token);
+      expect(res.status, `${email}: ${res.text}`).toBe(400);
+    }
+  });
 });

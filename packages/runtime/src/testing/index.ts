@@ -1,2 +1,3 @@
 export * from './smtp-receiver.ts';
 export * from './test-db.ts';
+export * from './fuzz.ts';
