@@ -469,7 +469,10 @@ export async function fuzzProgram(options: {
           const encode = (value: unknown) =>
             endpoint.encoding === 'form'
               ? new URLSearchParams(
-                  Object.entries(asObject(value)).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]),
+                  Object.entries(asObject(value)).map(([k, v]): [string, string] => [
+                    k,
+                    typeof v === 'string' ? v : (JSON.stringify(v) ?? ''),
+                  ]),
                 ).toString()
               : JSON.stringify(value);
           // fc.check rather than fc.assert: every call is tried even after one fails, and all are reported.
