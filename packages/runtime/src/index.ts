@@ -9,5 +9,6 @@ export * from './key-files.ts';
 export * from './mail.ts';
 export * from './migrate.ts';
 export * from './openapi.ts';
+export * from './outbound.ts';
 export * from './security-headers.ts';
 export * from './tokens.ts';
