@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import * as contracts from '@latchkey/contracts';
-import { addSecurityHeaders, createHttpApp, type Db, openApiDocument } from '@latchkey/runtime';
+import { addSecurityHeaders, createHttpApp, type Db, openApiDocument, outboundPolicy } from '@latchkey/runtime';
 import type { Config } from './config.ts';
 import { ADMINS_ENDPOINTS, adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
@@ -32,6 +32,7 @@ import { createSecurityKeys } from './features/security/security-keys.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
+import { useOutboundPolicy } from './platform/outbound.ts';
 import { createSealer } from './platform/sealed.ts';
 import { ensureSecret } from './platform/secrets.ts';
 
@@ -104,6 +105,8 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     checkReplies: config.NODE_ENV !== 'production',
     trustProxy: config.TRUST_PROXY,
   });
+  // Addresses users give (the Hub's): public ones only in production, unless OUTBOUND_ALLOW names them.
+  useOutboundPolicy(outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW }));
   const devConnect = config.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:*', 'http://localhost:*'];
   addSecurityHeaders(app, {
     contentSecurityPolicy: {

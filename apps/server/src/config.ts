@@ -1,5 +1,5 @@
 import { hubUrlProblem } from '@latchkey/contracts';
-import { envFlag, parseConfig } from '@latchkey/runtime';
+import { envFlag, parseAllowList, parseConfig } from '@latchkey/runtime';
 import { z } from 'zod';
 
 const Config = z.object({
@@ -34,6 +34,11 @@ const Config = z.object({
   REDIS_URL: z.string().url().optional(),
   /** Behind a load balancer: take the client address from X-Forwarded-For. */
   TRUST_PROXY: envFlag,
+  /**
+   * Hosts (`hub.corp.example`, `*.corp.example`) and addresses or CIDRs (`10.20.0.0/16`) the server
+   * may reach although they are private: on-premise Hubs. Comma-separated; empty by default.
+   */
+  OUTBOUND_ALLOW: z.string().optional().transform(parseAllowList),
 });
 export type Config = z.output<typeof Config>;
 

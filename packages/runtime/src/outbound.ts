@@ -213,6 +213,8 @@ async function checkedAddress(policy: OutboundPolicy, url: URL): Promise<{ addre
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: { address: string; family: number }[];
   if (isIP(hostname)) addresses = [{ address: hostname, family: isIP(hostname) }];
+  // RFC 6761: these names are this machine, whatever a resolver says.
+  else if (hostname === 'localhost' || hostname.endsWith('.localhost')) addresses = [{ address: '127.0.0.1', family: 4 }];
   else {
     try {
       addresses = await (policy.resolve ?? defaultResolve)(hostname);

@@ -7,6 +7,7 @@ import {
 } from '@latchkey/contracts';
 import { AppError } from '@latchkey/runtime';
 import { SignJWT } from 'jose';
+import { userUrlFetch } from '../../platform/outbound.ts';
 
 const TIMEOUT_MS = 5_000;
 
@@ -33,14 +34,15 @@ async function sign(hub: HubTarget, teamSlug: string): Promise<string> {
 async function ask(hub: HubTarget, teamSlug: string, path: string, body: unknown): Promise<HubState> {
   let response: Response;
   try {
-    response = await fetch(new URL(path, hub.server_url), {
+    // Through the outbound guard (security finding 5): never an address inside the server's network, no redirects.
+    response = await userUrlFetch(new URL(path, hub.server_url), {
       method: 'POST',
       headers: { authorization: `Bearer ${await sign(hub, teamSlug)}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
-      redirect: 'error',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-  } catch {
+  } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError('aux_server_not_connected', `The Hub at ${hub.server_url} did not answer.`).shows(
       'errors.hub_did_not_answer',
       { url: hub.server_url ?? '' },
