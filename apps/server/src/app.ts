@@ -3,7 +3,15 @@ import { resolve } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import * as contracts from '@latchkey/contracts';
-import { addSecurityHeaders, createHttpApp, createJobs, type Db, openApiDocument, registerMetrics } from '@latchkey/runtime';
+import {
+  addSecurityHeaders,
+  createHttpApp,
+  createJobs,
+  type Db,
+  openApiDocument,
+  outboundPolicy,
+  registerMetrics,
+} from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { ADMINS_ENDPOINTS, adminsRoutes } from './features/admins/admins.routes.ts';
@@ -39,6 +47,7 @@ import { createGuard } from './http/guard.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';
 import { loadServerKeys } from './platform/keys.ts';
 import { createMailer, defineMailOutbox, type Mailer } from './platform/mail.ts';
+import { useOutboundPolicy } from './platform/outbound.ts';
 import { createSealer } from './platform/sealed.ts';
 
 /** Every call this program answers, for its OpenAPI document. */
@@ -114,6 +123,8 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   // Durable background work (mail now; Hub notices later): started once every queue is defined, below.
   const jobs = createJobs(db, { log: app.log });
   registerMetrics(app, { db, jobs, token: config.METRICS_TOKEN, openWithoutToken: config.NODE_ENV !== 'production' });
+  // Addresses users give (the Hub's): public ones only in production, unless OUTBOUND_ALLOW names them.
+  useOutboundPolicy(outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW }));
   const devConnect = config.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:*', 'http://localhost:*'];
   addSecurityHeaders(app, {
     contentSecurityPolicy: {

@@ -1,5 +1,5 @@
 import { hubUrlProblem } from '@latchkey/contracts';
-import { envFlag, parseConfig } from '@latchkey/runtime';
+import { envFlag, parseAllowList, parseConfig } from '@latchkey/runtime';
 import { z } from 'zod';
 
 const Config = z.object({
@@ -57,6 +57,11 @@ const Config = z.object({
   TRUST_PROXY: envFlag,
   /** When set, /metrics needs `Authorization: Bearer <token>`; without it /metrics is open outside production and off in production. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * Hosts (`hub.corp.example`, `*.corp.example`) and addresses or CIDRs (`10.20.0.0/16`) the server
+   * may reach although they are private: on-premise Hubs. Comma-separated; empty by default.
+   */
+  OUTBOUND_ALLOW: z.string().optional().transform(parseAllowList),
 });
 export type Config = z.output<typeof Config>;
 

@@ -9,6 +9,12 @@ describe('email rule (spec §5), the same in console and server', () => {
     ['alex', 'loginpage.enter_valid_email'],
     ['alex@northwind', 'loginpage.enter_valid_email'],
     ['alex @northwind.example', 'loginpage.enter_valid_email'],
+    // Address syntax a mail library would read differently, and invisible characters.
+    ['"alex"@northwind.example', 'loginpage.enter_valid_email'],
+    ['alex,eve@northwind.example', 'loginpage.enter_valid_email'],
+    ['alex@northwind.example\u202e', 'loginpage.enter_valid_email'],
+    ['alex\u200b@northwind.example', 'loginpage.enter_valid_email'],
+    ["o'brien+news@north-wind.example", null],
     [' Alex@Northwind.example ', null],
   ])('%j → %s', (input, problem) => {
     expect(emailProblem(input)).toBe(problem);

@@ -20,8 +20,14 @@ export const ERROR_MESSAGE_KEYS: Partial<Record<string, string>> = {
   url_not_accessible: 'siem_url_unreachable',
 };
 
-/** A practical address check (one @, a dot in the domain, no spaces), shared by server and console. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+/**
+ * A practical address check (one @, a dot in the domain, no spaces), shared by server and console.
+ * Quotes, brackets, commas, backslashes and invisible characters (controls, direction marks) are
+ * refused too: mail libraries read them as address syntax (a display name, a second address), so
+ * the address mailed would not be the address checked.
+ */
+export const EMAIL_PATTERN =
+  /^[^\s@"(),:;<>[\]\\\p{Cc}\p{Cf}]+@[^\s@."(),:;<>[\]\\\p{Cc}\p{Cf}]+(\.[^\s@."(),:;<>[\]\\\p{Cc}\p{Cf}]+)+$/u;
 
 /** Spec §5: emails are trimmed, required, and valid; returns the message key of the problem. */
 export function emailProblem(value: string): string | null {

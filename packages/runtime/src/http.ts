@@ -1,7 +1,9 @@
 import type { Endpoint, ErrorReply } from '@latchkey/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { databaseInputError } from './database-errors.ts';
 import { AppError } from './errors.ts';
+import { assertSafeText } from './input-text.ts';
 
 export interface HttpOptions {
   logLevel: string;
@@ -23,6 +25,9 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
   app.setErrorHandler((error: unknown, request, reply) => sendError(request, reply, error));
+  // Before any guard or handler reads the input: text the database cannot store is refused here,
+  // for every route, in the body, the query string and the path, however deeply nested.
+  app.addHook('preValidation', async (request) => assertSafeText(request.params, request.query, request.body));
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ code: 'not_found', description: 'No such call.' } satisfies ErrorReply);
   });
@@ -41,6 +46,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   }
   if (error instanceof z.ZodError) {
     return reply.code(400).send(invalidInput(error));
+  }
+  const refused = databaseInputError(error);
+  if (refused) {
+    request.log.warn({ err: error }, 'database refused the input');
+    return sendError(request, reply, refused);
   }
   const status = (error as { statusCode?: number }).statusCode ?? 500;
   if (status === 429) {

@@ -9,6 +9,7 @@ import {
 } from '@latchkey/contracts';
 import { AppError, signCall } from '@latchkey/runtime';
 import type { z } from 'zod';
+import { userUrlFetch } from '../../platform/outbound.ts';
 import type { ServerKey } from './server-key.ts';
 
 const TIMEOUT_MS = 5_000;
@@ -24,19 +25,32 @@ export interface HubTarget {
  * toggle-service code: no answer → aux_server_not_connected; the Hub does not know the
  * credential → auth_not_set; the Hub refuses → not_allowed (or its own code); anything else → failed.
  */
+/** A key of our own catalogue and short plain values, or the generic message: nothing else the Hub says is passed on. */
+function hubMessage(answer: ErrorReply | null): [string, Record<string, string> | undefined] {
+  const key = answer?.message_key;
+  if (!key || !/^errors\.[a-z0-9_]{1,80}$/.test(key)) return ['errors.hub_failed', undefined];
+  const values = Object.fromEntries(
+    Object.entries(answer?.message_values ?? {})
+      .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+      .map(([k, v]) => [k, String(v).slice(0, 100)]),
+  );
+  return [key, values];
+}
+
 export function createHubClient(key: ServerKey) {
   async function ask<T>(hub: HubTarget, teamSlug: string, path: string, body: object, reply: z.ZodType<T>): Promise<T> {
     const { token, json } = signCall(key.signing, hub.credential_id, path, teamSlug, body);
     let response: Response;
     try {
-      response = await fetch(new URL(path, hub.server_url), {
+      // Through the outbound guard (security finding 5): never an address inside the server's network, no redirects.
+      response = await userUrlFetch(new URL(path, hub.server_url), {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: json,
-        redirect: 'error',
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
-    } catch {
+    } catch (error) {
+      if (error instanceof AppError) throw error;
       throw new AppError('aux_server_not_connected', `The Hub at ${hub.server_url} did not answer.`).shows(
         'errors.hub_did_not_answer',
         { url: hub.server_url ?? '' },
@@ -54,16 +68,10 @@ export function createHubClient(key: ServerKey) {
           'errors.hub_refuses_credential',
         );
       }
-      // The Hub's own message, in the admin's language, when it sent one.
-      const [messageKey, values] = answer?.message_key
-        ? [answer.message_key, answer.message_values]
-        : ['errors.hub_failed', undefined];
-      if (answer?.code === 'not_allowed')
-        throw new AppError(answer.code, answer.description ?? 'The Hub refused.').shows(messageKey, values);
-      throw new AppError('failed', `The Hub could not do this${answer?.description ? `: ${answer.description}` : '.'}`).shows(
-        messageKey,
-        values,
-      );
+      // The Hub's message key, in the admin's language; never its text (a remote body is not reflected).
+      const [messageKey, values] = hubMessage(answer);
+      if (answer?.code === 'not_allowed') throw new AppError('not_allowed', 'The Hub refused.').shows(messageKey, values);
+      throw new AppError('failed', 'The Hub could not do this.').shows(messageKey, values);
     }
     const parsed = reply.safeParse(answer);
     if (!parsed.success)

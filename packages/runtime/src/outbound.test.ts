@@ -1,0 +1,172 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { addressKind, OutboundError, type OutboundPolicy, outboundFetch, outboundPolicy, parseAllowList } from './outbound.ts';
+
+let server: Server;
+let port: number;
+let hits = 0;
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    hits++;
+    if (request.url === '/redirect') {
+      response.writeHead(302, { location: `http://127.0.0.1:${port}/ok` });
+      return response.end();
+    }
+    if (request.url === '/big') {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      // No content-length: the limit must hold while reading, not only from the header.
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 40; i++) response.write(chunk);
+      return response.end();
+    }
+    if (request.url === '/slow') {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('a');
+      return; // never ends
+    }
+    if (request.url === '/error') {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      return response.end('{"secret":"internal detail"}');
+    }
+    let body = '';
+    request.on('data', (c) => (body += c));
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ method: request.method, body }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const production = outboundPolicy({ production: true });
+const development = outboundPolicy({ production: false });
+
+async function failure(promise: Promise<unknown>): Promise<OutboundError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(OutboundError);
+  return error as OutboundError;
+}
+
+describe('addresses (security finding 5)', () => {
+  test.each([
+    ['127.0.0.1', 'loopback'],
+    ['127.255.0.9', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'private'],
+    ['fd12:3456::1', 'private'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['64:ff9b::10.0.0.1', 'private'],
+    ['2002:c0a8:0101::1', 'private'],
+    ['169.254.169.254', 'link_local'],
+    ['fe80::1', 'link_local'],
+    ['0.0.0.0', 'unspecified'],
+    ['::', 'unspecified'],
+    ['224.0.0.1', 'multicast'],
+    ['ff02::1', 'multicast'],
+    ['255.255.255.255', 'reserved'],
+    ['198.18.0.1', 'reserved'],
+    ['2001:db8::1', 'reserved'],
+    ['93.184.215.14', 'public'],
+    ['172.32.0.1', 'public'],
+    ['2606:4700::1111', 'public'],
+    ['64:ff9b::5db8:d70e', 'public'],
+  ])('%s is %s', (address, kind) => {
+    expect(addressKind(address)).toBe(kind);
+  });
+});
+
+describe('outboundFetch', () => {
+  test('a server on 127.0.0.1 is refused in production, before any connection', async () => {
+    const before = hits;
+    const error = await failure(outboundFetch(`http://127.0.0.1:${port}/ok`, {}, production));
+    expect(error.kind).toBe('refused');
+    expect(error.message).toContain('loopback');
+    expect(hits).toBe(before);
+  });
+
+  test('the same server is reached outside production, and with the allow-list in production', async () => {
+    const dev = await outboundFetch(`http://127.0.0.1:${port}/ok`, { method: 'POST', body: 'hi' }, development);
+    expect(await dev.json()).toEqual({ method: 'POST', body: 'hi' });
+    for (const allow of ['127.0.0.1', '127.0.0.0/8', 'localhost']) {
+      const policy = outboundPolicy({ production: true, allow: parseAllowList(` ${allow}, other.example`) });
+      const host = allow === 'localhost' ? 'localhost' : '127.0.0.1';
+      const res = await outboundFetch(
+        `http://${host}:${port}/ok`,
+        {},
+        { ...policy, resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
+      );
+      expect(res.status).toBe(200);
+    }
+  });
+
+  test('a name that resolves to a private address is refused, and IPv6 forms of loopback too', async () => {
+    const resolvesPrivate: OutboundPolicy = { ...production, resolve: async () => [{ address: '10.0.0.7', family: 4 }] };
+    expect((await failure(outboundFetch('https://hub.example.com/', {}, resolvesPrivate))).kind).toBe('refused');
+    // One bad answer among good ones is enough: the connection could go to any of them.
+    const mixed: OutboundPolicy = {
+      ...production,
+      resolve: async () => [
+        { address: '93.184.215.14', family: 4 },
+        { address: '::ffff:169.254.169.254', family: 6 },
+      ],
+    };
+    expect((await failure(outboundFetch('https://hub.example.com/', {}, mixed))).kind).toBe('refused');
+    // `localhost` and `*.localhost` names, through the real resolver.
+    expect((await failure(outboundFetch(`http://localhost:${port}/`, {}, production))).kind).toBe('refused');
+    expect((await failure(outboundFetch(`http://[::1]:${port}/`, {}, production))).kind).toBe('refused');
+    expect((await failure(outboundFetch(`http://[::ffff:127.0.0.1]:${port}/`, {}, production))).kind).toBe('refused');
+    // Link-local (cloud metadata) stays refused outside production too.
+    expect((await failure(outboundFetch('http://169.254.169.254/latest/meta-data/', {}, development))).kind).toBe('refused');
+  });
+
+  test('connects to the address it checked, not to a second answer of the resolver', async () => {
+    let calls = 0;
+    const rebinding: OutboundPolicy = {
+      ...development,
+      // First answer fine, any later one would be the metadata service.
+      resolve: async () => [{ address: calls++ === 0 ? '127.0.0.1' : '169.254.169.254', family: 4 }],
+    };
+    const res = await outboundFetch(`http://rebind.example:${port}/ok`, {}, rebinding);
+    expect(res.status).toBe(200);
+    expect(calls).toBe(1);
+  });
+
+  test('a redirect is not followed, wherever it points', async () => {
+    const before = hits;
+    const error = await failure(outboundFetch(`http://127.0.0.1:${port}/redirect`, {}, development));
+    expect(error.kind).toBe('redirect');
+    expect(hits).toBe(before + 1);
+  });
+
+  test('an oversized body is cut off, and a slow one times out', async () => {
+    const small = { ...development, maxBytes: 100_000 };
+    expect((await failure(outboundFetch(`http://127.0.0.1:${port}/big`, {}, small))).kind).toBe('too_large');
+    const started = Date.now();
+    const quick = { ...development, timeoutMs: 300 };
+    expect((await failure(outboundFetch(`http://127.0.0.1:${port}/slow`, {}, quick))).kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  test('errors name the kind of failure, never what the remote sent', async () => {
+    const res = await outboundFetch(`http://127.0.0.1:${port}/error`, {}, development);
+    // The caller gets the status to decide on; the body is there for it to parse, not to repeat.
+    expect(res.status).toBe(500);
+    const closed = await failure(outboundFetch('http://127.0.0.1:1/', {}, development));
+    expect(closed.kind).toBe('failed');
+    expect((await failure(outboundFetch('ftp://example.com/', {}, development))).kind).toBe('invalid_url');
+    const unresolvable = { ...production, resolve: async () => Promise.reject(new Error('ENOTFOUND')) };
+    expect((await failure(outboundFetch('https://nowhere.example/', {}, unresolvable))).kind).toBe('unresolvable');
+  });
+});
