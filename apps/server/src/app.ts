@@ -31,9 +31,17 @@ import { connectRedis, redisCounters } from './features/security/redis-counters.
 import { createSecurityKeys } from './features/security/security-keys.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
+import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { createSealer } from './platform/sealed.ts';
 import { ensureSecret } from './platform/secrets.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The configured Hubs' origins for the CSP (tests refresh it after changing hubs). */
+    hubOrigins: HubOrigins;
+  }
+}
 
 /** Every call this program answers, for its OpenAPI document. */
 export const SERVER_ENDPOINTS = [
@@ -105,6 +113,16 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     trustProxy: config.TRUST_PROXY,
   });
   const devConnect = config.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:*', 'http://localhost:*'];
+  // Brute-force counters and request rates shared by every instance: in Redis when REDIS_URL is
+  // set, else the counters in PostgreSQL and the request rates per instance.
+  const redis = config.REDIS_URL
+    ? connectRedis(config.REDIS_URL, (error) => app.log.warn({ err: error }, 'redis: shared counters unavailable'))
+    : null;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  const hubOrigins = createHubOrigins(db);
+  app.decorate('hubOrigins', hubOrigins);
+  // Before the headers below: the CSP names the Hubs as they are now (a read at most every 15 s).
+  app.addHook('onRequest', async () => hubOrigins.fresh());
   addSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
@@ -113,8 +131,8 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
         // Mantine sets style attributes at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
-        // The console calls the team's Hub directly, at whatever https address it has.
-        connectSrc: ["'self'", 'https:', ...devConnect],
+        // The console calls the team's Hub directly: only the Hubs set up on this server.
+        connectSrc: ["'self'", ...devConnect, () => hubOrigins.current.join(' ')],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -130,9 +148,16 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   await app.register(rateLimit, {
     max: rateLimitPerMinute,
     timeWindow: '1 minute',
-    // The console's static files are not calls: only the API counts against a client.
-    allowList: (request) =>
-      !request.url.startsWith('/api/') && !request.url.startsWith('/oauth/') && !request.url.startsWith('/sso/'),
+    ...(redis ? { redis, nameSpace: 'latchkey:server:rate:' } : {}),
+    // Every call counts, whatever its path; only reads of the console's files and the health
+    // probes (GETs outside /api/) do not.
+    allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/'),
+  });
+  // Replies carry tokens and member data: no browser or proxy may keep them. The console's own
+  // files set their caching themselves (below).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
   });
 
   const secret = await ensureSecret(db, 'token_secret', config.TOKEN_SECRET);
@@ -142,21 +167,16 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     maxHours: config.SESSION_MAX_HOURS,
   });
   const guard = createGuard(db, sessions);
-  // Brute-force counters shared by every instance: in Redis when REDIS_URL is set, else in PostgreSQL.
-  const redis = config.REDIS_URL
-    ? connectRedis(config.REDIS_URL, (error) => app.log.warn({ err: error }, 'redis: brute-force counters unavailable'))
-    : null;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
   const sealer = createSealer(await ensureSecret(db, 'sealing_key'));
-  // Links in emails and security keys are bound to PUBLIC_URL. Without it, development and tests
-  // use the page's own origin; production then sends no link and registers no key rather than
-  // trust a request header.
-  const consoleUrl = (origin: string | undefined): string | null =>
-    config.PUBLIC_URL?.replace(/\/$/, '') ??
-    (config.NODE_ENV !== 'production' && origin && URL.canParse(origin) ? new URL(origin).origin : null);
-  const relyingParty = (origin: string | undefined) => {
-    const base = consoleUrl(origin);
+  // Links in emails and security keys are bound to configuration, never to a request's Origin or
+  // Host (an attacker would send mail with links to their own site). Without PUBLIC_URL,
+  // development and tests use the loopback address this server listens on; production then
+  // sends no link and registers no key.
+  const consoleUrl = (): string | null =>
+    config.PUBLIC_URL?.replace(/\/$/, '') ?? (config.NODE_ENV !== 'production' ? listeningUrl(app) : null);
+  const relyingParty = () => {
+    const base = consoleUrl();
     return base ? { origin: base, rpID: new URL(base).hostname } : null;
   };
   const keys = createSecurityKeys(db);
@@ -228,4 +248,12 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     });
   }
   return app;
+}
+
+/** http://HOST:PORT this server listens on (the development address of links), once it listens. */
+function listeningUrl(app: { server: { address(): unknown } }): string | null {
+  const address = app.server.address() as { address: string; family: string; port: number } | string | null;
+  if (!address || typeof address === 'string') return null;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }

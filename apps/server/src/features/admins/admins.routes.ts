@@ -15,7 +15,7 @@ export function adminsRoutes(app: FastifyInstance, guard: Guard, db: Db, invites
     const caller = requireCaller(ctx);
     const done = await admins.add(caller, input.email, input.scopes);
     // The admin is added whatever happens to the invitation mail; they can still sign in from /login.
-    await invites?.invite(caller.team.id, input.email, request.headers.origin).catch((error: unknown) => {
+    await invites?.invite(caller.team.id, input.email).catch((error: unknown) => {
       request.log.warn({ err: error }, 'onboarding invitation not sent');
     });
     return done;
