@@ -175,9 +175,14 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   // sends no link and registers no key.
   const consoleUrl = (): string | null =>
     config.PUBLIC_URL?.replace(/\/$/, '') ?? (config.NODE_ENV !== 'production' ? listeningUrl(app) : null);
+  // WebAuthn refuses an IP address as relying party: in development, a loopback address becomes
+  // localhost (the same machine, still from configuration, never from a header).
   const relyingParty = () => {
-    const base = consoleUrl();
-    return base ? { origin: base, rpID: new URL(base).hostname } : null;
+    const configured = consoleUrl();
+    if (!configured) return null;
+    const url = new URL(configured);
+    if (!config.PUBLIC_URL && ['127.0.0.1', '[::1]', '0.0.0.0', '[::]'].includes(url.hostname)) url.hostname = 'localhost';
+    return { origin: url.origin, rpID: url.hostname };
   };
   const keys = createSecurityKeys(db);
   const auth = createAuthService({
