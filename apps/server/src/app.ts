@@ -206,16 +206,12 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   accountRoutes(app, guard, createAccountService({ db, limiter, sealer, keys, relyingParty }), reset);
   teamRoutes(app, guard, db);
   peopleRoutes(app, guard, db, mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
-  adminsRoutes(
-    app,
-    guard,
-    db,
-    createOnboardingInvites({
-      db,
-      consoleUrl,
-      mailer: mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
-    }),
-  );
+  const adminMailer = mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
+  adminsRoutes(app, guard, db, {
+    invites: createOnboardingInvites({ db, consoleUrl, mailer: adminMailer }),
+    mailer: adminMailer,
+    consoleUrl,
+  });
 
   // Sign-in and account security (issue 3)
   signInLinkRoutes(app, guard, auth);

@@ -1,7 +1,20 @@
 import { roundUpToTen, type Scope } from '@latchkey/contracts';
-import { AppError, type Db } from '@latchkey/runtime';
+import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
 import { type AdminRow, adminsRepository as repo } from './admins.repository.ts';
+import { invitationsRepository as invitations } from './invitations.repository.ts';
+
+/** How long an administrator invitation's link works. */
+export const INVITATION_DAYS = 7;
+
+/** What the route mails after an invitation is made (the token exists only in that mail). */
+export interface NewInvitation {
+  email: string;
+  token: string;
+  teamName: string;
+  invitedBy: string;
+  scopes: Scope[];
+}
 
 const isSuper = (a: Pick<AdminRow, 'scopes'>) => a.scopes.includes('super_admin');
 
@@ -31,15 +44,33 @@ export function createAdminsService(db: Db) {
     async list(caller: Caller, search?: string) {
       const admins = await repo.list(db, caller.team.id, search?.trim() || undefined);
       const total = search ? (await repo.list(db, caller.team.id)).length : admins.length;
+      const term = search?.trim().toLowerCase();
+      const pending = (await invitations.pending(db, caller.team.id)).filter(
+        (p) => !term || `${p.email} ${p.name}`.toLowerCase().includes(term),
+      );
       return {
-        admins: admins.map((a) => ({ email: a.email, name: a.name, scopes: a.scopes })),
+        admins: [
+          ...admins.map((a) => ({ email: a.email, name: a.name, scopes: a.scopes, status: 'active' as const })),
+          ...pending.map((p) => ({ email: p.email, name: p.name, scopes: p.scopes, status: 'pending' as const })),
+        ],
         total,
         total_rounded: roundUpToTen(total),
       };
     },
 
-    async add(caller: Caller, email: string, scopes: Scope[]) {
-      await db.transaction(async (tx) => {
+    /**
+     * A new person is added at once (they prove their email at first sign-in). A person who already
+     * has an account may administer other teams: they are only invited, and administer this team
+     * once they accept the link mailed to them, so no team can take over another team's admin.
+     * `canMail` is false when no link can be built (no PUBLIC_URL in production).
+     */
+    async add(
+      caller: Caller,
+      email: string,
+      scopes: Scope[],
+      canMail: boolean,
+    ): Promise<{ code: 'updated' } | { code: 'invited'; invitation: NewInvitation }> {
+      return db.transaction(async (tx) => {
         const admins = await repo.lockAll(tx, caller.team.id);
         if (admins.some((a) => a.email === email && a.scopes.length > 0)) {
           throw new AppError('admin_already_exists', `${email} is already an administrator of this team.`).shows(
@@ -47,16 +78,43 @@ export function createAdminsService(db: Db) {
             { email },
           );
         }
-        const userId = await repo.ensureUser(tx, email);
-        await repo.upsert(tx, caller.team.id, userId, scopes);
-        await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_added', email, { scopes });
+        const existing = await repo.findUserId(tx, email);
+        if (!existing) {
+          const userId = await repo.ensureUser(tx, email);
+          await repo.upsert(tx, caller.team.id, userId, scopes);
+          await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_added', email, { scopes });
+          return { code: 'updated' as const };
+        }
+        if (!canMail)
+          throw new AppError('invalid_input', 'Invitations need PUBLIC_URL to be set: no link can be mailed.').shows(
+            'errors.invitation_needs_public_url',
+          );
+        const token = randomToken(32);
+        await invitations.create(tx, {
+          teamId: caller.team.id,
+          userId: existing,
+          scopes,
+          tokenHash: hashToken(token),
+          invitedBy: caller.userId,
+          days: INVITATION_DAYS,
+        });
+        await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_invited', email, { scopes });
+        return {
+          code: 'invited' as const,
+          invitation: { email, token, teamName: caller.team.name, invitedBy: caller.email, scopes },
+        };
       });
-      return { code: 'updated' as const };
     },
 
     async remove(caller: Caller, email: string) {
       await db.transaction(async (tx) => {
         const admins = await repo.lockAll(tx, caller.team.id);
+        // Removing someone still invited cancels the invitation.
+        const invited = !admins.some((a) => a.email === email && a.scopes.length > 0) && (await repo.findUserId(tx, email));
+        if (invited && (await invitations.cancel(tx, caller.team.id, invited))) {
+          await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_invitation_cancelled', email, {});
+          return;
+        }
         const admin = findIn(admins, email);
         assertKeepsSuperAdmin(admins, email);
         await repo.remove(tx, caller.team.id, admin.user_id);
@@ -71,10 +129,40 @@ export function createAdminsService(db: Db) {
       }
       await db.transaction(async (tx) => {
         const admin = findIn(await repo.lockAll(tx, caller.team.id), email);
-        await repo.resetAuth(tx, admin.user_id);
+        // Their password and second factors guard every team they administer: not this team's to clear.
+        if (await repo.administersOtherTeam(tx, caller.team.id, admin.user_id)) {
+          throw new AppError(
+            'admin_in_other_team',
+            `${email} also administers another team: they reset their own sign-in (forgot password), not this team.`,
+          ).shows('errors.admin_in_other_team', { email });
+        }
+        await repo.resetAuth(tx, caller.team.id, admin.user_id);
         await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_auth_reset', email, {});
       });
       return { code: 'updated' as const };
+    },
+  };
+}
+
+/** Accepting an invitation: the token mailed to the person is the proof that it is them. */
+export function createInvitationAcceptance(db: Db) {
+  const invalid = () => new AppError('invalid_link', 'This invitation is invalid, used or expired.');
+  return {
+    async describe(token: string) {
+      const found = await invitations.peek(db, hashToken(token));
+      if (!found) throw invalid();
+      return { email: found.email, team_slug: found.team_slug, team_name: found.team_name, scopes: found.scopes };
+    },
+    async accept(token: string) {
+      const found = await db.transaction(async (tx) => {
+        const row = await invitations.accept(tx, hashToken(token));
+        if (!row) return undefined;
+        await repo.upsert(tx, row.team_id, row.user_id, row.scopes);
+        await repo.recordEvent(tx, row.team_id, row.user_id, 'admin_invitation_accepted', row.email, { scopes: row.scopes });
+        return row;
+      });
+      if (!found) throw invalid();
+      return { code: 'accepted' as const, email: found.email, team_slug: found.team_slug, team_name: found.team_name };
     },
   };
 }
