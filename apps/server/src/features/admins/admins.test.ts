@@ -205,7 +205,7 @@ describe('admins of one team cannot touch another team’s admin', () => {
       const mail = h.mail.filter((m) => m.to.includes(email) && m.raw.includes('admin-invitation')).at(-1);
       const raw = mail?.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
       const found = raw && /#\/admin-invitation\/([\w%-]+)/.exec(raw)?.[1];
-      if (found) {
+      if (mail && found) {
         h.mail.splice(h.mail.indexOf(mail), 1);
         return decodeURIComponent(found);
       }

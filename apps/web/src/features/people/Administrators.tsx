@@ -17,7 +17,7 @@ const adminKeys = {
   list: (team: string, search: string) => [...adminKeys.all(team), search] as const,
 };
 
-type Pending = { kind: 'remove' | 'reset'; email: string; scopes: Scope[] };
+type Pending = { kind: 'remove' | 'reset' | 'cancel'; email: string; scopes: Scope[] };
 
 /** Settings → administrators: list, add with scopes, remove, reset authentication (super admin only). */
 export function Administrators() {
@@ -80,11 +80,18 @@ export function Administrators() {
                     </Table.Tr>
                   ))
                 : list.data.admins.map((a) => (
-                    <Table.Tr key={a.email} data-testid="admin-row" data-email={a.email}>
+                    <Table.Tr key={a.email} data-testid="admin-row" data-email={a.email} data-status={a.status}>
                       <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {a.name || a.email}
-                        </Text>
+                        <Group gap={6}>
+                          <Text size="sm" fw={500}>
+                            {a.name || a.email}
+                          </Text>
+                          {a.status === 'pending' && (
+                            <Badge variant="outline" color="yellow" size="sm" data-testid="admin-pending">
+                              {t('admins.status.pending')}
+                            </Badge>
+                          )}
+                        </Group>
                         <Text size="xs" c="dimmed">
                           {a.email}
                         </Text>
@@ -106,17 +113,28 @@ export function Administrators() {
                             </ActionIcon>
                           </Menu.Target>
                           <Menu.Dropdown>
-                            {a.email !== me && (
-                              <Menu.Item onClick={() => setPending({ kind: 'reset', email: a.email, scopes: a.scopes })}>
-                                {t('admins.reset')}
+                            {a.status === 'pending' ? (
+                              <Menu.Item
+                                color="red"
+                                onClick={() => setPending({ kind: 'cancel', email: a.email, scopes: a.scopes })}
+                              >
+                                {t('admins.cancel_invitation')}
                               </Menu.Item>
+                            ) : (
+                              <>
+                                {a.email !== me && (
+                                  <Menu.Item onClick={() => setPending({ kind: 'reset', email: a.email, scopes: a.scopes })}>
+                                    {t('admins.reset')}
+                                  </Menu.Item>
+                                )}
+                                <Menu.Item
+                                  color="red"
+                                  onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}
+                                >
+                                  {t('admins.remove')}
+                                </Menu.Item>
+                              </>
                             )}
-                            <Menu.Item
-                              color="red"
-                              onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}
-                            >
-                              {t('admins.remove')}
-                            </Menu.Item>
                           </Menu.Dropdown>
                         </Menu>
                       </Table.Td>
@@ -150,8 +168,9 @@ function AddAdmin({ onClose }: { onClose: () => void }) {
         onSubmit={(e) => {
           e.preventDefault();
           add.mutate(undefined, {
-            onSuccess: () => {
-              notifications.show({ color: 'teal', message: t('admins.added', { email: email.trim() }) });
+            onSuccess: (reply) => {
+              const key = reply.code === 'invited' ? 'admins.invited' : 'admins.added';
+              notifications.show({ color: 'teal', message: t(key, { email: email.trim() }) });
               onClose();
             },
           });
@@ -191,7 +210,7 @@ function ConfirmAdmin({ pending, onClose }: { pending: Pending; onClose: () => v
   const invalidate = useInvalidateAdmins();
   const action = useMutation({
     mutationFn: () =>
-      pending.kind === 'remove'
+      pending.kind !== 'reset'
         ? call('adminRemove', { action: 'remove_admin', email: pending.email, scopes: pending.scopes })
         : call('adminAuthReset', { email: pending.email, reset_auth: true }),
     onSuccess: invalidate,
@@ -199,7 +218,7 @@ function ConfirmAdmin({ pending, onClose }: { pending: Pending; onClose: () => v
   return (
     <ConfirmDialog
       title={t(`admins.confirm.${pending.kind}.title`)}
-      action={t(pending.kind === 'remove' ? 'admins.remove' : 'admins.reset')}
+      action={t({ remove: 'admins.remove', reset: 'admins.reset', cancel: 'admins.cancel_invitation' }[pending.kind])}
       pending={action.isPending}
       error={action.error}
       onConfirm={() =>
