@@ -86,7 +86,12 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     trustProxy: config.TRUST_PROXY,
   });
   await registerSecurity(app, config.ALLOWED_ORIGINS);
-  registerRateLimit(app, rateLimitPerMinute);
+  await registerRateLimit(app, rateLimitPerMinute, config.REDIS_URL);
+  // Replies carry tokens and team data: no browser or proxy may keep them.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
 
   const secret = await ensureSecret(db, 'hub_token_secret', config.HUB_TOKEN_SECRET);
   const sessions = createHubSessionsService(db, secret, {

@@ -42,6 +42,8 @@ const Config = z
     REFRESH_TTL_MINUTES: z.coerce.number().int().min(1).default(60),
     /** …and this long after sign-in, whatever happens. */
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+    /** redis://host:port: request rate limits are counted there, shared by every Hub instance. */
+    REDIS_URL: z.url().optional(),
     /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits). */
     TRUST_PROXY: envFlag,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
