@@ -149,6 +149,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     max: rateLimitPerMinute,
     timeWindow: '1 minute',
     ...(redis ? { redis, nameSpace: 'latchkey:server:rate:' } : {}),
+    // A Redis outage must not stop every call: rates then go uncounted (logged); the brute-force
+    // counters still fail closed.
+    skipOnError: true,
     // Every call counts, whatever its path; only reads of the console's files and the health
     // probes (GETs outside /api/) do not.
     allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/'),

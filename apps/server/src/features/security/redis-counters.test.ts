@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { buildServer } from '../../app.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/seed.ts';
@@ -127,4 +128,21 @@ test('fails closed: without a reachable Redis an attempt is refused, never let t
   await expect(limiter.begin('password', 'acct-down', '10.0.0.2')).rejects.toThrow();
   expect(errors.length).toBeGreaterThan(0);
   down.disconnect();
+});
+
+test('with REDIS_URL the request rate limit is shared by every server instance', async () => {
+  const a = await buildServer({ config: h.config, db: h.db, rateLimitPerMinute: 3 });
+  const b = await buildServer({ config: h.config, db: h.db, rateLimitPerMinute: 3 });
+  // A client address of its own, so no other run counts against it.
+  const remoteAddress = `10.${randomInt(255)}.${randomInt(255)}.${randomInt(1, 255)}`;
+  try {
+    const statuses: number[] = [];
+    for (const app of [a, b, a, b]) {
+      statuses.push((await app.inject({ method: 'POST', url: '/api/v1/team/info/', remoteAddress, payload: {} })).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  } finally {
+    await a.close();
+    await b.close();
+  }
 });
