@@ -316,6 +316,16 @@ describe('admins of one team cannot touch another team’s admin', () => {
     expect((await h.post('/api/v1/team/admin/scope/', {}, victim)).status).toBe(200);
   });
 
+  test('an expired invitation cannot be accepted', async () => {
+    await h.post('/organization/admin/user/add/', { email: DEMO_ADMINS.admin, scopes: ['admin'] }, mallory);
+    const invitation = await invitationToken(DEMO_ADMINS.admin);
+    await h.db.query("update admin_invitations set expires_at = now() - interval '1 second' where accepted_at is null");
+    const late = await h.post('/api/v1/console/auth/admin/invitation/accept/', { token: invitation });
+    expect(late.body).toMatchObject({ code: 'invalid_link' });
+    const list = await h.post<{ admins: { email: string }[] }>('/api/v1/team/admin/members/', {}, mallory);
+    expect(list.body.admins.map((a) => a.email)).not.toContain(DEMO_ADMINS.admin);
+  });
+
   test('removing a pending invitation cancels it: its link no longer works', async () => {
     await h.post('/organization/admin/user/add/', { email: DEMO_ADMINS.integrator, scopes: ['admin'] }, mallory);
     const invitation = await invitationToken(DEMO_ADMINS.integrator);

@@ -93,6 +93,30 @@ describe('finding 6: a lockout that cannot be used against the admin', () => {
     expect((await passwordFrom('10.6.1.11', email, DEMO_PASSWORD)).body.code).toBe('otp_sent');
   });
 
+  test('a forged X-Forwarded-For does not make a new client (TRUST_PROXY is off): the sixth guess is still refused', async () => {
+    const email = DEMO_ADMINS.twoTeams;
+    for (let i = 0; i < 5; i++) {
+      const res = await from(
+        '10.6.3.1',
+        `${A}/verify/password/`,
+        { email, password: 'wrong', team_slug: 'northwind' },
+        {
+          'x-forwarded-for': `198.51.100.${i}`,
+        },
+      );
+      expect(res.body.code).toBe('password_invalid');
+    }
+    const sixth = await from(
+      '10.6.3.1',
+      `${A}/verify/password/`,
+      { email, password: DEMO_PASSWORD, team_slug: 'northwind' },
+      {
+        'x-forwarded-for': '198.51.100.77',
+      },
+    );
+    expect(sixth.status).toBe(429);
+  });
+
   test('ASVS 2.2.1: at most 100 failed passwords per hour per account, from any number of clients', async () => {
     const email = DEMO_ADMINS.recoveryAgent;
     for (let i = 0; i < 100; i++) {

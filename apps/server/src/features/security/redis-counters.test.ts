@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { buildServer } from '../../app.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildServer } from '../../app.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/seed.ts';
 import { createLimiter, LimitReached } from './limits.ts';
