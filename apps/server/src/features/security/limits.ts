@@ -105,7 +105,8 @@ export function postgresCounters(q: Queryable): CounterStore {
 
 export class LimitReached extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super('too_many_requests_msg', `Too many attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`, 429);
+    const minutes = Math.ceil(retryAfterSeconds / 60);
+    super('too_many_requests_msg', `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, 429);
   }
 }
 
