@@ -123,6 +123,15 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   app.decorate('hubOrigins', hubOrigins);
   // Before the headers below: the CSP names the Hubs as they are now (a read at most every 15 s).
   app.addHook('onRequest', async () => hubOrigins.fresh());
+  // A Hub set up or removed here shows in the CSP at once on this instance (others within the TTL).
+  const hubChanges = new Set([contracts.credentialsSetupEndpoint.path, contracts.credentialsDeleteEndpoint.path]);
+  // (before the reply leaves, so the caller's next page load already sees it).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode < 400 && hubChanges.has(request.routeOptions.url ?? '')) {
+      await hubOrigins.refresh().catch((error: unknown) => request.log.warn({ err: error }, 'hub origins not refreshed'));
+    }
+    return payload;
+  });
   addSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
