@@ -92,7 +92,12 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   const jobs = createJobs(db, { log: app.log });
   registerMetrics(app, { db, jobs, token: config.METRICS_TOKEN, openWithoutToken: config.NODE_ENV !== 'production' });
   await registerSecurity(app, config.ALLOWED_ORIGINS);
-  registerRateLimit(app, rateLimitPerMinute);
+  await registerRateLimit(app, rateLimitPerMinute, config.REDIS_URL);
+  // Replies carry tokens and team data: no browser or proxy may keep them.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
 
   const secret = loadHubTokenSecret(config);
   const keys = loadHubKeys(config);

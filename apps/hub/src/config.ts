@@ -48,6 +48,8 @@ const Config = z
     REFRESH_TTL_MINUTES: z.coerce.number().int().min(1).default(60),
     /** …and this long after sign-in, whatever happens. */
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+    /** redis://host:port: request rate limits are counted there, shared by every Hub instance. */
+    REDIS_URL: z.url().optional(),
     /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits). */
     TRUST_PROXY: envFlag,
     /** When set, /metrics needs `Authorization: Bearer <token>`; without it /metrics is open outside production and off in production. */

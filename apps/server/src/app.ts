@@ -44,11 +44,19 @@ import { connectRedis, redisCounters } from './features/security/redis-counters.
 import { createSecurityKeys } from './features/security/security-keys.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
+import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';
 import { loadServerKeys } from './platform/keys.ts';
 import { createMailer, defineMailOutbox, type Mailer } from './platform/mail.ts';
 import { useOutboundPolicy } from './platform/outbound.ts';
 import { createSealer } from './platform/sealed.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The configured Hubs' origins for the CSP (tests refresh it after changing hubs). */
+    hubOrigins: HubOrigins;
+  }
+}
 
 /** Every call this program answers, for its OpenAPI document. */
 export const SERVER_ENDPOINTS = [
@@ -126,6 +134,25 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   // Addresses users give (the Hub's): public ones only in production, unless OUTBOUND_ALLOW names them.
   useOutboundPolicy(outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW }));
   const devConnect = config.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:*', 'http://localhost:*'];
+  // Brute-force counters and request rates shared by every instance: in Redis when REDIS_URL is
+  // set, else the counters in PostgreSQL and the request rates per instance.
+  const redis = config.REDIS_URL
+    ? connectRedis(config.REDIS_URL, (error) => app.log.warn({ err: error }, 'redis: shared counters unavailable'))
+    : null;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  const hubOrigins = createHubOrigins(db);
+  app.decorate('hubOrigins', hubOrigins);
+  // Before the headers below: the CSP names the Hubs as they are now (a read at most every 15 s).
+  app.addHook('onRequest', async () => hubOrigins.fresh());
+  // A Hub set up or removed here shows in the CSP at once on this instance (others within the TTL).
+  const hubChanges = new Set([contracts.credentialsSetupEndpoint.path, contracts.credentialsDeleteEndpoint.path]);
+  // (before the reply leaves, so the caller's next page load already sees it).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode < 400 && hubChanges.has(request.routeOptions.url ?? '')) {
+      await hubOrigins.refresh().catch((error: unknown) => request.log.warn({ err: error }, 'hub origins not refreshed'));
+    }
+    return payload;
+  });
   addSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
@@ -134,8 +161,8 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
         // Mantine sets style attributes at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
-        // The console calls the team's Hub directly, at whatever https address it has.
-        connectSrc: ["'self'", 'https:', ...devConnect],
+        // The console calls the team's Hub directly: only the Hubs set up on this server.
+        connectSrc: ["'self'", ...devConnect, () => hubOrigins.current.join(' ')],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -151,9 +178,19 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   await app.register(rateLimit, {
     max: rateLimitPerMinute,
     timeWindow: '1 minute',
-    // The console's static files are not calls: only the API counts against a client.
-    allowList: (request) =>
-      !request.url.startsWith('/api/') && !request.url.startsWith('/oauth/') && !request.url.startsWith('/sso/'),
+    ...(redis ? { redis, nameSpace: 'latchkey:server:rate:' } : {}),
+    // A Redis outage must not stop every call: rates then go uncounted (logged); the brute-force
+    // counters still fail closed.
+    skipOnError: true,
+    // Every call counts, whatever its path; only reads of the console's files and the health
+    // probes (GETs outside /api/) do not.
+    allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/'),
+  });
+  // Replies carry tokens and member data: no browser or proxy may keep them. The console's own
+  // files set their caching themselves (below).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
   });
 
   // Keys come from configuration or <DATA_DIR>/keys, never the database (platform/keys.ts).
@@ -175,11 +212,6 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     hubSessions.sessionsEnded,
   );
   const guard = createGuard(db, sessions);
-  // Brute-force counters shared by every instance: in Redis when REDIS_URL is set, else in PostgreSQL.
-  const redis = config.REDIS_URL
-    ? connectRedis(config.REDIS_URL, (error) => app.log.warn({ err: error }, 'redis: brute-force counters unavailable'))
-    : null;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
   const sealer = createSealer(serverKeys.sealing);
   // Every mail goes through the queue, sealed: its jobs hold sign-in codes and links.
@@ -188,15 +220,20 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
     { sealer },
   );
-  // Links in emails and security keys are bound to PUBLIC_URL. Without it, development and tests
-  // use the page's own origin; production then sends no link and registers no key rather than
-  // trust a request header.
-  const consoleUrl = (origin: string | undefined): string | null =>
-    config.PUBLIC_URL?.replace(/\/$/, '') ??
-    (config.NODE_ENV !== 'production' && origin && URL.canParse(origin) ? new URL(origin).origin : null);
-  const relyingParty = (origin: string | undefined) => {
-    const base = consoleUrl(origin);
-    return base ? { origin: base, rpID: new URL(base).hostname } : null;
+  // Links in emails and security keys are bound to configuration, never to a request's Origin or
+  // Host (an attacker would send mail with links to their own site). Without PUBLIC_URL,
+  // development and tests use the loopback address this server listens on; production then
+  // sends no link and registers no key.
+  const consoleUrl = (): string | null =>
+    config.PUBLIC_URL?.replace(/\/$/, '') ?? (config.NODE_ENV !== 'production' ? listeningUrl(app) : null);
+  // WebAuthn refuses an IP address as relying party: in development, a loopback address becomes
+  // localhost (the same machine, still from configuration, never from a header).
+  const relyingParty = () => {
+    const configured = consoleUrl();
+    if (!configured) return null;
+    const url = new URL(configured);
+    if (!config.PUBLIC_URL && ['127.0.0.1', '[::1]', '0.0.0.0', '[::]'].includes(url.hostname)) url.hostname = 'localhost';
+    return { origin: url.origin, rpID: url.hostname };
   };
   const keys = createSecurityKeys(db);
   const auth = createAuthService({
@@ -223,7 +260,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   accountRoutes(app, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
   teamRoutes(app, guard, db, hubClient);
   peopleRoutes(app, guard, db, mail);
-  adminsRoutes(app, guard, db, hubSessions, createOnboardingInvites({ db, consoleUrl, mail }));
+  adminsRoutes(app, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
 
   // Sign-in and account security (issue 3)
   signInLinkRoutes(app, guard, auth);
@@ -271,10 +308,10 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   return app;
 }
 
-/** The address this server listens on, as a URL a Hub on the same network can call. */
+/** http://HOST:PORT this server listens on: the development base of links, and what a Hub on this machine calls. */
 function listeningUrl(app: FastifyInstance): string {
   const address = app.server.address();
-  if (!address || typeof address === 'string') return 'http://127.0.0.1/';
+  if (!address || typeof address === 'string') return 'http://127.0.0.1';
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}/`;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
 }

@@ -12,7 +12,13 @@ const Scopes = z
   .min(1, 'Choose at least one scope.')
   .transform((s) => [...new Set(s)]);
 
-export const TeamAdmin = z.object({ email: z.string(), name: z.string(), scopes: z.array(z.enum(SCOPES)) });
+/** `pending`: invited (the person already had an account) and not yet accepted. */
+export const TeamAdmin = z.object({
+  email: z.string(),
+  name: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  status: z.enum(['active', 'pending']),
+});
 export type TeamAdmin = z.infer<typeof TeamAdmin>;
 
 export const adminMembersEndpoint = defineEndpoint({
@@ -26,15 +32,16 @@ export const adminMembersEndpoint = defineEndpoint({
 export const adminAddEndpoint = defineEndpoint({
   ...ROUTES.adminAdd,
   access: RULES.superAdmin,
-  summary: 'Make a person an administrator of the team with the given scopes.',
+  summary:
+    'Make a new person an administrator of the team (updated), or invite a person who already has an account (invited): they administer the team once they accept the link mailed to them.',
   input: z.object({ action: z.literal('add_admin').default('add_admin'), email: Email, scopes: Scopes }),
-  output: z.object({ code: z.literal('updated') }),
+  output: z.object({ code: z.enum(['updated', 'invited']) }),
 });
 
 export const adminRemoveEndpoint = defineEndpoint({
   ...ROUTES.adminRemove,
   access: RULES.superAdmin,
-  summary: 'Remove an administrator from the team; the last super admin cannot be removed.',
+  summary: 'Remove an administrator from the team, or cancel their pending invitation; the last super admin cannot be removed.',
   input: z.object({ action: z.literal('remove_admin'), email: Email, scopes: z.array(z.enum(SCOPES)).optional() }),
   output: z.object({ code: z.literal('updated') }),
 });
@@ -42,7 +49,24 @@ export const adminRemoveEndpoint = defineEndpoint({
 export const adminAuthResetEndpoint = defineEndpoint({
   ...ROUTES.adminAuthReset,
   access: RULES.superAdmin,
-  summary: "Reset another administrator's sign-in: password, authenticator and backup codes cleared, sessions ended.",
+  summary:
+    "Reset another administrator's sign-in: password, authenticator and backup codes cleared, sessions ended. Refused (admin_in_other_team) for someone who also administers another team.",
   input: z.object({ email: Email, reset_auth: z.literal(true) }),
   output: z.object({ code: z.literal('updated') }),
+});
+
+const InvitationToken = z.string().min(16, 'invalid or expired link').max(200, 'invalid or expired link');
+
+export const adminInvitationEndpoint = defineEndpoint({
+  ...ROUTES.adminInvitation,
+  summary: 'Whose administrator invitation a mailed link is, without accepting it (invalid_link when used or expired).',
+  input: z.object({ token: InvitationToken }),
+  output: z.object({ email: z.string(), team_slug: z.string(), team_name: z.string(), scopes: z.array(z.enum(SCOPES)) }),
+});
+
+export const adminInvitationAcceptEndpoint = defineEndpoint({
+  ...ROUTES.adminInvitationAccept,
+  summary: 'Accept an administrator invitation with the single-use link mailed to the person; then they sign in as usual.',
+  input: z.object({ token: InvitationToken }),
+  output: z.object({ code: z.literal('accepted'), email: z.string(), team_slug: z.string(), team_name: z.string() }),
 });

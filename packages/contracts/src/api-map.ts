@@ -64,6 +64,8 @@ export interface ApiMap {
   adminAdd: typeof admins.adminAddEndpoint;
   adminRemove: typeof admins.adminRemoveEndpoint;
   adminAuthReset: typeof admins.adminAuthResetEndpoint;
+  adminInvitation: typeof admins.adminInvitationEndpoint;
+  adminInvitationAccept: typeof admins.adminInvitationAcceptEndpoint;
   membersCount: typeof people.membersCountEndpoint;
   membersInvite: typeof people.membersInviteEndpoint;
   membersResendInvite: typeof people.membersResendInviteEndpoint;

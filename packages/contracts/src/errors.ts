@@ -50,6 +50,7 @@ export const ERROR_STATUS = {
   admin_not_in_team: 404,
   last_super_admin: 400,
   conflict: 409,
+  admin_in_other_team: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

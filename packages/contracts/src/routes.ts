@@ -52,6 +52,8 @@ export const ROUTES = {
   adminAdd: { method: 'POST', path: '/organization/admin/user/add/', auth: 'session' },
   adminRemove: { method: 'POST', path: '/organization/admin/user/remove/', auth: 'session' },
   adminAuthReset: { method: 'POST', path: '/organization/admin/auth/reset/', auth: 'session' },
+  adminInvitation: { method: 'POST', path: '/api/v1/console/auth/admin/invitation/', auth: 'public' },
+  adminInvitationAccept: { method: 'POST', path: '/api/v1/console/auth/admin/invitation/accept/', auth: 'public' },
   membersCount: { method: 'POST', path: '/api/v1/team/members/count/', auth: 'session' },
   membersInvite: { method: 'POST', path: '/api/v1/team/members/invite/', auth: 'session' },
   membersResendInvite: { method: 'POST', path: '/api/v1/team/members/invite/resend/', auth: 'session' },

@@ -42,6 +42,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
     if (error.issues) body.issues = error.issues;
     if (error.messageKey) body.message_key = error.messageKey;
     if (error.messageValues) body.message_values = error.messageValues;
+    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    if (typeof retryAfter === 'number') reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
     return reply.code(error.status).send(body);
   }
   if (error instanceof z.ZodError) {
@@ -62,6 +64,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.code(500).send({ code: 'internal_error', description: 'Something went wrong.' });
+}
+
+function acceptsBodyType(request: FastifyRequest, endpoint: Endpoint): boolean {
+  const type = String(request.headers['content-type'] ?? '').toLowerCase();
+  if (!type || type.startsWith('application/json')) return true;
+  return endpoint.encoding === 'form' && type.startsWith('application/x-www-form-urlencoded');
 }
 
 export function invalidInput(error: z.ZodError): ErrorReply {
@@ -90,6 +98,10 @@ export function registerEndpoint<E extends Endpoint, Ctx>(
     method: endpoint.method,
     url: endpoint.path,
     handler: async (request, reply) => {
+      // Bodies are JSON, except the one call the spec sends as a form (the OAuth refresh): a
+      // cross-site form post then never reaches a handler, whatever it carries.
+      if (endpoint.method !== 'GET' && !acceptsBodyType(request, endpoint))
+        throw new AppError('invalid_input', 'Send the body as application/json.', 415);
       const ctx = await guard(request, endpoint);
       const raw = endpoint.method === 'GET' ? request.query : (request.body ?? {});
       const parsed = endpoint.input.safeParse(raw);

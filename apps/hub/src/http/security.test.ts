@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ORIGIN, createHubDb, type RunningHub, startHub } from '../testing/hub-fixture.ts';
@@ -69,5 +70,45 @@ describe('rate limit', () => {
     } finally {
       await limited.app.close();
     }
+  });
+});
+
+describe('security finding 10', () => {
+  it('with REDIS_URL, instances share the limit: a client cannot multiply it by the number of Hubs', async () => {
+    const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', TRUST_PROXY: 'true' };
+    const a = await startHub(db, env, 3);
+    const b = await startHub(db, env, 3);
+    // A client address of its own, so no other run counts against it.
+    const headers = { 'x-forwarded-for': `10.${randomInt(255)}.${randomInt(255)}.${randomInt(1, 255)}` };
+    try {
+      const statuses: number[] = [];
+      for (const hub of [a, b, a, b]) {
+        statuses.push((await fetch(`${hub.url}/api/v1/server/health/status/`, { headers })).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await a.app.close();
+      await b.app.close();
+    }
+  });
+
+  it('every reply is Cache-Control: no-store (tokens and team data must not be kept by a browser or proxy)', async () => {
+    expect((await health(CONSOLE_ORIGIN)).headers.get('cache-control')).toBe('no-store');
+    const refused = await fetch(`${hub.url}/auth/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ team_slug: 'northwind' }),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('bodies are JSON: a form post is refused with 415', async () => {
+    const res = await fetch(`${hub.url}/auth/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'team_slug=northwind',
+    });
+    expect(res.status).toBe(415);
   });
 });

@@ -22,6 +22,7 @@ const SsoOtpChoiceStep = lazy(async () => ({ default: (await loginSteps()).SsoOt
 const SsoReturnPage = lazy(async () => ({ default: (await loginSteps()).SsoReturnPage }));
 const FamilyLoginPage = lazy(async () => ({ default: (await loginSteps()).FamilyLoginPage }));
 const EmailLinkPage = lazy(async () => ({ default: (await loginSteps()).EmailLinkPage }));
+const AdminInvitationPage = lazy(async () => ({ default: (await loginSteps()).AdminInvitationPage }));
 const Shell = lazy(async () => ({ default: (await import('./layout/Shell.tsx')).Shell }));
 
 /** Lets code outside React (logout, session loss) move without reloading. */
@@ -97,6 +98,15 @@ export function AppRoutes() {
                 <LoginLayout keepSession>
                   <Suspense fallback={<Pending />}>
                     <FamilyLoginPage token={params.token} />
+                  </Suspense>
+                </LoginLayout>
+              )}
+            </Route>
+            <Route path="/admin-invitation/:token">
+              {(params) => (
+                <LoginLayout keepSession>
+                  <Suspense fallback={<Pending />}>
+                    <AdminInvitationPage token={params.token} />
                   </Suspense>
                 </LoginLayout>
               )}

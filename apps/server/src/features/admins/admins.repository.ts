@@ -33,6 +33,20 @@ export const adminsRepository = {
     );
   },
 
+  async findUserId(q: Queryable, email: string): Promise<string | undefined> {
+    const [row] = await q.query<{ id: string }>('select id from users where email = $1', [email]);
+    return row?.id;
+  },
+
+  /** Whether the person administers any team but this one (their account is then not this team's to reset). */
+  async administersOtherTeam(q: Queryable, teamId: string, userId: string): Promise<boolean> {
+    const rows = await q.query(
+      'select 1 from team_admins where user_id = $1 and team_id <> $2 and cardinality(scopes) > 0 limit 1',
+      [userId, teamId],
+    );
+    return rows.length > 0;
+  },
+
   async ensureUser(q: Queryable, email: string): Promise<string> {
     const [row] = await q.query<{ id: string }>(
       `insert into users (email) values ($1) on conflict (email) do update set email = excluded.email returning id`,
@@ -58,8 +72,12 @@ export const adminsRepository = {
     );
   },
 
-  /** Clears password, authenticator, backup codes and security keys, and ends every session of the person. */
-  async resetAuth(q: Queryable, userId: string): Promise<void> {
+  /**
+   * Clears password, authenticator, backup codes and security keys, and ends the person's sessions
+   * in this team. Only for someone who administers no other team (the service checks), so
+   * everything cleared belongs to this team.
+   */
+  async resetAuth(q: Queryable, teamId: string, userId: string): Promise<void> {
     await q.query(
       `update users set password_hash = null, totp_secret = null, totp_pending_secret = null, totp_last_step = null
        where id = $1`,
@@ -72,8 +90,9 @@ export const adminsRepository = {
     // Without a password, an old invitation link would work again: end every open sign-in link.
     await q.query('update login_tokens set used_at = now() where user_id = $1 and used_at is null', [userId]);
     await q.query(
-      `update sessions set revoked_at = now(), revoked_reason = 'auth_reset' where user_id = $1 and revoked_at is null`,
-      [userId],
+      `update sessions set revoked_at = now(), revoked_reason = 'auth_reset'
+       where user_id = $1 and team_id = $2 and revoked_at is null`,
+      [userId, teamId],
     );
   },
 

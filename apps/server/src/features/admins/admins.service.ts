@@ -1,8 +1,23 @@
 import { roundUpToTen, type Scope } from '@latchkey/contracts';
-import { AppError, type Db } from '@latchkey/runtime';
+import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
+import type { MailOutbox } from '../../platform/mail.ts';
 import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
 import { type AdminRow, adminsRepository as repo } from './admins.repository.ts';
+import { invitationsRepository as invitations } from './invitations.repository.ts';
+
+/** How long an administrator invitation's link works. */
+export const INVITATION_DAYS = 7;
+
+/** The invitation mail: its token exists only there, so without it the person cannot accept. */
+function invitationMail(base: string, caller: Caller, email: string, scopes: Scope[], token: string) {
+  const team = caller.team.name;
+  return {
+    to: email,
+    subject: `You are invited to administer ${team}`,
+    text: `${caller.email} invited you to administer ${team} in the Latchkey admin console (${scopes.join(', ')}).\n\nAccept the invitation: ${base}/#/admin-invitation/${encodeURIComponent(token)}\n\nThe link works once, for ${INVITATION_DAYS} days. Until you accept, nothing changes for you. If you did not expect this, ignore this email.`,
+  };
+}
 
 const isSuper = (a: Pick<AdminRow, 'scopes'>) => a.scopes.includes('super_admin');
 
@@ -17,7 +32,14 @@ export function assertKeepsSuperAdmin(admins: Pick<AdminRow, 'email' | 'scopes'>
   }
 }
 
-export function createAdminsService(db: Db, hubSessions: HubSessionEnder) {
+export interface AdminsServiceDeps {
+  hubSessions: HubSessionEnder;
+  mail: MailOutbox;
+  /** The console's configured address; null when no link can be mailed. */
+  consoleUrl: () => string | null;
+}
+
+export function createAdminsService(db: Db, { hubSessions, mail, consoleUrl }: AdminsServiceDeps) {
   const findIn = (admins: AdminRow[], email: string) => {
     const admin = admins.find((a) => a.email === email && a.scopes.length > 0);
     if (!admin)
@@ -32,46 +54,80 @@ export function createAdminsService(db: Db, hubSessions: HubSessionEnder) {
     async list(caller: Caller, search?: string) {
       const admins = await repo.list(db, caller.team.id, search?.trim() || undefined);
       const total = search ? (await repo.list(db, caller.team.id)).length : admins.length;
+      const term = search?.trim().toLowerCase();
+      const pending = (await invitations.pending(db, caller.team.id)).filter(
+        (p) => !term || `${p.email} ${p.name}`.toLowerCase().includes(term),
+      );
       return {
-        admins: admins.map((a) => ({ email: a.email, name: a.name, scopes: a.scopes })),
+        admins: [
+          ...admins.map((a) => ({ email: a.email, name: a.name, scopes: a.scopes, status: 'active' as const })),
+          ...pending.map((p) => ({ email: p.email, name: p.name, scopes: p.scopes, status: 'pending' as const })),
+        ],
         total,
         total_rounded: roundUpToTen(total),
       };
     },
 
-    async add(caller: Caller, email: string, scopes: Scope[]) {
-      await db
-        .transaction(async (tx) => {
-          const admins = await repo.lockAll(tx, caller.team.id);
-          if (admins.some((a) => a.email === email && a.scopes.length > 0)) {
-            throw new AppError('admin_already_exists', `${email} is already an administrator of this team.`).shows(
-              'errors.admin_already_exists',
-              { email },
-            );
-          }
+    /**
+     * A new person is added at once (they prove their email at first sign-in). A person who already
+     * has an account may administer other teams: they are only invited, and administer this team
+     * once they accept the link mailed to them, so no team can take over another team's admin.
+     * The invitation and its mail are queued in one transaction; without PUBLIC_URL in production
+     * no link can be built, so no invitation is made.
+     */
+    async add(caller: Caller, email: string, scopes: Scope[]): Promise<{ code: 'updated' | 'invited' }> {
+      return db.transaction(async (tx) => {
+        const admins = await repo.lockAll(tx, caller.team.id);
+        if (admins.some((a) => a.email === email && a.scopes.length > 0)) {
+          throw new AppError('admin_already_exists', `${email} is already an administrator of this team.`).shows(
+            'errors.admin_already_exists',
+            { email },
+          );
+        }
+        const existing = await repo.findUserId(tx, email);
+        if (!existing) {
           const userId = await repo.ensureUser(tx, email);
           await repo.upsert(tx, caller.team.id, userId, scopes);
           await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_added', email, { scopes });
-          return userId;
-        })
-        .then((userId) =>
-          // New scopes for someone who was an admin here: Hub sessions with the old ones end.
-          hubSessions.sessionsEnded({ teamId: caller.team.id, userId }),
-        );
-      return { code: 'updated' as const };
+          return { code: 'updated' as const };
+        }
+        const base = consoleUrl();
+        if (!base)
+          throw new AppError('invalid_input', 'Invitations need PUBLIC_URL to be set: no link can be mailed.').shows(
+            'errors.invitation_needs_public_url',
+          );
+        const token = randomToken(32);
+        await invitations.create(tx, {
+          teamId: caller.team.id,
+          userId: existing,
+          scopes,
+          tokenHash: hashToken(token),
+          invitedBy: caller.userId,
+          days: INVITATION_DAYS,
+        });
+        await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_invited', email, { scopes });
+        await mail.send(tx, invitationMail(base, caller, email, scopes, token), `admin-invitation:${hashToken(token)}`);
+        return { code: 'invited' as const };
+      });
     },
 
     async remove(caller: Caller, email: string) {
-      await db
-        .transaction(async (tx) => {
-          const admins = await repo.lockAll(tx, caller.team.id);
-          const admin = findIn(admins, email);
-          assertKeepsSuperAdmin(admins, email);
-          await repo.remove(tx, caller.team.id, admin.user_id);
-          await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_removed', email, { scopes: admin.scopes });
-          return admin.user_id;
-        })
-        .then((userId) => hubSessions.sessionsEnded({ teamId: caller.team.id, userId }));
+      const removed = await db.transaction(async (tx) => {
+        const admins = await repo.lockAll(tx, caller.team.id);
+        // Removing someone still invited cancels the invitation.
+        const invited = !admins.some((a) => a.email === email && a.scopes.length > 0) && (await repo.findUserId(tx, email));
+        if (invited && (await invitations.cancel(tx, caller.team.id, invited))) {
+          await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_invitation_cancelled', email, {});
+          return null;
+        }
+        const admin = findIn(admins, email);
+        assertKeepsSuperAdmin(admins, email);
+        await repo.remove(tx, caller.team.id, admin.user_id);
+        await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_removed', email, { scopes: admin.scopes });
+        return admin.user_id;
+      });
+      // Their Hub sessions for this team end with their console sessions.
+      if (removed) await hubSessions.sessionsEnded({ teamId: caller.team.id, userId: removed });
       return { code: 'updated' as const };
     },
 
@@ -79,15 +135,44 @@ export function createAdminsService(db: Db, hubSessions: HubSessionEnder) {
       if (email === caller.email) {
         throw new AppError('invalid_input', 'Change your own sign-in in account security, not by a reset.');
       }
-      await db
-        .transaction(async (tx) => {
-          const admin = findIn(await repo.lockAll(tx, caller.team.id), email);
-          await repo.resetAuth(tx, admin.user_id);
-          await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_auth_reset', email, {});
-          return admin.user_id;
-        })
-        .then((userId) => hubSessions.sessionsEnded({ userId }));
+      const userId = await db.transaction(async (tx) => {
+        const admin = findIn(await repo.lockAll(tx, caller.team.id), email);
+        // Their password and second factors guard every team they administer: not this team's to clear.
+        if (await repo.administersOtherTeam(tx, caller.team.id, admin.user_id)) {
+          throw new AppError(
+            'admin_in_other_team',
+            `${email} also administers another team: they reset their own sign-in (forgot password), not this team.`,
+          ).shows('errors.admin_in_other_team', { email });
+        }
+        await repo.resetAuth(tx, caller.team.id, admin.user_id);
+        await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_auth_reset', email, {});
+        return admin.user_id;
+      });
+      await hubSessions.sessionsEnded({ teamId: caller.team.id, userId });
       return { code: 'updated' as const };
+    },
+  };
+}
+
+/** Accepting an invitation: the token mailed to the person is the proof that it is them. */
+export function createInvitationAcceptance(db: Db) {
+  const invalid = () => new AppError('invalid_link', 'This invitation is invalid, used or expired.');
+  return {
+    async describe(token: string) {
+      const found = await invitations.peek(db, hashToken(token));
+      if (!found) throw invalid();
+      return { email: found.email, team_slug: found.team_slug, team_name: found.team_name, scopes: found.scopes };
+    },
+    async accept(token: string) {
+      const found = await db.transaction(async (tx) => {
+        const row = await invitations.accept(tx, hashToken(token));
+        if (!row) return undefined;
+        await repo.upsert(tx, row.team_id, row.user_id, row.scopes);
+        await repo.recordEvent(tx, row.team_id, row.user_id, 'admin_invitation_accepted', row.email, { scopes: row.scopes });
+        return row;
+      });
+      if (!found) throw invalid();
+      return { code: 'accepted' as const, email: found.email, team_slug: found.team_slug, team_name: found.team_name };
     },
   };
 }

@@ -37,6 +37,8 @@ describe('administrators', () => {
     expect(res.status, res.text).toBe(200);
     const body = res.body as { admins: { email: string; scopes: string[] }[]; total: number; total_rounded: number };
     expect(body.admins.find((a) => a.email === DEMO_ADMINS.superAdmin)?.scopes).toEqual(['super_admin']);
+    // Every row says whether the admin is active or only invited.
+    expect(body.admins.every((a) => (a as { status?: string }).status === 'active')).toBe(true);
     expect(body.total).toBe(body.admins.length);
     expect(body.total_rounded).toBe(Math.ceil(body.total / 10) * 10);
     const search = await h.post('/api/v1/team/admin/members/', { search_value: 'ivy' }, token('superAdmin'));
@@ -183,5 +185,153 @@ describe('administrators', () => {
     expect((await h.post('/api/v1/team/admin/scope/', {}, victim)).status).toBe(401);
     expect((await h.post('/api/v1/team/admin/scope/', {}, actor)).status).toBe(200);
     expect((await events('admin_auth_reset')).map((e) => e.email)).toEqual([DEMO_ADMINS.recoveryAgent]);
+  });
+});
+
+/** Security finding 3: the super admin of one team attacks an admin of another. */
+describe('admins of one team cannot touch another team’s admin', () => {
+  const MALLORY = 'mallory@contoso.example';
+  let mallory = '';
+  const invitationToken = async (email: string) => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const mail = h.mail.filter((m) => m.to.includes(email) && m.raw.includes('admin-invitation')).at(-1);
+      const raw = mail?.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      const found = raw && /#\/admin-invitation\/([\w%-]+)/.exec(raw)?.[1];
+      if (mail && found) {
+        h.mail.splice(h.mail.indexOf(mail), 1);
+        return decodeURIComponent(found);
+      }
+      if (Date.now() > deadline) throw new Error(`no invitation mailed to ${email}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const northwindSession = async () => (await h.signIn(DEMO_ADMINS.recoveryAgent)).token.access;
+
+  beforeAll(async () => {
+    // Contoso, a second organisation, whose super admin is the attacker.
+    await h.db.exec(
+      `insert into teams (slug, name, team_type, organization_type, valid_till)
+         values ('contoso', 'Contoso', 'organization', 'enterprise', current_date + 365);
+       insert into users (email, name, password_hash)
+         select '${MALLORY}', 'Mallory', password_hash from users where email = '${DEMO_ADMINS.superAdmin}';
+       insert into team_admins (team_id, user_id, scopes)
+         select t.id, u.id, array['super_admin'] from teams t, users u where t.slug = 'contoso' and u.email = '${MALLORY}';`,
+    );
+    await h.db.query('update users set password_hash = (select password_hash from users where email = $1) where email = $2', [
+      DEMO_ADMINS.superAdmin,
+      DEMO_ADMINS.recoveryAgent,
+    ]);
+    mallory = (await h.signIn(MALLORY, 'contoso')).token.access;
+  });
+
+  test('adding an existing account only invites it: no scopes, no reset, the person’s sessions untouched', async () => {
+    const victim = await northwindSession();
+    const add = await h.post(
+      '/organization/admin/user/add/',
+      { email: DEMO_ADMINS.recoveryAgent, scopes: ['super_admin'] },
+      mallory,
+    );
+    expect(add.status, add.text).toBe(200);
+    expect(add.body).toEqual({ code: 'invited' });
+    const member = await h.db.query(
+      `select 1 from team_admins ta join teams t on t.id = ta.team_id join users u on u.id = ta.user_id
+       where t.slug = 'contoso' and u.email = $1`,
+      [DEMO_ADMINS.recoveryAgent],
+    );
+    expect(member).toEqual([]);
+    const list = await h.post<{ admins: { email: string; status: string; scopes: string[] }[] }>(
+      '/api/v1/team/admin/members/',
+      {},
+      mallory,
+    );
+    expect(list.body.admins).toContainEqual({
+      email: DEMO_ADMINS.recoveryAgent,
+      name: 'Rory Walsh',
+      scopes: ['super_admin'],
+      status: 'pending',
+    });
+    // The attack: reset the victim's sign-in from Contoso.
+    const reset = await h.post(
+      '/organization/admin/auth/reset/',
+      { email: DEMO_ADMINS.recoveryAgent, reset_auth: true },
+      mallory,
+    );
+    expect(reset.status).toBe(404);
+    const [user] = await h.db.query<{ password_hash: string | null }>('select password_hash from users where email = $1', [
+      DEMO_ADMINS.recoveryAgent,
+    ]);
+    expect(user?.password_hash).not.toBeNull();
+    expect((await h.post('/api/v1/team/admin/scope/', {}, victim)).status).toBe(200);
+    await invitationToken(DEMO_ADMINS.recoveryAgent);
+  });
+
+  test('the person accepts by the mailed single-use link; then a reset from the other team is still refused', async () => {
+    await h.post('/organization/admin/user/add/', { email: DEMO_ADMINS.recoveryAgent, scopes: ['admin'] }, mallory);
+    const invitation = await invitationToken(DEMO_ADMINS.recoveryAgent);
+    // The newest invitation replaced the earlier one.
+    const described = await h.post('/api/v1/console/auth/admin/invitation/', { token: invitation });
+    expect(described.body).toEqual({
+      email: DEMO_ADMINS.recoveryAgent,
+      team_slug: 'contoso',
+      team_name: 'Contoso',
+      scopes: ['admin'],
+    });
+    const accepted = await h.post('/api/v1/console/auth/admin/invitation/accept/', { token: invitation });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body).toMatchObject({ code: 'accepted', team_slug: 'contoso' });
+    const again = await h.post('/api/v1/console/auth/admin/invitation/accept/', { token: invitation });
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ code: 'invalid_link' });
+    const list = await h.post<{ admins: { email: string; status: string }[] }>('/api/v1/team/admin/members/', {}, mallory);
+    expect(list.body.admins.filter((a) => a.email === DEMO_ADMINS.recoveryAgent)).toEqual([
+      expect.objectContaining({ email: DEMO_ADMINS.recoveryAgent, scopes: ['admin'], status: 'active' }),
+    ]);
+
+    const victim = await northwindSession();
+    const reset = await h.post(
+      '/organization/admin/auth/reset/',
+      { email: DEMO_ADMINS.recoveryAgent, reset_auth: true },
+      mallory,
+    );
+    expect(reset.status).toBe(409);
+    expect(reset.body).toMatchObject({ code: 'admin_in_other_team', message_key: 'errors.admin_in_other_team' });
+    expect((await h.post('/api/v1/team/admin/scope/', {}, victim)).status).toBe(200);
+    // Removing them from Contoso ends their Contoso sessions only.
+    const inContoso = (await h.signIn(DEMO_ADMINS.recoveryAgent, 'contoso')).token.access;
+    const removed = await h.post(
+      '/organization/admin/user/remove/',
+      { action: 'remove_admin', email: DEMO_ADMINS.recoveryAgent },
+      mallory,
+    );
+    expect(removed.status).toBe(200);
+    expect((await h.post('/api/v1/team/admin/scope/', {}, inContoso)).status).toBe(401);
+    expect((await h.post('/api/v1/team/admin/scope/', {}, victim)).status).toBe(200);
+  });
+
+  test('an expired invitation cannot be accepted', async () => {
+    await h.post('/organization/admin/user/add/', { email: DEMO_ADMINS.admin, scopes: ['admin'] }, mallory);
+    const invitation = await invitationToken(DEMO_ADMINS.admin);
+    await h.db.query("update admin_invitations set expires_at = now() - interval '1 second' where accepted_at is null");
+    const late = await h.post('/api/v1/console/auth/admin/invitation/accept/', { token: invitation });
+    expect(late.body).toMatchObject({ code: 'invalid_link' });
+    const list = await h.post<{ admins: { email: string }[] }>('/api/v1/team/admin/members/', {}, mallory);
+    expect(list.body.admins.map((a) => a.email)).not.toContain(DEMO_ADMINS.admin);
+  });
+
+  test('removing a pending invitation cancels it: its link no longer works', async () => {
+    await h.post('/organization/admin/user/add/', { email: DEMO_ADMINS.integrator, scopes: ['admin'] }, mallory);
+    const invitation = await invitationToken(DEMO_ADMINS.integrator);
+    const cancel = await h.post(
+      '/organization/admin/user/remove/',
+      { action: 'remove_admin', email: DEMO_ADMINS.integrator },
+      mallory,
+    );
+    expect(cancel.status, cancel.text).toBe(200);
+    expect((await h.post('/api/v1/console/auth/admin/invitation/accept/', { token: invitation })).body).toMatchObject({
+      code: 'invalid_link',
+    });
+    const list = await h.post<{ admins: { email: string }[] }>('/api/v1/team/admin/members/', {}, mallory);
+    expect(list.body.admins.map((a) => a.email)).not.toContain(DEMO_ADMINS.integrator);
   });
 });

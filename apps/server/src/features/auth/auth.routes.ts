@@ -30,12 +30,8 @@ export function authRoutes(
   registerEndpoint(app, setPasswordFirstLoginEndpoint, guard, ({ input, request }) =>
     auth.setFirstPasswordAndSignIn(input, request.ip),
   );
-  registerEndpoint(app, u2fSignInOptionsEndpoint, guard, ({ input, request }) =>
-    auth.securityKeyOptions(input, request.ip, request.headers.origin),
-  );
-  registerEndpoint(app, verifyU2fEndpoint, guard, ({ input, request }) =>
-    auth.verifySecurityKey(input, request.ip, request.headers.origin),
-  );
+  registerEndpoint(app, u2fSignInOptionsEndpoint, guard, ({ input, request }) => auth.securityKeyOptions(input, request.ip));
+  registerEndpoint(app, verifyU2fEndpoint, guard, ({ input, request }) => auth.verifySecurityKey(input, request.ip));
   registerEndpoint(app, refreshTokenEndpoint, guard, ({ input }) => sessions.rotate(input.refresh_token));
   registerEndpoint(app, signoutEndpoint, guard, async ({ ctx, request }) => {
     if (ctx) {

@@ -31,7 +31,7 @@ export interface AuthDeps {
   limiter: Limiter;
   sealer: Sealer;
   keys: SecurityKeys;
-  relyingParty: (origin: string | undefined) => RelyingParty | null;
+  relyingParty: () => RelyingParty | null;
   emailCodeTtlMinutes: number;
   codes: CodeHasher;
   /** Signs the aux grants a Hub exchanges (features/integration/server-key.ts). */
@@ -68,8 +68,11 @@ export function createAuthService({
     });
 
   async function userOrFail(email: string, ip: string): Promise<UserRow> {
+    // Checked before the lookup, so a client over its limit learns nothing about any email.
+    await limiter.checkEmailProbe(ip);
     const user = await repo.findUserByEmail(db, email);
     if (!user) {
+      await limiter.unknownEmail(ip);
       await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'email_notregistered' } });
       throw new AppError('email_notregistered', 'This email is not registered.');
     }
@@ -138,7 +141,7 @@ export function createAuthService({
       throw error;
     }
     const ok = await check();
-    if (ok) await attempt.succeeded();
+    await (ok ? attempt.succeeded() : attempt.failed());
     return ok;
   }
 
@@ -171,8 +174,14 @@ export function createAuthService({
 
   const totpOn = (user: UserRow) => user.auth_type === 'password' && user.totp_secret !== null;
 
-  async function finish(user: UserRow, team: Team, ip: string, method: string): Promise<LoginSuccess> {
-    const { tokens: token, sessionId, absolute } = await sessions.start(user.id, team.id);
+  async function finish(
+    user: UserRow,
+    team: Team,
+    ip: string,
+    method: string,
+    notAfter: Date | null = null,
+  ): Promise<LoginSuccess> {
+    const { tokens: token, sessionId, absolute } = await sessions.start(user.id, team.id, notAfter);
     const [hub] = await teamRepository.hubs(db, team.id);
     const aux_code = hub?.services.integration?.enabled
       ? issueAuxGrant(hubKey, hub, {
@@ -294,18 +303,27 @@ export function createAuthService({
      * app_initiated_login_failed).
      */
     async signInWithLink(purpose: Extract<LoginTokenPurpose, 'app_login' | 'sso'>, token: string, ip: string) {
-      const owner = await linkOwner(await tokens.spend(db, purpose, token));
+      const link = await tokens.spend(db, purpose, token);
+      const owner = await linkOwner(link);
       if (!owner) {
         await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: `${purpose}_token_invalid` } });
         throw new AppError('unauthorized', 'The sign-in link is invalid, used or expired.', 401);
       }
-      const success = await finish(owner.user, owner.team, ip, purpose === 'app_login' ? 'family_app' : 'sso');
+      const success = await finish(
+        owner.user,
+        owner.team,
+        ip,
+        purpose === 'app_login' ? 'family_app' : 'sso',
+        link?.not_after ?? null,
+      );
       return { ...success, email: owner.user.email };
     },
 
     /** A family team's owner, signed in (the family app's session), asks for a console link. */
-    async issueAppLoginToken(caller: { userId: string; team: { id: string } }) {
-      const token = await tokens.issue(db, 'app_login', caller.userId, caller.team.id);
+    async issueAppLoginToken(caller: { userId: string; sessionId: string; team: { id: string } }) {
+      // The console session this link starts ends when the family app's session does.
+      const parentEnd = await sessions.absoluteEnd(caller.sessionId);
+      const token = await tokens.issue(db, 'app_login', caller.userId, caller.team.id, parentEnd);
       return { token, expires_in: 120 };
     },
 
@@ -362,10 +380,10 @@ export function createAuthService({
     },
 
     /** /login/u2f: after the password, the challenge for one of the admin's security keys. */
-    async securityKeyOptions(input: { email: string; password: string; team_slug: string }, ip: string, origin?: string) {
+    async securityKeyOptions(input: { email: string; password: string; team_slug: string }, ip: string) {
       const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
       await checkPassword(user, input.password, team, ip);
-      const rp = relyingParty(origin);
+      const rp = relyingParty();
       if (!rp || (await keys.count(user.id)) === 0) throw new AppError('invalid_input', 'No security key can be used here.');
       return { options: await keys.signInOptions(user.id, rp) };
     },
@@ -373,11 +391,10 @@ export function createAuthService({
     async verifySecurityKey(
       input: { email: string; password: string; team_slug: string; response: Record<string, unknown> },
       ip: string,
-      origin?: string,
     ) {
       const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
       await checkPassword(user, input.password, team, ip);
-      const rp = relyingParty(origin);
+      const rp = relyingParty();
       const valid = await limited('security_key', user, team, ip, async () =>
         rp ? keys.check(user.id, input.response, rp) : false,
       );

@@ -11,17 +11,25 @@ export type LoginTokenPurpose = keyof typeof LOGIN_TOKEN_MINUTES;
 export interface LoginTokenRow {
   user_id: string;
   team_id: string;
+  /** The absolute end of the session the link was made from, which the new session inherits. */
+  not_after: Date | null;
 }
 
 /** Single-use sign-in tokens (migration 0005); only their hashes are stored. */
 export const loginTokensRepository = {
   /** Stores a new token for the admin and team; returns the token itself, to be sent once. */
-  async issue(q: Queryable, purpose: LoginTokenPurpose, userId: string, teamId: string): Promise<string> {
+  async issue(
+    q: Queryable,
+    purpose: LoginTokenPurpose,
+    userId: string,
+    teamId: string,
+    notAfter: Date | null = null,
+  ): Promise<string> {
     const token = randomToken(32);
     await q.query(
-      `insert into login_tokens (token_hash, purpose, user_id, team_id, expires_at)
-       values ($1, $2, $3, $4, now() + $5 * interval '1 minute')`,
-      [hashToken(token), purpose, userId, teamId, LOGIN_TOKEN_MINUTES[purpose]],
+      `insert into login_tokens (token_hash, purpose, user_id, team_id, expires_at, not_after)
+       values ($1, $2, $3, $4, now() + $5 * interval '1 minute', $6)`,
+      [hashToken(token), purpose, userId, teamId, LOGIN_TOKEN_MINUTES[purpose], notAfter],
     );
     return token;
   },
@@ -29,7 +37,7 @@ export const loginTokensRepository = {
   /** The live token's admin and team, without spending it (a page that only shows whose link it is). */
   async peek(q: Queryable, purpose: LoginTokenPurpose, token: string): Promise<LoginTokenRow | undefined> {
     const [row] = await q.query<LoginTokenRow>(
-      `select user_id, team_id from login_tokens
+      `select user_id, team_id, not_after from login_tokens
        where token_hash = $1 and purpose = $2 and used_at is null and expires_at > now()`,
       [hashToken(token), purpose],
     );
@@ -41,7 +49,7 @@ export const loginTokensRepository = {
     const [row] = await q.query<LoginTokenRow>(
       `update login_tokens set used_at = now()
        where token_hash = $1 and purpose = $2 and used_at is null and expires_at > now()
-       returning user_id, team_id`,
+       returning user_id, team_id, not_after`,
       [hashToken(token), purpose],
     );
     return row;

@@ -12,14 +12,15 @@ import { LOGIN_TOKEN_MINUTES, loginTokensRepository } from './login-tokens.ts';
 export function createOnboardingInvites(deps: {
   db: Db;
   mail: MailOutbox;
-  consoleUrl: (requestOrigin: string | undefined) => string | null;
+  /** The console's configured address (PUBLIC_URL); null when links cannot be sent. */
+  consoleUrl: () => string | null;
 }) {
   const { db, mail } = deps;
   return {
-    async invite(teamId: string, email: string, requestOrigin: string | undefined): Promise<boolean> {
+    async invite(teamId: string, email: string): Promise<boolean> {
       const user = await authRepository.findUserByEmail(db, email);
       const team = user && (await teamRepository.adminTeams(db, user.id)).find((t) => t.id === teamId);
-      const base = deps.consoleUrl(requestOrigin);
+      const base = deps.consoleUrl();
       if (!user || !team || user.password_hash || !base) return false;
       const days = LOGIN_TOKEN_MINUTES.onboarding / (24 * 60);
       await db.transaction(async (tx) => {

@@ -47,9 +47,19 @@ export function createSessionsService(
   }
 
   return {
-    /** A new session's tokens, its id and absolute expiry (which a Hub session it opens inherits). */
-    async start(userId: string, teamId: string): Promise<{ tokens: TokenPair; sessionId: string; absolute: Date }> {
-      const absolute = new Date(Date.now() + policy.maxHours * 3_600_000);
+    /**
+     * A new session's tokens, its id and absolute expiry (which a Hub session it opens inherits). One
+     * minted from another (`notAfter`, the parent's absolute end) ends no later than its parent, so
+     * chaining sessions never extends a sign-in.
+     */
+    async start(
+      userId: string,
+      teamId: string,
+      notAfter: Date | null = null,
+    ): Promise<{ tokens: TokenPair; sessionId: string; absolute: Date }> {
+      const fresh = Date.now() + policy.maxHours * 3_600_000;
+      const absolute = new Date(notAfter ? Math.min(fresh, notAfter.getTime()) : fresh);
+      if (absolute.getTime() <= Date.now()) throw invalidGrant();
       return db.transaction(async (tx) => {
         const sessionId = await repo.create(tx, userId, teamId, absolute);
         return { tokens: await tokens(sessionId, userId, absolute, tx), sessionId, absolute };
@@ -83,6 +93,13 @@ export function createSessionsService(
       const payload = access.verify(token);
       if (!payload) throw new AppError('token_expired', 'The access token is invalid or expired.', 401);
       return { userId: payload.sub, sessionId: payload.sid };
+    },
+
+    /** The absolute end of a live session, for a session or link minted from it. */
+    async absoluteEnd(sessionId: string): Promise<Date> {
+      const session = await repo.find(db, sessionId);
+      if (!session || session.revoked_at) throw invalidGrant();
+      return session.absolute_expires_at;
     },
 
     async revoke(sessionId: string, reason: string): Promise<void> {

@@ -30,9 +30,7 @@ const who = (ctx: Caller | null, request: FastifyRequest): AccountCaller => {
 
 /** Spec §7 "With team": the signed-in admin's own sign-in settings. */
 export function accountRoutes(app: FastifyInstance, guard: Guard, account: AccountService, reset: PasswordResetService) {
-  registerEndpoint(app, requestPasswordResetEndpoint, guard, ({ input, request }) =>
-    reset.request(input.email, request.ip, request.headers.origin),
-  );
+  registerEndpoint(app, requestPasswordResetEndpoint, guard, ({ input, request }) => reset.request(input.email, request.ip));
   registerEndpoint(app, validatePasswordRequestEndpoint, guard, ({ input }) => reset.validate(input.password_request));
   registerEndpoint(app, changePasswordRequestEndpoint, guard, ({ input, request }) =>
     reset.change(input.password_request, input.password, input.confirm_password, request.ip),
@@ -57,11 +55,9 @@ export function accountRoutes(app: FastifyInstance, guard: Guard, account: Accou
   registerEndpoint(app, totpChangeVerifyEndpoint, guard, ({ ctx, request, input }) =>
     account.totpChangeVerify(who(ctx, request), input.totp),
   );
-  registerEndpoint(app, u2fRegisterOptionsEndpoint, guard, ({ ctx, request }) =>
-    account.securityKeyOptions(who(ctx, request), request.headers.origin),
-  );
+  registerEndpoint(app, u2fRegisterOptionsEndpoint, guard, ({ ctx, request }) => account.securityKeyOptions(who(ctx, request)));
   registerEndpoint(app, u2fRegisterVerifyEndpoint, guard, ({ ctx, request, input }) =>
-    account.addSecurityKey(who(ctx, request), input.response, input.name, request.headers.origin),
+    account.addSecurityKey(who(ctx, request), input.response, input.name),
   );
   registerEndpoint(app, u2fKeysEndpoint, guard, ({ ctx, request }) => account.securityKeysList(who(ctx, request)));
   registerEndpoint(app, u2fKeyRenameEndpoint, guard, ({ ctx, request, input }) =>

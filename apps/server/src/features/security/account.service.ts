@@ -42,10 +42,10 @@ export function createAccountService({
   sealer: Sealer;
   codes: CodeHasher;
   keys: SecurityKeys;
-  relyingParty: (origin: string | undefined) => RelyingParty | null;
+  relyingParty: () => RelyingParty | null;
 }) {
-  const rpOf = (origin: string | undefined) => {
-    const rp = relyingParty(origin);
+  const rpOf = () => {
+    const rp = relyingParty();
     if (!rp) throw new AppError('invalid_input', 'Security keys need PUBLIC_URL to be set.');
     return rp;
   };
@@ -77,7 +77,10 @@ export function createAccountService({
     }
     const ok = await check();
     if (ok) await attempt.succeeded();
-    else await event(caller, user, 'account_check_failed', { reason: kind });
+    else {
+      await attempt.failed();
+      await event(caller, user, 'account_check_failed', { reason: kind });
+    }
     return ok;
   }
 
@@ -234,7 +237,7 @@ export function createAccountService({
       return { code: 'totp_changed' as const };
     },
 
-    async securityKeyOptions(caller: AccountCaller, origin: string | undefined) {
+    async securityKeyOptions(caller: AccountCaller) {
       const user = await me(caller);
       if (user.auth_type !== 'password' || !user.password_hash) {
         throw new AppError(
@@ -242,12 +245,12 @@ export function createAccountService({
           'A security key is a second step after the password: sign in with a password first.',
         ).shows('errors.security_key_needs_password');
       }
-      return { options: await keys.registrationOptions(user, rpOf(origin)) };
+      return { options: await keys.registrationOptions(user, rpOf()) };
     },
 
-    async addSecurityKey(caller: AccountCaller, response: Record<string, unknown>, name: string, origin: string | undefined) {
+    async addSecurityKey(caller: AccountCaller, response: Record<string, unknown>, name: string) {
       const user = await me(caller);
-      await keys.register(user.id, response, name, rpOf(origin));
+      await keys.register(user.id, response, name, rpOf());
       await event(caller, user, 'security_key_added');
       return { code: 'security_key_added' as const };
     },

@@ -22,16 +22,16 @@ export function createPasswordResetService(deps: {
   db: Db;
   mail: MailOutbox;
   limiter: Limiter;
-  /** The console's public address; null when links cannot be sent. */
-  consoleUrl: (requestOrigin: string | undefined) => string | null;
+  /** The console's configured address (PUBLIC_URL); null when links cannot be sent. */
+  consoleUrl: () => string | null;
   hubSessions: HubSessionEnder;
 }) {
   const { db, mail, limiter } = deps;
   return {
-    async request(email: string, ip: string, requestOrigin: string | undefined) {
+    async request(email: string, ip: string) {
       const user = await authRepository.findUserByEmail(db, email);
       const teams = user ? await teamRepository.adminTeams(db, user.id) : [];
-      const base = deps.consoleUrl(requestOrigin);
+      const base = deps.consoleUrl();
       if (!user || teams.length === 0 || !base) {
         await authRepository.recordSecurityEvent(db, {
           kind: 'password_reset_refused',

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildServer } from '../../app.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
 
 const A = '/api/v1/console/auth';
-const ORIGIN = 'http://127.0.0.1:5173';
+// A hostile page's origin: links never follow it (security finding 4).
+const ORIGIN = 'https://evil.example';
 
 let h: Harness;
 beforeAll(async () => {
@@ -11,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** Asks for a link as the console does (its page's origin says where the link points). */
+/** Asks for a link with an Origin header that must not matter. */
 const requestReset = async (email: string) => {
   const res = await fetch(`${h.url}${A}/password/reset/request/`, {
     method: 'POST',
@@ -27,7 +29,7 @@ async function resetLink(email: string): Promise<URL> {
   for (;;) {
     const mail = h.mail.filter((m) => m.to.includes(email)).at(-1);
     const raw = mail?.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    const link = raw && /(http:\/\/\S+password_request=[\w%-]+)/.exec(raw)?.[1];
+    const link = raw && /(https?:\/\/\S+password_request=[\w%-]+)/.exec(raw)?.[1];
     if (link) return new URL(link);
     if (Date.now() > deadline) throw new Error(`no reset mail to ${email}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -41,7 +43,7 @@ describe('password reset by email link', () => {
     const session = await h.signIn(email);
     expect((await requestReset(email)).body).toEqual({ code: 'reset_requested' });
     const link = await resetLink(email);
-    expect(`${link.origin}${link.pathname}${link.hash.split('?')[0]}`).toBe(`${ORIGIN}/#/reset-password`);
+    expect(`${link.origin}${link.pathname}${link.hash.split('?')[0]}`).toBe(`${h.url}/#/reset-password`);
     const token = tokenOf(link);
     // The token is stored as a hash only.
     const rows = await h.db.query<{ token_hash: string }>('select token_hash from password_requests');
@@ -108,13 +110,43 @@ describe('password reset by email link', () => {
     expect(event?.kind).toBe('password_reset_refused');
   });
 
-  test('without PUBLIC_URL and an origin, no link is sent (nothing a request header could redirect)', async () => {
+  test('in production without PUBLIC_URL no link is sent, whatever the request says', async () => {
     const before = h.mail.length;
-    expect((await h.post(`${A}/password/reset/request/`, { email: DEMO_ADMINS.admin })).body).toEqual({
-      code: 'reset_requested',
-    });
+    const production = await buildServer({ config: { ...h.config, NODE_ENV: 'production' }, db: h.db });
+    try {
+      const res = await production.inject({
+        method: 'POST',
+        url: `${A}/password/reset/request/`,
+        headers: { origin: 'https://console.northwind.example', host: 'console.northwind.example' },
+        payload: { email: DEMO_ADMINS.admin },
+      });
+      expect(res.json()).toEqual({ code: 'reset_requested' });
+    } finally {
+      await production.close();
+    }
     await new Promise((r) => setTimeout(r, 200));
     expect(h.mail.length).toBe(before);
+    const [event] = await h.db.query<{ detail: { reason: string } }>(
+      "select detail from security_events where kind = 'password_reset_refused' order by id desc limit 1",
+    );
+    expect(event?.detail.reason).toBe('no_public_url');
+  });
+
+  test('with PUBLIC_URL the link is built from it alone', async () => {
+    await h.db.query('delete from auth_limits');
+    const configured = await buildServer({ config: { ...h.config, PUBLIC_URL: 'https://console.northwind.example/' }, db: h.db });
+    try {
+      await configured.inject({
+        method: 'POST',
+        url: `${A}/password/reset/request/`,
+        headers: { origin: ORIGIN },
+        payload: { email: DEMO_ADMINS.recoveryAgent },
+      });
+    } finally {
+      await configured.close();
+    }
+    const link = await resetLink(DEMO_ADMINS.recoveryAgent);
+    expect(`${link.origin}${link.pathname}${link.hash.split('?')[0]}`).toBe('https://console.northwind.example/#/reset-password');
   });
 
   test('reset mails share the five-per-15-minutes mail limit', async () => {

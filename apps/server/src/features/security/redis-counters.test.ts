@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildServer } from '../../app.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/seed.ts';
 import { createLimiter, LimitReached } from './limits.ts';
@@ -52,27 +53,72 @@ test('a window ends on its own: the next attempt starts a new count', async () =
   expect((await store.hit('short', rule)).count).toBe(1);
 });
 
-test('parallel attempts cannot slip under the limit: exactly max pass', async () => {
+test('parallel attempts from one client cannot slip under the limit: exactly max pass', async () => {
   const limiter = createLimiter(redisCounters(redis, prefix));
   const results = await Promise.allSettled(Array.from({ length: 12 }, () => limiter.begin('password', 'acct-1', '10.0.0.1')));
   expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
   expect(results.filter((r) => r.status === 'rejected').every((r) => r.reason instanceof LimitReached)).toBe(true);
 });
 
-test('over HTTP with REDIS_URL: five wrong passwords lock the account (429), counted in Redis, not in PostgreSQL', async () => {
+test('peek reads without counting; a hold is a "not before" that only grows and ends by itself', async () => {
+  const store = redisCounters(redis, prefix);
+  expect((await store.peek('p')).count).toBe(0);
+  await store.hit('p', { max: 5, windowMinutes: 15 });
+  expect((await store.peek('p')).count).toBe(1);
+  expect((await store.peek('p')).count).toBe(1);
+  expect(await store.heldFor('d')).toBe(0);
+  await store.hold('d', 1);
+  await store.hold('d', 0.3); // never shortens
+  expect(await store.heldFor('d')).toBe(1);
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  expect(await store.heldFor('d')).toBe(0);
+});
+
+test('over HTTP with REDIS_URL: five wrong passwords from an attacker stop the attacker only, counted in Redis, not in PostgreSQL', async () => {
   const email = DEMO_ADMINS.integrator;
-  const wrong = { email, password: 'not-the-password', team_slug: 'northwind' };
-  for (let i = 0; i < 5; i++) {
-    const res = await h.post('/api/v1/console/auth/verify/password/', wrong);
-    expect(res.body.code).toBe('password_invalid');
-  }
-  const locked = await h.post('/api/v1/console/auth/verify/password/', { ...wrong, password: 'Latchkey-demo-2026' });
-  expect(locked.status).toBe(429);
-  expect(locked.body.code).toBe('too_many_requests_msg');
+  const attempt = (ip: string, password: string) =>
+    h.app.inject({
+      method: 'POST',
+      url: '/api/v1/console/auth/verify/password/',
+      remoteAddress: ip,
+      payload: { email, password, team_slug: 'northwind' },
+    });
+  for (let i = 0; i < 5; i++) expect((await attempt('10.6.0.1', 'not-the-password')).json().code).toBe('password_invalid');
+  const locked = await attempt('10.6.0.1', 'Latchkey-demo-2026');
+  expect(locked.statusCode).toBe(429);
+  expect(locked.json().code).toBe('too_many_requests_msg');
+  expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+  // The admin, from their own client, is not locked out.
+  expect((await h.signIn(email)).token.access).toBeTruthy();
   const [user] = await h.db.query<{ id: string }>('select id from users where email = $1', [email]);
+  expect(Number(await redis.get(`latchkey:limit:password:pair:${user?.id}:10.6.0.1`))).toBe(6);
   expect(Number(await redis.get(`latchkey:limit:password:account:${user?.id}`))).toBe(6);
   expect(await h.db.query('select key from auth_limits')).toEqual([]);
-  await redis.del(`latchkey:limit:password:account:${user?.id}`, 'latchkey:limit:password:ip:127.0.0.1');
+  await redis.del(
+    `latchkey:limit:password:account:${user?.id}`,
+    `latchkey:limit:password:pair:${user?.id}:10.6.0.1`,
+    'latchkey:limit:password:ip:10.6.0.1',
+  );
+});
+
+test('over HTTP with REDIS_URL: the progressive delay holds a client that failed, not a fresh one', async () => {
+  const email = DEMO_ADMINS.admin;
+  const attempt = (ip: string, password: string) =>
+    h.app.inject({
+      method: 'POST',
+      url: '/api/v1/console/auth/verify/password/',
+      remoteAddress: ip,
+      payload: { email, password, team_slug: 'northwind' },
+    });
+  for (let i = 0; i < 6; i++) expect((await attempt(`10.6.2.${i}`, 'wrong')).json().code).toBe('password_invalid');
+  const [user] = await h.db.query<{ id: string }>('select id from users where email = $1', [email]);
+  expect(await redis.pttl(`latchkey:limit:password:delay:${user?.id}`)).toBeGreaterThan(0);
+  const held = await attempt('10.6.2.5', 'Latchkey-demo-2026');
+  expect(held.statusCode).toBe(429);
+  expect(held.headers['retry-after']).toBe('1');
+  expect((await attempt('10.6.2.99', 'Latchkey-demo-2026')).json().code).toBe('otp_sent');
+  const keys = await redis.keys(`latchkey:limit:*${user?.id}*`);
+  await redis.del(...keys, ...(await redis.keys('latchkey:limit:password:ip:10.6.2.*')));
 });
 
 test('fails closed: without a reachable Redis an attempt is refused, never let through uncounted', async () => {
@@ -82,4 +128,21 @@ test('fails closed: without a reachable Redis an attempt is refused, never let t
   await expect(limiter.begin('password', 'acct-down', '10.0.0.2')).rejects.toThrow();
   expect(errors.length).toBeGreaterThan(0);
   down.disconnect();
+});
+
+test('with REDIS_URL the request rate limit is shared by every server instance', async () => {
+  const a = await buildServer({ config: h.config, db: h.db, rateLimitPerMinute: 3 });
+  const b = await buildServer({ config: h.config, db: h.db, rateLimitPerMinute: 3 });
+  // A client address of its own, so no other run counts against it.
+  const remoteAddress = `10.${randomInt(255)}.${randomInt(255)}.${randomInt(1, 255)}`;
+  try {
+    const statuses: number[] = [];
+    for (const app of [a, b, a, b]) {
+      statuses.push((await app.inject({ method: 'POST', url: '/api/v1/team/info/', remoteAddress, payload: {} })).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  } finally {
+    await a.close();
+    await b.close();
+  }
 });

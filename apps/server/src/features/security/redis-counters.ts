@@ -18,6 +18,12 @@ local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 if count > 0 then redis.call('DECR', KEYS[1]) end
 return 0`;
 
+/** Sets a "not before" (a key that expires then), never shortening one already set. */
+const HOLD = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
+return 0`;
+
 /**
  * The brute-force counters in Redis (REDIS_URL): the same contract as `postgresCounters`, for
  * deployments that would rather not write a row per failed attempt to the database. Redis
@@ -30,8 +36,24 @@ export function redisCounters(redis: Redis, prefix = 'latchkey:limit:'): Counter
       const [count, ttl] = (await redis.eval(HIT, 1, prefix + key, windowMs)) as [number, number];
       return { count, retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
     },
+    async peek(key) {
+      const [count, ttl] =
+        (await redis
+          .multi()
+          .get(prefix + key)
+          .pttl(prefix + key)
+          .exec()) ?? [];
+      return { count: Number(count?.[1] ?? 0), retryAfterSeconds: Math.max(1, Math.ceil(Number(ttl?.[1] ?? 0) / 1000)) };
+    },
     async undo(key) {
       await redis.eval(UNDO, 1, prefix + key);
+    },
+    async hold(key, seconds) {
+      await redis.eval(HOLD, 1, prefix + key, Math.max(1, Math.round(seconds * 1000)));
+    },
+    async heldFor(key) {
+      const ttl = await redis.pttl(prefix + key);
+      return ttl > 0 ? Math.ceil(ttl / 1000) : 0;
     },
   };
 }

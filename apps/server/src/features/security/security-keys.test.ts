@@ -3,7 +3,9 @@ import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
 
 const A = '/api/v1/console/auth';
-const ORIGIN = 'http://localhost:5173';
+// The page's Origin is ignored: the relying party comes from configuration (here the listening
+// address, a loopback one, hence localhost).
+const ORIGIN = 'https://evil.example';
 
 let h: Harness;
 beforeAll(async () => {

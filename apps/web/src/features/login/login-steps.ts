@@ -1,4 +1,6 @@
 /** The sign-in steps after the email, loaded once the email is known. */
+
+export { AdminInvitationPage } from './AdminInvitationPage.tsx';
 export { BackupCodeStep } from './BackupCodeStep.tsx';
 export { EmailLinkPage } from './EmailLinkPage.tsx';
 export { FamilyLoginPage } from './FamilyLoginPage.tsx';

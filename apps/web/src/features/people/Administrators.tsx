@@ -22,7 +22,7 @@ const adminKeys = {
 };
 
 type Admin = EndpointOutput<ApiMap['adminMembers']>['admins'][number];
-type Pending = { kind: 'remove' | 'reset'; email: string; scopes: Scope[] };
+type Pending = { kind: 'remove' | 'reset' | 'cancel'; email: string; scopes: Scope[] };
 
 /** Settings → administrators: list, add with scopes, remove, reset authentication (super admin only). */
 export function Administrators() {
@@ -43,9 +43,16 @@ export function Administrators() {
       header: 'members.col.member',
       cell: (a) => (
         <>
-          <Text size="sm" fw={500}>
-            {a.name || a.email}
-          </Text>
+          <Group gap={6}>
+            <Text size="sm" fw={500}>
+              {a.name || a.email}
+            </Text>
+            {a.status === 'pending' && (
+              <Badge variant="outline" color="yellow" size="sm" data-testid="admin-pending">
+                {t('admins.status.pending')}
+              </Badge>
+            )}
+          </Group>
           <Text size="xs" c="dimmed">
             {a.email}
           </Text>
@@ -72,14 +79,22 @@ export function Administrators() {
       width: 48,
       cell: (a) => (
         <RowMenu label={t('members.actions_for', { email: a.email })}>
-          {a.email !== me && (
-            <Menu.Item onClick={() => setPending({ kind: 'reset', email: a.email, scopes: a.scopes })}>
-              {t('admins.reset')}
+          {a.status === 'pending' ? (
+            <Menu.Item color="red" onClick={() => setPending({ kind: 'cancel', email: a.email, scopes: a.scopes })}>
+              {t('admins.cancel_invitation')}
             </Menu.Item>
+          ) : (
+            <>
+              {a.email !== me && (
+                <Menu.Item onClick={() => setPending({ kind: 'reset', email: a.email, scopes: a.scopes })}>
+                  {t('admins.reset')}
+                </Menu.Item>
+              )}
+              <Menu.Item color="red" onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}>
+                {t('admins.remove')}
+              </Menu.Item>
+            </>
           )}
-          <Menu.Item color="red" onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}>
-            {t('admins.remove')}
-          </Menu.Item>
         </RowMenu>
       ),
     },
@@ -110,7 +125,7 @@ export function Administrators() {
         columns={columns}
         rows={list.data?.admins}
         rowKey={(a) => a.email}
-        rowProps={(a) => ({ 'data-testid': 'admin-row', 'data-email': a.email })}
+        rowProps={(a) => ({ 'data-testid': 'admin-row', 'data-email': a.email, 'data-status': a.status })}
         testId="admins-table"
         minWidth={560}
         skeletonRows={3}
@@ -150,8 +165,9 @@ function AddAdmin({ onClose }: { onClose: () => void }) {
   });
   const submit = form.onSubmit((values) =>
     add.mutate(values, {
-      onSuccess: () => {
-        notifications.show({ color: 'teal', message: t('admins.added', { email: values.email.trim() }) });
+      onSuccess: (reply) => {
+        const key = reply.code === 'invited' ? 'admins.invited' : 'admins.added';
+        notifications.show({ color: 'teal', message: t(key, { email: values.email.trim() }) });
         onClose();
       },
     }),
@@ -188,7 +204,7 @@ function ConfirmAdmin({ pending, onClose }: { pending: Pending; onClose: () => v
   const invalidate = useInvalidateAdmins();
   const action = useMutation({
     mutationFn: () =>
-      pending.kind === 'remove'
+      pending.kind !== 'reset'
         ? call('adminRemove', { action: 'remove_admin', email: pending.email, scopes: pending.scopes })
         : call('adminAuthReset', { email: pending.email, reset_auth: true }),
     onSuccess: invalidate,
@@ -196,7 +212,7 @@ function ConfirmAdmin({ pending, onClose }: { pending: Pending; onClose: () => v
   return (
     <ConfirmDialog
       title={t(`admins.confirm.${pending.kind}.title`)}
-      action={t(pending.kind === 'remove' ? 'admins.remove' : 'admins.reset')}
+      action={t({ remove: 'admins.remove', reset: 'admins.reset', cancel: 'admins.cancel_invitation' }[pending.kind])}
       pending={action.isPending}
       error={action.error}
       onConfirm={() =>
