@@ -1,7 +1,8 @@
 /**
  * The layer rules of docs/DESIGN ("Layout", "Rules of the house"), held by `npm run lint`.
  * Every rule is an error: a boundary that only warns is a boundary nobody keeps.
- * Type-only imports count: a type pulled across a boundary couples the two sides as much as a value does.
+ * Cycles between whole features, and SQL in route files, are checked by scripts/lint-boundaries.mjs on this
+ * cruise's output. Type-only imports count: a type pulled across a boundary couples the two sides as much as a value does.
  */
 const FEATURE = '^apps/(server|hub|web)/src/features/([^/]+)/';
 
@@ -13,14 +14,6 @@ module.exports = {
       comment: 'Modules that import each other cannot be understood, tested or moved apart; move the shared piece down.',
       from: {},
       to: { circular: true },
-    },
-    {
-      name: 'no-feature-cycle',
-      severity: 'error',
-      scope: 'folder',
-      comment: 'Two features that need each other are one feature, or share a piece that belongs below both: move it there.',
-      from: { path: '^apps/(server|hub|web)/src/features/[^/]+$' },
-      to: { circular: true, viaOnly: { path: '^apps/(server|hub|web)/src/features/[^/]+$' } },
     },
     {
       name: 'routes-not-to-repository',
@@ -61,7 +54,7 @@ module.exports = {
       name: 'apps-apart',
       severity: 'error',
       comment:
-        'The server and the Hub are separate programs: what they share lives in packages/. Only the server\'s test harness may start a real Hub in process.',
+        "The server and the Hub are separate programs: what they share lives in packages/. Only the server's test harness may start a real Hub in process.",
       from: { path: '^apps/(server|hub)/', pathNot: '^apps/server/src/test/' },
       to: { path: '^apps/', pathNot: '^apps/$1/' },
     },

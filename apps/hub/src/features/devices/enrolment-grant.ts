@@ -1,7 +1,7 @@
 import { AppError, type Db } from '@latchkey/runtime';
 import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { z } from 'zod';
-import { registrationsRepository } from '../registrations/registrations.repository.ts';
+import { registrationsRepository } from '../registrations/index.ts';
 
 /**
  * A member's enrolment grant: signed, like the console's aux grants, with the secret the team

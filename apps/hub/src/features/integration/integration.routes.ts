@@ -8,8 +8,8 @@ import {
 import { AppError, type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
-import { servicesFor } from '../connector/capabilities.ts';
-import { registrationsRepository as repo } from '../registrations/registrations.repository.ts';
+import { servicesFor } from '../connector/index.ts';
+import { registrationsRepository as repo } from '../registrations/index.ts';
 import { verifyServerCall } from './server-call.ts';
 
 /** The licence server's calls (verify, switch services) and the console's delete-connector call. */

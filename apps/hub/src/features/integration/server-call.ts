@@ -1,7 +1,7 @@
 import { SERVER_CALL_AUDIENCE } from '@latchkey/contracts';
 import { AppError, type Db, unauthorized } from '@latchkey/runtime';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { type RegistrationRow, registrationsRepository } from '../registrations/registrations.repository.ts';
+import { type RegistrationRow, registrationsRepository } from '../registrations/index.ts';
 
 const invalid = () => unauthorized('The call is not signed by a credential of this team.');
 

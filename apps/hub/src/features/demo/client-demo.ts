@@ -1,7 +1,7 @@
 import type { Db } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
-import { recoveryRepository } from '../recovery/recovery.repository.ts';
-import { signEnrolmentGrant } from './enrolment-signer.ts';
+import { signEnrolmentGrant } from '../devices/index.ts';
+import { recoveryRepository } from '../recovery/index.ts';
 
 export interface DemoTeam {
   teamSlug: string;
