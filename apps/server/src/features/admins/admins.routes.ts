@@ -2,7 +2,7 @@ import { adminAddEndpoint, adminAuthResetEndpoint, adminMembersEndpoint, adminRe
 import { type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type Guard, requireCaller } from '../../http/guard.ts';
-import type { OnboardingInvites } from '../auth/onboarding-invites.ts';
+import type { OnboardingInvites } from '../auth/index.ts';
 import { createAdminsService } from './admins.service.ts';
 
 export const ADMINS_ENDPOINTS = [adminMembersEndpoint, adminAddEndpoint, adminRemoveEndpoint, adminAuthResetEndpoint];

@@ -4,13 +4,18 @@ import type { Mailer } from '../../platform/mail.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp } from '../../platform/totp.ts';
-import { accountRepository } from '../security/account.repository.ts';
-import { type Limiter, type LimitKind, LimitReached } from '../security/limits.ts';
-import { passwordResetRepository } from '../security/password-reset.repository.ts';
-import { recoveryCodeHash } from '../security/recovery-codes.ts';
-import type { RelyingParty, SecurityKeys } from '../security/security-keys.ts';
-import { teamRepository } from '../team/team.repository.ts';
-import { authRepository as repo, type UserRow } from './auth.repository.ts';
+import type { RelyingParty, SecurityKeys } from '../security/index.ts';
+import {
+  accountRepository,
+  type Limiter,
+  type LimitKind,
+  LimitReached,
+  passwordResetRepository,
+  recoveryCodeHash,
+} from '../security/index.ts';
+import { teamRepository } from '../team/index.ts';
+import { type UserRow, usersRepository } from '../users/index.ts';
+import { authRepository as repo } from './auth.repository.ts';
 import { issueAuxGrant } from './aux-grant.ts';
 import { type LoginTokenPurpose, loginTokensRepository as tokens } from './login-tokens.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -42,7 +47,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
   const codeHash = (id: string, code: string) => hashToken(`${id}:${code}`);
 
   const failed = (reason: string, ip: string, user?: UserRow, teamId?: string) =>
-    repo.recordSecurityEvent(db, {
+    usersRepository.recordSecurityEvent(db, {
       kind: 'sign_in_failed',
       email: user?.email,
       userId: user?.id,
@@ -52,9 +57,14 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     });
 
   async function userOrFail(email: string, ip: string): Promise<UserRow> {
-    const user = await repo.findUserByEmail(db, email);
+    const user = await usersRepository.findUserByEmail(db, email);
     if (!user) {
-      await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'email_notregistered' } });
+      await usersRepository.recordSecurityEvent(db, {
+        kind: 'sign_in_failed',
+        email,
+        ip,
+        detail: { reason: 'email_notregistered' },
+      });
       throw new AppError('email_notregistered', 'This email is not registered.');
     }
     return user;
@@ -96,7 +106,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
 
   /** The admin and team of a link's token, when the admin still administers that team. */
   async function linkOwner(row: { user_id: string; team_id: string } | undefined) {
-    const user = row && (await repo.findUserById(db, row.user_id));
+    const user = row && (await usersRepository.findUserById(db, row.user_id));
     const team = user && (await teamRepository.adminTeams(db, user.id)).find((t) => t.id === row?.team_id);
     return user && team ? { user, team } : undefined;
   }
@@ -105,7 +115,11 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
   async function startOnboarding(token: string, ip: string): Promise<EndpointOutput<typeof loginEndpoint>> {
     const owner = await linkOwner(await tokens.peek(db, 'onboarding', token));
     if (!owner || owner.user.password_hash) {
-      await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: 'onboarding_link_invalid' } });
+      await usersRepository.recordSecurityEvent(db, {
+        kind: 'sign_in_failed',
+        ip,
+        detail: { reason: 'onboarding_link_invalid' },
+      });
       throw invalidLink();
     }
     await sendCode(owner.user, owner.team, ip);
@@ -159,7 +173,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     const aux_code = hub?.services.integration?.enabled
       ? await issueAuxGrant(hub, { userId: user.id, email: user.email, teamSlug: team.slug, scopes: team.scopes })
       : null;
-    await repo.recordSecurityEvent(db, {
+    await usersRepository.recordSecurityEvent(db, {
       kind: 'sign_in',
       email: user.email,
       userId: user.id,
@@ -271,7 +285,11 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     async signInWithLink(purpose: Extract<LoginTokenPurpose, 'app_login' | 'sso'>, token: string, ip: string) {
       const owner = await linkOwner(await tokens.spend(db, purpose, token));
       if (!owner) {
-        await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: `${purpose}_token_invalid` } });
+        await usersRepository.recordSecurityEvent(db, {
+          kind: 'sign_in_failed',
+          ip,
+          detail: { reason: `${purpose}_token_invalid` },
+        });
         throw new AppError('unauthorized', 'The sign-in link is invalid, used or expired.', 401);
       }
       const success = await finish(owner.user, owner.team, ip, purpose === 'app_login' ? 'family_app' : 'sso');
@@ -312,7 +330,13 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     },
 
     recordSignOut: (caller: { userId: string; email: string; team: { id: string } }, ip: string) =>
-      repo.recordSecurityEvent(db, { kind: 'sign_out', email: caller.email, userId: caller.userId, teamId: caller.team.id, ip }),
+      usersRepository.recordSecurityEvent(db, {
+        kind: 'sign_out',
+        email: caller.email,
+        userId: caller.userId,
+        teamId: caller.team.id,
+        ip,
+      }),
 
     /** /login/set-password: the token of set_password_first, then the new password signs in. */
     async setFirstPasswordAndSignIn(
@@ -332,7 +356,13 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
         await failed('set_password_token_invalid', ip, user, team.id);
         throw new AppError('token_expired', 'The set-password step has expired. Sign in again.', 400);
       }
-      await repo.recordSecurityEvent(db, { kind: 'password_set', email: user.email, userId: user.id, teamId: team.id, ip });
+      await usersRepository.recordSecurityEvent(db, {
+        kind: 'password_set',
+        email: user.email,
+        userId: user.id,
+        teamId: team.id,
+        ip,
+      });
       return finish(user, team, ip, 'email_code_first_password');
     },
 

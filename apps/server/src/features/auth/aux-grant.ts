@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '@latchkey/contracts';
 import { SignJWT } from 'jose';
-import type { HubRow } from '../team/team.repository.ts';
+import type { HubRow } from '../team/index.ts';
 
 export const AUX_GRANT_AUDIENCE = 'latchkey-hub';
 const AUX_GRANT_SECONDS = 60;

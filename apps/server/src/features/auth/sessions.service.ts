@@ -1,6 +1,6 @@
 import type { TokenPair } from '@latchkey/contracts';
 import { AppError, accessTokens, type Db, hashToken, randomToken } from '@latchkey/runtime';
-import { authRepository } from './auth.repository.ts';
+import { usersRepository } from '../users/index.ts';
 import { sessionsRepository as repo } from './sessions.repository.ts';
 
 export interface SessionPolicy {
@@ -57,7 +57,7 @@ export function createSessionsService(db: Db, secret: string, policy: SessionPol
       if (found.used_at || !(await repo.useRefresh(db, hash))) {
         await repo.revoke(db, session.id, 'refresh_reuse');
         // A stolen refresh token: the event log must show it.
-        await authRepository.recordSecurityEvent(db, {
+        await usersRepository.recordSecurityEvent(db, {
           kind: 'session_revoked',
           userId: session.user_id,
           teamId: session.team_id,

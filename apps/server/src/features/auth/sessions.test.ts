@@ -1,7 +1,7 @@
 import { TokenPair } from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 
 const INFO = '/api/v1/team/info/';
 const REFRESH = '/oauth/refresh/token/';

@@ -2,8 +2,8 @@ import { Group, GroupMember, Member, MemberDevice, NO_PRIORITY } from '@latchkey
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
-import { devicesRepository } from '../devices/devices.repository.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
+import { devicesRepository } from '../devices/index.ts';
 
 let h: Harness;
 const tokens = new Map<string, string>();

@@ -2,7 +2,7 @@ import { ActivityStats, LicenceSummary, Member, Notification, ProvisioningEntry 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 import { assertLicencesAvailable, csvCell, daysLeft } from './people.service.ts';
 
 let h: Harness;

@@ -1,8 +1,8 @@
 import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
 import type { Mailer } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import { authRepository } from '../auth/auth.repository.ts';
-import { teamRepository } from '../team/team.repository.ts';
+import { teamRepository } from '../team/index.ts';
+import { usersRepository } from '../users/index.ts';
 import { accountRepository } from './account.repository.ts';
 import { type Limiter, LimitReached } from './limits.ts';
 import { passwordResetRepository as repo } from './password-reset.repository.ts';
@@ -27,11 +27,11 @@ export function createPasswordResetService(deps: {
   const { db, mailer, limiter } = deps;
   return {
     async request(email: string, ip: string, requestOrigin: string | undefined) {
-      const user = await authRepository.findUserByEmail(db, email);
+      const user = await usersRepository.findUserByEmail(db, email);
       const teams = user ? await teamRepository.adminTeams(db, user.id) : [];
       const base = deps.consoleUrl(requestOrigin);
       if (!user || teams.length === 0 || !base) {
-        await authRepository.recordSecurityEvent(db, {
+        await usersRepository.recordSecurityEvent(db, {
           kind: 'password_reset_refused',
           email,
           userId: user?.id,
@@ -44,7 +44,7 @@ export function createPasswordResetService(deps: {
         await limiter.begin('code_mail', user.id, ip);
       } catch (error) {
         if (error instanceof LimitReached) {
-          await authRepository.recordSecurityEvent(db, {
+          await usersRepository.recordSecurityEvent(db, {
             kind: 'password_reset_refused',
             email,
             userId: user.id,
@@ -62,7 +62,7 @@ export function createPasswordResetService(deps: {
         subject: 'Reset your Latchkey admin console password',
         text: `Someone (hopefully you) asked to set a new password for the Latchkey admin console.\n\nSet a new password: ${link}\n\nThe link works once, for ${RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this email: your password stays as it is.`,
       });
-      await authRepository.recordSecurityEvent(db, { kind: 'password_reset_requested', email, userId: user.id, ip });
+      await usersRepository.recordSecurityEvent(db, { kind: 'password_reset_requested', email, userId: user.id, ip });
       return { code: 'reset_requested' as const };
     },
 
@@ -84,7 +84,7 @@ export function createPasswordResetService(deps: {
         return id;
       });
       if (!userId) throw invalidLink();
-      await authRepository.recordSecurityEvent(db, { kind: 'password_reset', userId, ip });
+      await usersRepository.recordSecurityEvent(db, { kind: 'password_reset', userId, ip });
       return { code: 'password_reset' as const };
     },
   };

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { createGuard, requireCaller } from '../../http/guard.ts';
 import { ensureSecret } from '../../platform/secrets.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { createSessionsService } from '../auth/sessions.service.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { createSessionsService } from '../auth/index.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 
 /** Throwaway calls with restrictive rules: no served call refuses any admin yet. */
 const probe = (name: string, access: AccessRule) =>

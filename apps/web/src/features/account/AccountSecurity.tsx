@@ -21,7 +21,7 @@ import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { digitsOnly } from '../login/CodeBoxes.tsx';
+import { digitsOnly } from '../login/index.ts';
 import { Section, useSubmit } from './account-ui.tsx';
 import { SecurityKeysCard } from './SecurityKeysCard.tsx';
 

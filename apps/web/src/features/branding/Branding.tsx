@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime, formatNumber } from '../people/format.ts';
 import { useLogoMutation, useLogoQuery } from './api.ts';
 import { isLogoType, logoFileProblem, toBase64 } from './logo-file.ts';
 

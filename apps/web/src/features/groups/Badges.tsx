@@ -1,8 +1,8 @@
 import { Anchor, Badge, Button, Collapse, Group, Stack, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatNumber } from '../people/format.ts';
 import { splitBadges, truncate } from './badges.ts';
 
 function OneBadge({ text, max }: { text: string; max: number }) {

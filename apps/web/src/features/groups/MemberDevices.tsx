@@ -3,8 +3,8 @@ import { Anchor, Badge, Card, Group, Skeleton, Stack, Table, Text, Title } from 
 import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime } from '../people/format.ts';
 import { useMemberDevicesQuery } from './api.ts';
 
 const TYPE_COLORS: Record<DeviceType, string> = { desktop: 'indigo', mobile: 'grape', browser_extension: 'cyan', web: 'gray' };
@@ -21,7 +21,7 @@ const decode = (value: string): string => {
 /** /users/{userData} and /groups/{groupId}/{userData}: the devices a member uses the apps on. */
 // The policy slice loads only when a member's page is opened.
 const EffectivePolicy = lazy(async () => ({
-  default: (await import('../policies/EffectivePolicy.tsx')).EffectivePolicy,
+  default: (await import('../policies/index.ts')).EffectivePolicy,
 }));
 
 export function MemberDevices() {

@@ -1,6 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
+import { formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatNumber } from '../people/format.ts';
 
 /** Previous / page n / next under a locally paged table, with the range shown. */
 export function Pager({

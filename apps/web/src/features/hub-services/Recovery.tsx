@@ -7,8 +7,8 @@ import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime } from '../people/format.ts';
 import {
   type RecoveryRequestRow,
   useApproveRecoveryMutation,

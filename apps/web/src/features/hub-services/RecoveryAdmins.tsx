@@ -19,8 +19,8 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { formatDate } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDate } from '../people/format.ts';
 import {
   type RecoveryAdminRow,
   useAdminRequestsQuery,

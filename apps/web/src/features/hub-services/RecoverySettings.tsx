@@ -14,9 +14,9 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatNumber } from '../people/format.ts';
 import {
   useLinkExpirationMutation,
   useRecoveryNotificationMutation,

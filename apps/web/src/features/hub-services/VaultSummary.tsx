@@ -3,8 +3,8 @@ import { Anchor, Card, Group, RingProgress, SimpleGrid, Skeleton, Stack, Table, 
 import { Link, useParams } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { ApiError } from '../../lib/api-error.ts';
+import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDate, formatDateTime, formatNumber } from '../people/format.ts';
 import { useAuditPolicyQuery, useVaultSummaryQuery } from './api.ts';
 import { scoreLevel } from './rules.ts';
 import { LEVEL_COLOR, ScoreBadge } from './score.tsx';

@@ -1,7 +1,7 @@
 import { Group, Pagination, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatNumber } from '../people/format.ts';
 
 /** Rows of grey bars shaped like the table, while its first page loads. */
 export function SkeletonRows({ columns, rows = 5 }: { columns: number; rows?: number }) {

@@ -8,9 +8,9 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatNumber } from './format.ts';
 
 const adminKeys = {
   all: (team: string) => ['admins', team] as const,

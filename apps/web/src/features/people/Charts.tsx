@@ -1,7 +1,7 @@
 import type { ProvisioningEntry } from '@latchkey/contracts/client';
 import { useElementSize } from '@mantine/hooks';
+import { formatMonth, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatMonth, formatNumber } from './format.ts';
 
 /** Whole-number ticks from 0 to at least `max` (spec §9: integer y-axis). */
 export function integerTicks(max: number, wanted = 4): number[] {

@@ -21,10 +21,10 @@ import { Link, useLocation } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { ModalError } from '../../components/ModalError.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { formatNumber, formatPercent } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { useLogoQuery } from '../branding/api.ts';
-import { TeamLogo } from '../branding/TeamLogo.tsx';
+import { TeamLogo, useLogoQuery } from '../branding/index.ts';
 import {
   trackInteraction,
   useActivityQuery,
@@ -35,7 +35,6 @@ import {
   useRenameTeamMutation,
 } from './api.ts';
 import { ProvisioningChart } from './Charts.tsx';
-import { formatNumber, formatPercent } from './format.ts';
 import { gaugeLabelKey, gaugePercent, rememberTrialPopup, shouldShowTrialPopup, trialLevel } from './rules.ts';
 
 /** Adoption categories and their colours (spec §9): green, amber, red. */

@@ -38,9 +38,9 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { exportMembers, type MemberAction, useMemberActionMutation, useMembersCountQuery, useMembersPageQuery } from './api.ts';
-import { formatDateTime, formatNumber } from './format.ts';
 import { currentCursor, emailsFromCsv, firstPage, nextPage, type Paging, pageNumber, previousPage } from './rules.ts';
 
 const USAGE_COLORS: Record<AppUsage, string> = { active: 'teal', inactive: 'yellow', unresponsive: 'red' };

@@ -2,8 +2,8 @@ import { Alert, Badge, Button, Card, Group, Modal, Skeleton, Stack, Table, Text 
 import { useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime } from '../people/format.ts';
 import { usePolicyChangeQuery, useRestoreMutation } from './api.ts';
 import { formatHistoryValue, policyLabel } from './format.ts';
 import { useSaveToast } from './use-save-toast.ts';

@@ -2,8 +2,8 @@ import { Anchor, Badge, Card, Group, Pagination, Skeleton, Table, Text } from '@
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { formatDateTime, formatNumber } from '../people/format.ts';
 import { usePolicyHistoryQuery } from './api.ts';
 import { policyLabel } from './format.ts';
 

@@ -1,5 +1,5 @@
 import { policyDefinition, policyValueKey } from '@latchkey/contracts/client';
-import { formatNumber } from '../people/format.ts';
+import { formatNumber } from '../../lib/format.ts';
 
 type T = (key: string, values?: Record<string, unknown>) => string;
 

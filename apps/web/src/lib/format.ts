@@ -1,4 +1,4 @@
-import { currentLocale } from '../../lib/i18n.ts';
+import { currentLocale } from './i18n.ts';
 
 /** Numbers and dates in the console's current language (UI.md: through Intl). */
 export const formatNumber = (n: number): string => new Intl.NumberFormat(currentLocale()).format(n);
