@@ -85,7 +85,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '(^|/)(node_modules|dist|data)/' },
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.depcruise.json' },
     combinedDependencies: true,
     enhancedResolveOptions: {
       exportsFields: ['exports'],
