@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -137,7 +147,8 @@ describe('the boundary lint', () => {
       rule: 'platform-not-to-features',
       targets: ['apps/server'],
       files: {
-        'apps/server/src/platform/bad.ts': "import { usersRepository } from '../features/users/index.ts';\nexport const u = usersRepository;\n",
+        'apps/server/src/platform/bad.ts':
+          "import { usersRepository } from '../features/users/index.ts';\nexport const u = usersRepository;\n",
       },
     },
     {

@@ -340,7 +340,10 @@ describe('members filter: hub authentication', () => {
     // A member this test adds with two Hub-authenticated devices counts once among the authenticated;
     // one with a device that never authenticated counts among the others.
     const stamp = Date.now().toString(36);
-    for (const [who, devices] of [['hub', [true, true]], ['nohub', [false]]] as const) {
+    for (const [who, devices] of [
+      ['hub', [true, true]],
+      ['nohub', [false]],
+    ] as const) {
       const [member] = await h.db.query<{ id: string; team_id: string }>(
         `insert into members (team_id, email, usage) values ((select id from teams where slug = 'northwind'), $1, 'active')
          returning id, team_id`,

@@ -94,7 +94,11 @@ describe('team calls', () => {
     expect(team.total_users).toBeLessThan(250);
     // Two members joined and one left: the total counts only the current ones.
     const stamp = Date.now().toString(36);
-    for (const [who, gone] of [['a', false], ['b', false], ['c', true]] as const) {
+    for (const [who, gone] of [
+      ['a', false],
+      ['b', false],
+      ['c', true],
+    ] as const) {
       await h.db.query(
         `insert into members (team_id, email, deboarded_at)
          values ((select id from teams where slug = 'northwind'), $1, case when $2 then now() end)`,
