@@ -14,7 +14,7 @@ import {
   recoveryCodeHash,
 } from '../security/index.ts';
 import { teamRepository } from '../team/index.ts';
-import { type UserRow, usersRepository } from '../users/index.ts';
+import { type UserRow, usersRepository as users } from '../users/index.ts';
 import { authRepository as repo } from './auth.repository.ts';
 import { issueAuxGrant } from './aux-grant.ts';
 import { type LoginTokenPurpose, loginTokensRepository as tokens } from './login-tokens.ts';
@@ -47,7 +47,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
   const codeHash = (id: string, code: string) => hashToken(`${id}:${code}`);
 
   const failed = (reason: string, ip: string, user?: UserRow, teamId?: string) =>
-    usersRepository.recordSecurityEvent(db, {
+    users.recordSecurityEvent(db, {
       kind: 'sign_in_failed',
       email: user?.email,
       userId: user?.id,
@@ -57,14 +57,9 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     });
 
   async function userOrFail(email: string, ip: string): Promise<UserRow> {
-    const user = await usersRepository.findUserByEmail(db, email);
+    const user = await users.findUserByEmail(db, email);
     if (!user) {
-      await usersRepository.recordSecurityEvent(db, {
-        kind: 'sign_in_failed',
-        email,
-        ip,
-        detail: { reason: 'email_notregistered' },
-      });
+      await users.recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'email_notregistered' } });
       throw new AppError('email_notregistered', 'This email is not registered.');
     }
     return user;
@@ -106,7 +101,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
 
   /** The admin and team of a link's token, when the admin still administers that team. */
   async function linkOwner(row: { user_id: string; team_id: string } | undefined) {
-    const user = row && (await usersRepository.findUserById(db, row.user_id));
+    const user = row && (await users.findUserById(db, row.user_id));
     const team = user && (await teamRepository.adminTeams(db, user.id)).find((t) => t.id === row?.team_id);
     return user && team ? { user, team } : undefined;
   }
@@ -115,11 +110,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
   async function startOnboarding(token: string, ip: string): Promise<EndpointOutput<typeof loginEndpoint>> {
     const owner = await linkOwner(await tokens.peek(db, 'onboarding', token));
     if (!owner || owner.user.password_hash) {
-      await usersRepository.recordSecurityEvent(db, {
-        kind: 'sign_in_failed',
-        ip,
-        detail: { reason: 'onboarding_link_invalid' },
-      });
+      await users.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: 'onboarding_link_invalid' } });
       throw invalidLink();
     }
     await sendCode(owner.user, owner.team, ip);
@@ -173,7 +164,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     const aux_code = hub?.services.integration?.enabled
       ? await issueAuxGrant(hub, { userId: user.id, email: user.email, teamSlug: team.slug, scopes: team.scopes })
       : null;
-    await usersRepository.recordSecurityEvent(db, {
+    await users.recordSecurityEvent(db, {
       kind: 'sign_in',
       email: user.email,
       userId: user.id,
@@ -285,11 +276,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     async signInWithLink(purpose: Extract<LoginTokenPurpose, 'app_login' | 'sso'>, token: string, ip: string) {
       const owner = await linkOwner(await tokens.spend(db, purpose, token));
       if (!owner) {
-        await usersRepository.recordSecurityEvent(db, {
-          kind: 'sign_in_failed',
-          ip,
-          detail: { reason: `${purpose}_token_invalid` },
-        });
+        await users.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: `${purpose}_token_invalid` } });
         throw new AppError('unauthorized', 'The sign-in link is invalid, used or expired.', 401);
       }
       const success = await finish(owner.user, owner.team, ip, purpose === 'app_login' ? 'family_app' : 'sso');
@@ -330,13 +317,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
     },
 
     recordSignOut: (caller: { userId: string; email: string; team: { id: string } }, ip: string) =>
-      usersRepository.recordSecurityEvent(db, {
-        kind: 'sign_out',
-        email: caller.email,
-        userId: caller.userId,
-        teamId: caller.team.id,
-        ip,
-      }),
+      users.recordSecurityEvent(db, { kind: 'sign_out', email: caller.email, userId: caller.userId, teamId: caller.team.id, ip }),
 
     /** /login/set-password: the token of set_password_first, then the new password signs in. */
     async setFirstPasswordAndSignIn(
@@ -356,13 +337,7 @@ export function createAuthService({ db, mailer, sessions, limiter, sealer, keys,
         await failed('set_password_token_invalid', ip, user, team.id);
         throw new AppError('token_expired', 'The set-password step has expired. Sign in again.', 400);
       }
-      await usersRepository.recordSecurityEvent(db, {
-        kind: 'password_set',
-        email: user.email,
-        userId: user.id,
-        teamId: team.id,
-        ip,
-      });
+      await users.recordSecurityEvent(db, { kind: 'password_set', email: user.email, userId: user.id, teamId: team.id, ip });
       return finish(user, team, ip, 'email_code_first_password');
     },
 
