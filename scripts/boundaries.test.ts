@@ -75,7 +75,7 @@ describe('the boundary lint', () => {
     const result = lintBoundaries(root, ['apps', 'packages', 'e2e', 'scripts']);
     expect(result.output).toContain('no feature cycles');
     expect(result.ok, result.output).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   const cases: { name: string; rule: string; targets: string[]; files: Record<string, string> }[] = [
     {
@@ -174,6 +174,6 @@ describe('the boundary lint', () => {
       const result = withFiles(c.files, c.targets);
       expect(result.ok, result.output).toBe(false);
       expect(result.output).toContain(c.rule);
-    }, 60_000);
+    }, 120_000);
   }
 });
