@@ -11,6 +11,7 @@ export default defineConfig({
       { test: { name: 'runtime', include: ['packages/runtime/src/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'server', include: ['apps/server/src/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: 'hub', include: ['apps/hub/src/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: 'boundaries', include: ['scripts/**/*.test.ts'] } },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom' } },
     ],
   },

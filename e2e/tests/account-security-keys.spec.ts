@@ -1,22 +1,12 @@
-import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { SERVER_URL } from '../support/env.ts';
 import { atRoute, continueButton, emailInput, openProfileMenu, passwordInput, signIn } from '../support/latchkey.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 /** Adds a security key (apps/server/src/features/security/security.demo.ts). */
 const KEIKO = 'keiko@northwind.example';
 // WebAuthn refuses an IP address as the relying party: this test uses the console at localhost.
 const CONSOLE = SERVER_URL.replace('127.0.0.1', 'localhost');
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test('security key: added, renamed, removed (password asked) and added again in account security with Chromium’s virtual authenticator, then signs in on /login/u2f', async ({
   page,

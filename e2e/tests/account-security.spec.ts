@@ -1,21 +1,12 @@
-import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { atRoute, continueButton, emailInput, openProfileMenu, passwordInput, signIn } from '../support/latchkey.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 /** Demo admins of the account-security walk-through (apps/server/src/features/security/security.demo.ts). */
 const TESS = 'tess@northwind.example';
 const NADIA = 'nadia@northwind.example';
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 async function logOut(page: Page): Promise<void> {
   const menu = await openProfileMenu(page);

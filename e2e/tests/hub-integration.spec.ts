@@ -1,4 +1,3 @@
-import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { type ExtraHub, extraHub } from '../support/extra-hub.ts';
 import {
@@ -12,23 +11,15 @@ import {
   sidebarNav,
   signIn,
 } from '../support/latchkey.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // Spec §2 route guard and layout, §5 https rule, §7 integration calls, §8 toggle codes and Hub
 // unreachable, §1 feature versions. Sam's family team connects Hubs of its own (extra
 // processes), so the demo Hub the other specs rely on is never touched.
 
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
 const current = extraHub(0, '2.2.0');
 const older = extraHub(1, '2.0');
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 const signInFamily = (page: Page) => signIn(page, ADMINS.sam.email, { team: FAMILY.name, expectPath: '/dashboard' });
 

@@ -1,11 +1,8 @@
-import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { memberApp } from '../support/hub-client.ts';
 import { ADMINS, atRoute, sidebarNav, signIn } from '../support/latchkey.ts';
 import { type MailMessage, mailCursor, messagesTo } from '../support/mail.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
-
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
 
 // The settings test changes the link expiration period the first test's approval relies on.
 test.describe.configure({ mode: 'serial' });
@@ -23,14 +20,6 @@ async function recoveryMail(recipient: string, member: string, after: number): P
     if (Date.now() > deadline) throw new Error(`no recovery notification to ${recipient} about ${member}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 test('recovery: add a recovery admin who approves from their app, then approve a member recovery request', async ({ page }) => {

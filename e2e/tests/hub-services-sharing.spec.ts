@@ -1,18 +1,7 @@
-import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { memberApp } from '../support/hub-client.ts';
 import { ADMINS, atRoute, sidebarNav, signIn } from '../support/latchkey.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
-
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test('sharing: revoke a share link, and the limits the Hub enforces', async ({ page }) => {
   // A member of this run only, so a retry on the same Hub starts clean.

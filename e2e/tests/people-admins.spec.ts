@@ -1,19 +1,8 @@
-import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { apiPost, apiSignIn } from '../support/api.ts';
 import { ADMINS, signIn } from '../support/latchkey.ts';
 import { mailCursor, messagesTo } from '../support/mail.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
-
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test('administrators: add one with scopes, then remove them', async ({ page }) => {
   await signIn(page, ADMINS.alex.email);

@@ -1,20 +1,10 @@
-import { join, resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { ADMINS, atRoute, NORTHWIND, readSession, type SignInOptions, signIn } from '../support/latchkey.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // The tests change one team's policy: they run one after another, in this order.
 test.describe.configure({ mode: 'default' });
-
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Console sections' });
 const field = (page: Page, key: string): Locator => page.getByTestId(`policy-${key}`);
@@ -42,7 +32,7 @@ async function api<T>(page: Page, path: string, body: unknown): Promise<T> {
 test('team policy: edit, see the impact, save, and it stays saved', async ({ page }) => {
   await openPolicies(page, ADMINS.adam.email);
   await expect(page.getByText('No unsaved changes.')).toBeVisible();
-  await shots(page, 'policies-team');
+  await shots(page, 'policies-team', { fullPage: false });
   await choose(page, 'mp.require_symbols', 'On');
   await expect(page.getByTestId('policy-impact')).toHaveText(/^\d+ of \d+ members would be affected\.$/);
   await page.getByTestId('policy-save').click();
@@ -59,7 +49,7 @@ test('mp.min_length 1001 is refused: the field says why and Save stays disabled'
   await expect(field(page, 'mp.min_length')).toContainText('Enter a whole number from 8 to 1000.');
   await expect(page.getByText('Correct the highlighted values to save.')).toBeVisible();
   await expect(page.getByTestId('policy-save')).toBeDisabled();
-  await shots(page, 'policies-error');
+  await shots(page, 'policies-error', { fullPage: false });
   await input.fill('1000');
   await expect(page.getByTestId('policy-save')).toBeEnabled();
   await page.getByRole('button', { name: 'Discard changes' }).click();
@@ -71,7 +61,7 @@ test('unsaved changes via the sidebar: cancel stays, discard leaves, Save & Cont
   await choose(page, 'autofill.on_page_load', 'On');
   await sidebar(page).getByRole('link', { name: 'Dashboard' }).click();
   await expect(unsavedDialog(page)).toContainText('Do you want to save unsaved Changes?');
-  await shots(page, 'policies-unsaved-dialog');
+  await shots(page, 'policies-unsaved-dialog', { fullPage: false });
   await unsavedDialog(page).getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(atRoute('/policies'));
   await expectChosen(page, 'autofill.on_page_load', 'On');
@@ -156,7 +146,7 @@ test('group override with a priority, shown as "from group X" in a member\'s eff
   await choose(page, 'export.allowed', 'On');
   await page.getByTestId('policy-priority').fill('3');
   await expect(page.getByTestId('policy-impact')).toBeVisible();
-  await shots(page, 'policies-group');
+  await shots(page, 'policies-group', { fullPage: false });
   await page.getByTestId('policy-save').click();
   await expect(toast(page, 'Successfully updated')).toBeVisible();
   await expect(page.getByTestId('group-policy-form')).toContainText('Overrides the team policy');
@@ -183,7 +173,7 @@ test('group override with a priority, shown as "from group X" in a member\'s eff
   await page.getByRole('option', { name: new RegExp(member as string) }).click();
   await expect(dialog.getByTestId('effective-export.allowed')).toContainText('On');
   await expect(dialog.getByTestId('effective-export.allowed')).toContainText('From group Finance');
-  await shots(page, 'policies-effective');
+  await shots(page, 'policies-effective', { fullPage: false });
   await page.keyboard.press('Escape');
 
   await page.getByRole('button', { name: 'Remove override' }).click();
@@ -206,7 +196,7 @@ test('history: a change shows a per-key diff, and restoring an older version mak
   const rows = page.getByTestId('policy-history-row');
   await expect(rows.first()).toContainText(ADMINS.adam.email);
   await expect(rows.first()).toContainText('Allow import');
-  await shots(page, 'policies-history');
+  await shots(page, 'policies-history', { fullPage: false });
 
   // The older change (import Off) is the second row.
   await rows.nth(1).click();
@@ -216,7 +206,7 @@ test('history: a change shows a per-key diff, and restoring an older version mak
   await expect(diff).toContainText('Not set');
   await expect(diff).toContainText('Off');
   await expect(diff).toContainText('Set');
-  await shots(page, 'policies-change');
+  await shots(page, 'policies-change', { fullPage: false });
   await page.getByTestId('policy-restore').click();
   await expect(page.getByRole('dialog', { name: 'Restore this version?' })).toContainText('saved as a new change');
   await page.getByTestId('policy-restore-confirm').click();

@@ -1,16 +1,9 @@
-import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { ADMINS, openProfileMenu, signIn } from '../support/latchkey.ts';
+import { shot } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 /** Kept after the run (test-results/ is ignored by git), unlike the per-test output folders. */
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
 const WIDTHS = [1280, 375] as const;
-
-async function shot(page: Page, name: string, width: number): Promise<void> {
-  await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-  await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-}
 
 test('screenshots of the login page, dashboard and profile menu at 1280 and 375 px', async ({ page }) => {
   await page.goto('/#/login');

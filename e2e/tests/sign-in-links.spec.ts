@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { apiPost, apiSignIn } from '../support/api.ts';
 import {
   ADMINS,
@@ -13,21 +11,13 @@ import {
   readSession,
 } from '../support/latchkey.ts';
 import { latestCode, mailCursor, messagesTo, withMailLock } from '../support/mail.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 /** The SSO demo team (apps/server/src/features/auth/sign-in.demo.ts). */
 const OLGA = 'olga@contoso.example';
 const ENZO = 'enzo@contoso.example';
 const PIA = 'pia@contoso.example';
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test('family/{token}: the family app’s one-time token signs its owner in; used again, it logs out with app_initiated_login_failed', async ({
   page,

@@ -1,20 +1,10 @@
-import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { atRoute, continueButton, emailInput, passwordAndCode, passwordInput } from '../support/latchkey.ts';
 import { mailCursor, messagesTo } from '../support/mail.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 /** Forgets her password (apps/server/src/features/security/security.demo.ts). */
 const REESE = 'reese@northwind.example';
-const DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({ path: join(DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 async function resetLink(after: number): Promise<string> {
   const deadline = Date.now() + 10_000;

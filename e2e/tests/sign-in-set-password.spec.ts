@@ -1,5 +1,6 @@
 import { atRoute, continueButton, emailInput, enterCode } from '../support/latchkey.ts';
 import { latestCode, mailCursor } from '../support/mail.ts';
+import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 /** A new admin without a password (apps/server/src/features/security/security.demo.ts). */
@@ -19,14 +20,7 @@ test('set_password_first: a new admin proves the email, sets a password on /logi
   await enterCode(page, await latestCode(PAT, { after }));
   await expect(page).toHaveURL(atRoute('/login/set-password'));
   await expect(page.getByRole('heading', { name: 'Set your password' })).toBeVisible();
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
-    await page.screenshot({
-      path: `${import.meta.dirname}/../../test-results/screenshots/login-set-password-${width}.png`,
-      fullPage: true,
-    });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await shots(page, 'login-set-password');
   await page.getByRole('button', { name: 'Set a password' }).click();
   await expect(page.getByText('Please enter a password')).toBeVisible();
   await page.getByLabel('New password', { exact: true }).fill('pat-first-password');

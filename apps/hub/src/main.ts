@@ -2,7 +2,7 @@ import { migrate, moveLegacyKeys, openDb } from '@latchkey/runtime';
 import { buildHub } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
-import { seedClientDemo } from './features/devices/client-demo.ts';
+import { seedClientDemo } from './features/demo/client-demo.ts';
 import { seedDemoRegistration } from './features/registrations/demo-seed.ts';
 import { hubKeySources } from './platform/keys.ts';
 

@@ -2,8 +2,8 @@ import { migrate, moveLegacyKeys, openDb } from '@latchkey/runtime';
 import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
+import { seedSecurityDemo } from './features/demo/index.ts';
 import { seedDemo } from './features/demo/seed.ts';
-import { seedSecurityDemo } from './features/security/security.demo.ts';
 import { serverKeySources } from './platform/keys.ts';
 
 const config = loadConfig();

@@ -60,15 +60,23 @@ export const auditSummaryEndpoint = defineEndpoint({
   }),
 });
 
+/** The security audit's yardstick, derived from the team's password policy (see the server's hub-services service). */
 export const AuditPolicy = z.object({
   old_password_days: z.number().int(),
   at_risk_below_score: z.number().int(),
+  weak_below_length: z.number().int(),
+  require_uppercase: z.boolean(),
+  require_lowercase: z.boolean(),
+  require_digits: z.boolean(),
+  require_symbols: z.boolean(),
+  flag_breached: z.boolean(),
 });
 
 export const auditPolicyEndpoint = defineEndpoint({
   ...ROUTES.auditPolicy,
   access: RULES.audit,
-  summary: "The team's audit policy: when a password counts as old and below which score a vault is at risk.",
+  summary:
+    "The team's audit policy, from its password policy: when a password counts as weak or old, and below which score a vault is at risk.",
   input: z.object({}).passthrough(),
   output: z.object({ policy: AuditPolicy }),
 });

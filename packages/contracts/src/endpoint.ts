@@ -22,3 +22,5 @@ export function defineEndpoint<I extends z.ZodType, O extends z.ZodType>(e: Endp
 
 export type EndpointInput<E> = E extends Endpoint<infer I, z.ZodType> ? z.input<I> : never;
 export type EndpointOutput<E> = E extends Endpoint<z.ZodType, infer O> ? z.output<O> : never;
+/** What a handler, and the service it calls, receives: the input after the schema's defaults and transforms. */
+export type EndpointArgs<E> = E extends Endpoint<infer I, z.ZodType> ? z.output<I> : never;

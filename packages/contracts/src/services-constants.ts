@@ -7,8 +7,20 @@
 export const AUDIT_FIELDS = ['email', 'score', 'weak', 'reused', 'old', 'compromised', 'total_items', 'updated_at'] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 
-/** What the apps count as old and what the console flags as at risk, unless the team says otherwise. */
-export const AUDIT_POLICY_DEFAULTS = { old_password_days: 365, at_risk_below_score: 60 } as const;
+/**
+ * What the apps count as old and weak, and what the console flags as at risk, for a team with no
+ * password policy of its own. A team's policy replaces the password rules (its mp.* entries).
+ */
+export const AUDIT_POLICY_DEFAULTS = {
+  old_password_days: 365,
+  at_risk_below_score: 60,
+  weak_below_length: 12,
+  require_uppercase: false,
+  require_lowercase: false,
+  require_digits: false,
+  require_symbols: false,
+  flag_breached: true,
+} as const;
 
 /** Sharing limits a team starts with, and the bounds an admin may set them within. */
 export const SHARING_DEFAULTS = { max_expiry_hours: 168, max_views: 10 } as const;

@@ -8,6 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildHub } from '../../../hub/src/app.ts';
 import { type Config, loadConfig } from '../../../hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../../../hub/src/db/migrations-dir.ts';
+
+export { loadHubTokenSecret } from '../../../hub/src/platform/keys.ts';
+
 import { seedDemoRegistration } from '../../../hub/src/features/registrations/demo-seed.ts';
 import { mintSetupKey } from '../../../hub/src/features/registrations/setup-keys.ts';
 

@@ -4,7 +4,7 @@ import { hashToken } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
 import { CREDENTIAL, createHubDb, type RunningHub, SERVER_KEY, startHub, TEAM } from '../../testing/hub-fixture.ts';
-import { signEnrolmentGrant } from '../devices/enrolment-signer.ts';
+import { signEnrolmentGrant } from '../devices/index.ts';
 
 let db: Db;
 let hub: RunningHub;

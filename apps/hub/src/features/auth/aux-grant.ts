@@ -1,7 +1,7 @@
 import { SCOPES } from '@latchkey/contracts';
 import { AppError, type Db, JWS_TYP, jwsKid, publicKeyOf, spendNonce, verifyJws } from '@latchkey/runtime';
 import { z } from 'zod';
-import { type RegistrationRow, registrationsRepository } from '../registrations/registrations.repository.ts';
+import { type RegistrationRow, registrationsRepository } from '../registrations/index.ts';
 
 /** Must match the audience the licence server puts on its grants (server: features/auth/aux-grant.ts). */
 export const AUX_GRANT_AUDIENCE = 'latchkey-hub';

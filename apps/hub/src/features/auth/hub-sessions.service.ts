@@ -1,6 +1,6 @@
 import type { HubTokens } from '@latchkey/contracts';
 import { AppError, accessTokens, type Db, hashToken, type Queryable, randomToken } from '@latchkey/runtime';
-import { registrationsRepository } from '../registrations/registrations.repository.ts';
+import { registrationsRepository } from '../registrations/index.ts';
 import type { AuxGrant } from './aux-grant.ts';
 import { type HubSessionRow, hubSessionsRepository as repo } from './hub-sessions.repository.ts';
 import type { ServerCheck } from './server-check.ts';

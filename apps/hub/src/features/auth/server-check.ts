@@ -1,7 +1,7 @@
 import { type EndpointOutput, hubSessionCheckEndpoint } from '@latchkey/contracts';
 import { signCall } from '@latchkey/runtime';
 import type { HubKeys } from '../../platform/keys.ts';
-import type { RegistrationRow } from '../registrations/registrations.repository.ts';
+import type { RegistrationRow } from '../registrations/index.ts';
 
 export type SessionVerdict = EndpointOutput<typeof hubSessionCheckEndpoint> | 'unreachable';
 

@@ -2,7 +2,7 @@ import { hubConnectorEndpoint } from '@latchkey/contracts';
 import { type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { HubGuard } from '../../http/guard.ts';
-import { registrationsRepository } from '../registrations/registrations.repository.ts';
+import { registrationsRepository } from '../registrations/index.ts';
 import { servicesFor } from './capabilities.ts';
 
 /**

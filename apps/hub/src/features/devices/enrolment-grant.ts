@@ -1,6 +1,6 @@
 import { AppError, type Db, JWS_TYP, jwsKid, publicKeyOf, verifyJws } from '@latchkey/runtime';
 import { z } from 'zod';
-import { registrationsRepository } from '../registrations/registrations.repository.ts';
+import { registrationsRepository } from '../registrations/index.ts';
 
 /**
  * A member's enrolment grant: signed, like the console's aux grants, with the licence server's

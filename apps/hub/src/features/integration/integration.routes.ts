@@ -11,9 +11,9 @@ import { AppError, type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
 import type { HubKeys } from '../../platform/keys.ts';
-import type { HubSessionsService } from '../auth/hub-sessions.service.ts';
-import { servicesFor } from '../connector/capabilities.ts';
-import { registrationsRepository as repo } from '../registrations/registrations.repository.ts';
+import type { HubSessionsService } from '../auth/index.ts';
+import { servicesFor } from '../connector/index.ts';
+import { registrationsRepository as repo } from '../registrations/index.ts';
 import { registerCredential } from './register.ts';
 import { verifyServerCall } from './server-call.ts';
 

@@ -15,7 +15,7 @@ import {
   startHub,
   TEAM,
 } from '../../testing/hub-fixture.ts';
-import { mintSetupKey } from '../registrations/setup-keys.ts';
+import { mintSetupKey } from '../registrations/index.ts';
 import { requireService } from './service-gate.ts';
 
 let db: Db;

@@ -1,7 +1,6 @@
 import type { EndpointInput, hubRegisterEndpoint } from '@latchkey/contracts';
 import { AppError, acceptSignedCall, bearerOf, type Db, JWS_TYP, jwsKid, publicKeyOf, unauthorized } from '@latchkey/runtime';
-import { registrationsRepository as repo } from '../registrations/registrations.repository.ts';
-import { redeemSetupKey } from '../registrations/setup-keys.ts';
+import { redeemSetupKey, registrationsRepository as repo } from '../registrations/index.ts';
 
 type Input = EndpointInput<typeof hubRegisterEndpoint>;
 

@@ -1,6 +1,6 @@
 import { AppError, acceptSignedCall, bearerOf, type Db, JWS_TYP, jwsKid, publicKeyOf, unauthorized } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
-import { type RegistrationRow, registrationsRepository } from '../registrations/registrations.repository.ts';
+import { type RegistrationRow, registrationsRepository } from '../registrations/index.ts';
 
 const invalid = () => unauthorized("The call is not signed by this team's server.");
 

@@ -1,7 +1,7 @@
 import type { AuxService, Endpoint } from '@latchkey/contracts';
 import { AppError, type Queryable } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
-import { registrationsRepository } from '../registrations/registrations.repository.ts';
+import { registrationsRepository } from '../registrations/index.ts';
 
 /**
  * Refuses a Hub call for a service the team has not switched on here. Every Hub feature of an

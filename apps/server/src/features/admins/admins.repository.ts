@@ -1,6 +1,6 @@
 import type { Scope } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { containsPattern } from '../people/people.repository.ts';
+import { containsPattern } from '../people/index.ts';
 
 export interface AdminRow {
   user_id: string;

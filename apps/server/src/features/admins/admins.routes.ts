@@ -9,7 +9,7 @@ import {
 import { type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type Guard, requireCaller } from '../../http/guard.ts';
-import type { OnboardingInvites } from '../auth/onboarding-invites.ts';
+import type { OnboardingInvites } from '../auth/index.ts';
 import { type AdminsServiceDeps, createAdminsService, createInvitationAcceptance } from './admins.service.ts';
 
 export const ADMINS_ENDPOINTS = [

@@ -1,7 +1,7 @@
 import { roundUpToTen } from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 import { assertKeepsSuperAdmin } from './admins.service.ts';
 
 let h: Harness;

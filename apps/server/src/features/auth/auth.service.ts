@@ -5,14 +5,19 @@ import type { MailOutbox } from '../../platform/mail.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp } from '../../platform/totp.ts';
-import type { ServerKey } from '../integration/server-key.ts';
-import { accountRepository } from '../security/account.repository.ts';
-import { type Limiter, type LimitKind, LimitReached } from '../security/limits.ts';
-import { passwordResetRepository } from '../security/password-reset.repository.ts';
-import { recoveryCodeInput } from '../security/recovery-codes.ts';
-import type { RelyingParty, SecurityKeys } from '../security/security-keys.ts';
-import { teamRepository } from '../team/team.repository.ts';
-import { authRepository as repo, type UserRow } from './auth.repository.ts';
+import type { ServerKey } from '../integration/index.ts';
+import type { RelyingParty, SecurityKeys } from '../security/index.ts';
+import {
+  accountRepository,
+  type Limiter,
+  type LimitKind,
+  LimitReached,
+  passwordResetRepository,
+  recoveryCodeInput,
+} from '../security/index.ts';
+import { teamRepository } from '../team/index.ts';
+import { type UserRow, usersRepository as users } from '../users/index.ts';
+import { authRepository as repo } from './auth.repository.ts';
 import { issueAuxGrant } from './aux-grant.ts';
 import { type LoginTokenPurpose, loginTokensRepository as tokens } from './login-tokens.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -58,7 +63,7 @@ export function createAuthService({
   hubKey,
 }: AuthDeps) {
   const failed = (reason: string, ip: string, user?: UserRow, teamId?: string) =>
-    repo.recordSecurityEvent(db, {
+    users.recordSecurityEvent(db, {
       kind: 'sign_in_failed',
       email: user?.email,
       userId: user?.id,
@@ -70,10 +75,10 @@ export function createAuthService({
   async function userOrFail(email: string, ip: string): Promise<UserRow> {
     // Checked before the lookup, so a client over its limit learns nothing about any email.
     await limiter.checkEmailProbe(ip);
-    const user = await repo.findUserByEmail(db, email);
+    const user = await users.findUserByEmail(db, email);
     if (!user) {
       await limiter.unknownEmail(ip);
-      await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'email_notregistered' } });
+      await users.recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'email_notregistered' } });
       throw new AppError('email_notregistered', 'This email is not registered.');
     }
     return user;
@@ -115,7 +120,7 @@ export function createAuthService({
 
   /** The admin and team of a link's token, when the admin still administers that team. */
   async function linkOwner(row: { user_id: string; team_id: string } | undefined) {
-    const user = row && (await repo.findUserById(db, row.user_id));
+    const user = row && (await users.findUserById(db, row.user_id));
     const team = user && (await teamRepository.adminTeams(db, user.id)).find((t) => t.id === row?.team_id);
     return user && team ? { user, team } : undefined;
   }
@@ -124,7 +129,7 @@ export function createAuthService({
   async function startOnboarding(token: string, ip: string): Promise<EndpointOutput<typeof loginEndpoint>> {
     const owner = await linkOwner(await tokens.peek(db, 'onboarding', token));
     if (!owner || owner.user.password_hash) {
-      await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: 'onboarding_link_invalid' } });
+      await users.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: 'onboarding_link_invalid' } });
       throw invalidLink();
     }
     await sendCode(owner.user, owner.team, ip);
@@ -193,7 +198,7 @@ export function createAuthService({
           sessionExpiresAt: absolute,
         })
       : null;
-    await repo.recordSecurityEvent(db, {
+    await users.recordSecurityEvent(db, {
       kind: 'sign_in',
       email: user.email,
       userId: user.id,
@@ -306,7 +311,7 @@ export function createAuthService({
       const link = await tokens.spend(db, purpose, token);
       const owner = await linkOwner(link);
       if (!owner) {
-        await repo.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: `${purpose}_token_invalid` } });
+        await users.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: `${purpose}_token_invalid` } });
         throw new AppError('unauthorized', 'The sign-in link is invalid, used or expired.', 401);
       }
       const success = await finish(
@@ -355,7 +360,7 @@ export function createAuthService({
     },
 
     recordSignOut: (caller: { userId: string; email: string; team: { id: string } }, ip: string) =>
-      repo.recordSecurityEvent(db, { kind: 'sign_out', email: caller.email, userId: caller.userId, teamId: caller.team.id, ip }),
+      users.recordSecurityEvent(db, { kind: 'sign_out', email: caller.email, userId: caller.userId, teamId: caller.team.id, ip }),
 
     /** /login/set-password: the token of set_password_first, then the new password signs in. */
     async setFirstPasswordAndSignIn(
@@ -375,7 +380,7 @@ export function createAuthService({
         await failed('set_password_token_invalid', ip, user, team.id);
         throw new AppError('token_expired', 'The set-password step has expired. Sign in again.', 400);
       }
-      await repo.recordSecurityEvent(db, { kind: 'password_set', email: user.email, userId: user.id, teamId: team.id, ip });
+      await users.recordSecurityEvent(db, { kind: 'password_set', email: user.email, userId: user.id, teamId: team.id, ip });
       return finish(user, team, ip, 'email_code_first_password');
     },
 

@@ -3,7 +3,7 @@ import { LoginSuccess } from '@latchkey/contracts';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type Harness, HUB_URL, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
+import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/index.ts';
 
 const LOGIN = '/api/v1/console/auth/login/';
 const PASSWORD = '/api/v1/console/auth/verify/password/';

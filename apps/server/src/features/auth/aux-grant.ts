@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '@latchkey/contracts';
 import { JWS_TYP, signJws } from '@latchkey/runtime';
-import type { ServerKey } from '../integration/server-key.ts';
-import type { HubRow } from '../team/team.repository.ts';
+import type { ServerKey } from '../integration/index.ts';
+import type { HubRow } from '../team/index.ts';
 
 export const AUX_GRANT_AUDIENCE = 'latchkey-hub';
 const AUX_GRANT_SECONDS = 60;

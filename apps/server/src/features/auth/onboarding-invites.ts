@@ -1,7 +1,7 @@
 import { type Db, hashToken } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
-import { teamRepository } from '../team/team.repository.ts';
-import { authRepository } from './auth.repository.ts';
+import { teamRepository } from '../team/index.ts';
+import { usersRepository } from '../users/index.ts';
 import { LOGIN_TOKEN_MINUTES, loginTokensRepository } from './login-tokens.ts';
 
 /**
@@ -18,7 +18,7 @@ export function createOnboardingInvites(deps: {
   const { db, mail } = deps;
   return {
     async invite(teamId: string, email: string): Promise<boolean> {
-      const user = await authRepository.findUserByEmail(db, email);
+      const user = await usersRepository.findUserByEmail(db, email);
       const team = user && (await teamRepository.adminTeams(db, user.id)).find((t) => t.id === teamId);
       const base = deps.consoleUrl();
       if (!user || !team || user.password_hash || !base) return false;

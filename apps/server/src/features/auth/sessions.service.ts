@@ -1,7 +1,6 @@
 import type { TokenPair } from '@latchkey/contracts';
 import { AppError, accessTokens, type Db, hashToken, randomToken } from '@latchkey/runtime';
-import type { SessionsEnded } from '../integration/hub-session-ender.ts';
-import { authRepository } from './auth.repository.ts';
+import { usersRepository } from '../users/index.ts';
 import { sessionsRepository as repo } from './sessions.repository.ts';
 
 export interface SessionPolicy {
@@ -27,7 +26,7 @@ export function createSessionsService(
   secret: string,
   policy: SessionPolicy,
   /** Told after a session is revoked here, so the Hub sessions it opened end too. */
-  onEnded: (ended: SessionsEnded) => Promise<void> = async () => {},
+  onEnded: (ended: { teamId?: string; sessionIds?: string[]; userId?: string }) => Promise<void> = async () => {},
 ) {
   const access = accessTokens(secret);
 
@@ -76,7 +75,7 @@ export function createSessionsService(
         await repo.revoke(db, session.id, 'refresh_reuse');
         await onEnded({ teamId: session.team_id, sessionIds: [session.id] });
         // A stolen refresh token: the event log must show it.
-        await authRepository.recordSecurityEvent(db, {
+        await usersRepository.recordSecurityEvent(db, {
           kind: 'session_revoked',
           userId: session.user_id,
           teamId: session.team_id,

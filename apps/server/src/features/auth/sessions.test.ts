@@ -1,7 +1,7 @@
 import { TokenPair } from '@latchkey/contracts';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 
 const INFO = '/api/v1/team/info/';
 const REFRESH = '/oauth/refresh/token/';
@@ -41,7 +41,28 @@ describe('access tokens', () => {
     expect((await h.post(INFO, {}, forged)).status).toBe(401);
   });
 
-  test('an access token past its expiry is 401', async () => {
+  test('an access token works until its expiry and is 401 token_expired from then on', async () => {
+    const { token } = await h.signIn(DEMO_ADMINS.admin);
+    const ttlMs = h.config.ACCESS_TOKEN_TTL_SECONDS * 1000;
+    const issued = Date.now();
+    // Only Date is faked: the server runs in this process, so its clock is the one moved here,
+    // while sockets and timers keep real time.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(issued + ttlMs - 5_000);
+      expect((await h.post(INFO, {}, token.access)).status).toBe(200);
+      vi.setSystemTime(issued + ttlMs + 1_000);
+      const late = await h.post(INFO, {}, token.access);
+      expect(late.status).toBe(401);
+      expect(late.body.code).toBe('token_expired');
+    } finally {
+      vi.useRealTimers();
+    }
+    // Back on the real clock the very same token is good again: the refusal above was its expiry.
+    expect((await h.post(INFO, {}, token.access)).status).toBe(200);
+  });
+
+  test('an access token with its expiry edited is 401: the signature covers the claims', async () => {
     const { token } = await h.signIn(DEMO_ADMINS.admin);
     // Same signature, claims edited: the signature check must refuse it.
     const [header, payload, signature] = token.access.split('.');

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
-import { seedSecurityDemo } from '../security/security.demo.ts';
+import { DEMO_ADMINS, DEMO_PASSWORD, SIGN_IN_DEMO, seedSecurityDemo } from '../demo/index.ts';
 import { loginTokensRepository } from './login-tokens.ts';
-import { SIGN_IN_DEMO } from './sign-in.demo.ts';
 
 const A = '/api/v1/console/auth';
 const ORIGIN = 'http://localhost:5173';

@@ -1,7 +1,7 @@
 import { LOGO_MAX_BYTES, LOGO_MAX_PX, LOGO_MIN_PX, type LogoType, type TeamLogo } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import { peopleRepository } from '../people/people.repository.ts';
+import { peopleRepository } from '../people/index.ts';
 import { type LogoMeta, brandingRepository as repo } from './branding.repository.ts';
 import { inspectImage } from './image-check.ts';
 

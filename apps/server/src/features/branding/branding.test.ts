@@ -2,7 +2,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { TeamLogo } from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 import { inspectImage } from './image-check.ts';
 
 /** A real, decodable PNG of one colour. */

@@ -1,8 +1,8 @@
 import { Ed25519JwkSchema } from '@latchkey/contracts';
 import type { Db, Queryable } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
-import { seedDevicesDemo } from '../devices/devices.demo.ts';
-import { seedPeopleDemo } from '../people/people.demo.ts';
+import { seedDevicesDemo } from '../devices/index.ts';
+import { seedPeopleDemo } from '../people/index.ts';
 
 export const DEMO_PASSWORD = 'Latchkey-demo-2026';
 export const DEMO_ADMINS = {
@@ -98,7 +98,7 @@ export async function seedDemo(db: Db, options: { hubUrl?: string | undefined; h
     await seedDevicesDemo(tx, northwind);
 
     // Policies (issue 5)
-    await (await import('../policies/policies.demo.ts')).seedPoliciesDemo(tx, northwind, DEMO_ADMINS.superAdmin);
+    await (await import('../policies/index.ts')).seedPoliciesDemo(tx, northwind, DEMO_ADMINS.superAdmin);
 
     // Hub integration (issue 6)
 

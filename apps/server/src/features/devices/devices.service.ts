@@ -1,7 +1,7 @@
 import type { MemberDevice } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import { groupNotFound } from '../groups/groups.service.ts';
+import { groupNotFound } from '../groups/index.ts';
 import { type DeviceRow, devicesRepository as repo } from './devices.repository.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();

@@ -1,6 +1,6 @@
 import { GROUP_LIST_EMAILS, NO_PRIORITY } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { containsPattern } from '../people/people.repository.ts';
+import { containsPattern } from '../people/index.ts';
 
 export interface GroupRow {
   id: string;

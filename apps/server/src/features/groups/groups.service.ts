@@ -1,7 +1,7 @@
 import { type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import { peopleRepository } from '../people/people.repository.ts';
+import { peopleRepository } from '../people/index.ts';
 import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';
 
 const toGroup = (r: GroupRow): Group => ({

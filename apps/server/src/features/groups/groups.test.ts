@@ -2,8 +2,8 @@ import { Group, GroupMember, Member, MemberDevice, NO_PRIORITY } from '@latchkey
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
-import { devicesRepository } from '../devices/devices.repository.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
+import { devicesRepository } from '../devices/index.ts';
 
 let h: Harness;
 const tokens = new Map<string, string>();
@@ -337,11 +337,32 @@ describe('members filter: hub authentication', () => {
     expect(yes).toBeGreaterThan(0);
     expect(no).toBeGreaterThan(0);
     expect(yes + no).toBe(all);
-    const [row] = await h.db.query<{ n: number }>(
-      `select count(distinct d.member_id)::int as n from member_devices d join members m on m.id = d.member_id
-       where d.hub_authenticated_at is not null and m.deboarded_at is null`,
-    );
-    expect(yes).toBe(row?.n);
+    // A member this test adds with two Hub-authenticated devices counts once among the authenticated;
+    // one with a device that never authenticated counts among the others.
+    const stamp = Date.now().toString(36);
+    for (const [who, devices] of [
+      ['hub', [true, true]],
+      ['nohub', [false]],
+    ] as const) {
+      const [member] = await h.db.query<{ id: string; team_id: string }>(
+        `insert into members (team_id, email, usage) values ((select id from teams where slug = 'northwind'), $1, 'active')
+         returning id, team_id`,
+        [`${who}.${stamp}@northwind.example`],
+      );
+      for (const [i, authenticated] of devices.entries()) {
+        await h.db.query(
+          `insert into member_devices (team_id, member_id, device_id, name, type, os, app_version, hub_authenticated_at)
+           values ($1, $2, $3, 'Laptop', 'desktop', 'macOS', '1.0', case when $4 then now() end)`,
+          [member?.team_id, member?.id, `d${i}`, authenticated],
+        );
+      }
+    }
+    try {
+      expect(await count({ hub_authentication: 'authenticated' })).toBe(yes + 1);
+      expect(await count({ hub_authentication: 'not_authenticated' })).toBe(no + 1);
+    } finally {
+      await h.db.query('delete from members where email like $1', [`%.${stamp}@northwind.example`]);
+    }
     const authenticated = await page({ hub_authentication: 'authenticated', search_value: 'son' });
     expect(authenticated.every((m) => m.email.includes('son') || m.name.toLowerCase().includes('son'))).toBe(true);
     expect(authenticated.every((m) => m.usage === 'active')).toBe(true);

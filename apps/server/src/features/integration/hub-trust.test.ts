@@ -3,7 +3,7 @@ import { type HubTokens, hubSessionCheckEndpoint, type LoginSuccess } from '@lat
 import { signCall } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
+import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/index.ts';
 
 /**
  * The trust between this server and a real Hub (docs/security.md): a Hub session ends with the

@@ -6,8 +6,8 @@ import { createGuard } from '../../http/guard.ts';
 import { loadServerKeys } from '../../platform/keys.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { mintTestSetupKey, startTestHub, type TestHub } from '../../test/hub-process.ts';
-import { createSessionsService } from '../auth/sessions.service.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { createSessionsService } from '../auth/index.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 
 /** Calls guarded by the Hub-service rules: what the services' own calls will be gated by. */
 const probe = (name: string, access: AccessRule) =>

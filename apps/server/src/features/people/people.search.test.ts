@@ -3,7 +3,7 @@ import type { Db } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
-import { seedDemo } from '../demo/seed.ts';
+import { seedDemo } from '../demo/index.ts';
 import { peopleRepository } from './people.repository.ts';
 
 // A team larger than the search walk (people.repository.ts SEARCH_WALK), so each path of a search

@@ -2,7 +2,7 @@ import { ActivityStats, LicenceSummary, Member, Notification, ProvisioningEntry 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 import { assertLicencesAvailable, csvCell, daysLeft } from './people.service.ts';
 
 let h: Harness;
@@ -48,15 +48,40 @@ describe('rules (unit)', () => {
 
 describe('dashboard', () => {
   test('activity counts current members by usage and licence', async () => {
-    const res = await h.post('/api/v1/dashboard/stats/activity/', {}, token('admin'));
-    const stats = ActivityStats.strict().parse(res.body);
-    const [row] = await h.db.query<{ active: number; unlicensed: number }>(
-      `select count(*) filter (where usage = 'active')::int as active, count(*) filter (where not licensed)::int as unlicensed
-       from members m join teams t on t.id = m.team_id where t.slug = 'northwind' and m.deboarded_at is null`,
-    );
-    expect(stats.active_members).toBe(row?.active);
-    expect(stats.unlicensed_members).toBe(row?.unlicensed);
-    expect(stats.active_members + stats.inactive_members + stats.unresponsive_members).toBeGreaterThan(200);
+    const stats = async () => {
+      const res = await h.post('/api/v1/dashboard/stats/activity/', {}, token('admin'));
+      expect(res.status, res.text).toBe(200);
+      return ActivityStats.strict().parse(res.body);
+    };
+    const before = await stats();
+    expect(before.active_members + before.inactive_members + before.unresponsive_members).toBeGreaterThan(200);
+    // Members this test adds and knows: 3 active, 2 inactive without a licence, 1 unresponsive, and
+    // a former active member who must not count.
+    const stamp = Date.now().toString(36);
+    const added = [
+      ...[1, 2, 3].map((n) => [`act${n}.${stamp}@northwind.example`, 'active', true, false] as const),
+      ...[1, 2].map((n) => [`ina${n}.${stamp}@northwind.example`, 'inactive', false, false] as const),
+      [`unr.${stamp}@northwind.example`, 'unresponsive', true, false] as const,
+      [`gone.${stamp}@northwind.example`, 'active', true, true] as const,
+    ];
+    for (const [email, usage, licensed, gone] of added) {
+      await h.db.query(
+        `insert into members (team_id, email, usage, licensed, deboarded_at)
+         values ((select id from teams where slug = 'northwind'), $1, $2, $3, case when $4 then now() end)`,
+        [email, usage, licensed, gone],
+      );
+    }
+    try {
+      expect(await stats()).toEqual({
+        ...before,
+        active_members: before.active_members + 3,
+        inactive_members: before.inactive_members + 2,
+        unresponsive_members: before.unresponsive_members + 1,
+        unlicensed_members: before.unlicensed_members + 2,
+      });
+    } finally {
+      await h.db.query('delete from members where email like $1', [`%.${stamp}@northwind.example`]);
+    }
   });
 
   test('provisioning has 12 months, oldest first, with joiners and leavers', async () => {

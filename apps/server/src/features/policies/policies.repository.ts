@@ -1,6 +1,6 @@
 import type { GroupPolicy, NotEnforced, PolicyGroup, TeamPolicy } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { groupsRepository } from '../groups/groups.repository.ts';
+import { groupsRepository } from '../groups/index.ts';
 
 export interface GroupPolicyRow {
   policy_json: GroupPolicy;

@@ -1,7 +1,7 @@
 import { NO_PRIORITY, POLICY_CATALOGUE } from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 
 let h: Harness;
 const tokens = new Map<string, string>();

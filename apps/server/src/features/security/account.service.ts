@@ -3,8 +3,8 @@ import type { CodeHasher } from '../../platform/code-hasher.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
-import { authRepository, type UserRow } from '../auth/auth.repository.ts';
-import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
+import type { HubSessionEnder } from '../integration/index.ts';
+import { type UserRow, usersRepository } from '../users/index.ts';
 import { accountRepository as repo } from './account.repository.ts';
 import { type Limiter, type LimitKind, LimitReached } from './limits.ts';
 import { newRecoveryCodes, recoveryCodeInput } from './recovery-codes.ts';
@@ -51,13 +51,13 @@ export function createAccountService({
   };
 
   async function me(caller: AccountCaller): Promise<UserRow> {
-    const user = await authRepository.findUserById(db, caller.userId);
+    const user = await usersRepository.findUserById(db, caller.userId);
     if (!user) throw new AppError('unauthorized', 'The account no longer exists.', 401);
     return user;
   }
 
   const event = (caller: AccountCaller, user: UserRow, kind: string, detail: Record<string, unknown> = {}) =>
-    authRepository.recordSecurityEvent(db, {
+    usersRepository.recordSecurityEvent(db, {
       kind,
       email: user.email,
       userId: user.id,

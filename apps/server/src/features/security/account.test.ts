@@ -3,8 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { buildServer } from '../../app.ts';
 import { currentTotp } from '../../platform/totp.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
-import { SECURITY_DEMO_ADMINS, seedSecurityDemo } from './security.demo.ts';
+import { DEMO_ADMINS, DEMO_PASSWORD, SECURITY_DEMO_ADMINS, seedSecurityDemo } from '../demo/index.ts';
 
 const A = '/api/v1/console/auth';
 const now = () => Math.floor(Date.now() / 1000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
+import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/index.ts';
 
 /** Attacks of the security review (findings 4, 6, 8, 10), each now refused. */
 

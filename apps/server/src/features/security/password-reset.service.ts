@@ -1,9 +1,9 @@
 import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import { authRepository } from '../auth/auth.repository.ts';
-import type { HubSessionEnder } from '../integration/hub-session-ender.ts';
-import { teamRepository } from '../team/team.repository.ts';
+import type { HubSessionEnder } from '../integration/index.ts';
+import { teamRepository } from '../team/index.ts';
+import { usersRepository } from '../users/index.ts';
 import { accountRepository } from './account.repository.ts';
 import { type Limiter, LimitReached } from './limits.ts';
 import { passwordResetRepository as repo } from './password-reset.repository.ts';
@@ -29,11 +29,11 @@ export function createPasswordResetService(deps: {
   const { db, mail, limiter } = deps;
   return {
     async request(email: string, ip: string) {
-      const user = await authRepository.findUserByEmail(db, email);
+      const user = await usersRepository.findUserByEmail(db, email);
       const teams = user ? await teamRepository.adminTeams(db, user.id) : [];
       const base = deps.consoleUrl();
       if (!user || teams.length === 0 || !base) {
-        await authRepository.recordSecurityEvent(db, {
+        await usersRepository.recordSecurityEvent(db, {
           kind: 'password_reset_refused',
           email,
           userId: user?.id,
@@ -46,7 +46,7 @@ export function createPasswordResetService(deps: {
         await limiter.begin('code_mail', user.id, ip);
       } catch (error) {
         if (error instanceof LimitReached) {
-          await authRepository.recordSecurityEvent(db, {
+          await usersRepository.recordSecurityEvent(db, {
             kind: 'password_reset_refused',
             email,
             userId: user.id,
@@ -70,7 +70,7 @@ export function createPasswordResetService(deps: {
           `password-reset:${hashToken(token)}`,
         );
       });
-      await authRepository.recordSecurityEvent(db, { kind: 'password_reset_requested', email, userId: user.id, ip });
+      await usersRepository.recordSecurityEvent(db, { kind: 'password_reset_requested', email, userId: user.id, ip });
       return { code: 'reset_requested' as const };
     },
 
@@ -93,7 +93,7 @@ export function createPasswordResetService(deps: {
       });
       if (!userId) throw invalidLink();
       await deps.hubSessions.sessionsEnded({ userId });
-      await authRepository.recordSecurityEvent(db, { kind: 'password_reset', userId, ip });
+      await usersRepository.recordSecurityEvent(db, { kind: 'password_reset', userId, ip });
       return { code: 'password_reset' as const };
     },
   };

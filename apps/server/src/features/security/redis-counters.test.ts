@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildServer } from '../../app.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 import { createLimiter, LimitReached } from './limits.ts';
 import { connectRedis, redisCounters } from './redis-counters.ts';
 

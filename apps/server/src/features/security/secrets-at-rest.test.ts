@@ -5,14 +5,14 @@ import { type HubTokens, LoginSuccess } from '@latchkey/contracts';
 import { accessTokens, type Db, hashToken, moveLegacyKeys } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadHubTokenSecret } from '../../../../hub/src/platform/keys.ts';
 import { buildServer } from '../../app.ts';
 import { type Config, loadConfig } from '../../config.ts';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
 import { loadServerKeys } from '../../platform/keys.ts';
 import { currentTotp } from '../../platform/totp.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
+import { loadHubTokenSecret } from '../../test/hub-process.ts';
+import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/index.ts';
 
 const A = '/api/v1/console/auth';
 const now = () => Math.floor(Date.now() / 1000);

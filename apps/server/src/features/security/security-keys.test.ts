@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
+import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/index.ts';
 
 const A = '/api/v1/console/auth';
 // The page's Origin is ignored: the relying party comes from configuration (here the listening

@@ -1,7 +1,7 @@
 import { LoginSuccess } from '@latchkey/contracts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/seed.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 
 const A = '/api/v1/console/auth';
 const email = DEMO_ADMINS.integrator;

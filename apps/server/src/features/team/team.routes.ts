@@ -8,19 +8,14 @@ import {
 import { type Db, registerEndpoint } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type Guard, requireCaller } from '../../http/guard.ts';
-import { authRepository } from '../auth/auth.repository.ts';
-import type { HubClient } from '../integration/hub-client.ts';
+import type { HubClient } from '../integration/index.ts';
 import { createTeamService } from './team.service.ts';
 
 export function teamRoutes(app: FastifyInstance, guard: Guard, db: Db, hubClient: HubClient) {
   const team = createTeamService(db, hubClient);
   registerEndpoint(app, teamInfoEndpoint, guard, ({ ctx }) => team.info(requireCaller(ctx)));
   registerEndpoint(app, adminScopeEndpoint, guard, async ({ ctx }) => ({ scope: requireCaller(ctx).scopes }));
-  registerEndpoint(app, adminInfoEndpoint, guard, async ({ ctx }) => {
-    const caller = requireCaller(ctx);
-    const user = await authRepository.findUserByEmail(db, caller.email);
-    return { user_email: caller.email, user_name: user?.name ?? '' };
-  });
+  registerEndpoint(app, adminInfoEndpoint, guard, ({ ctx }) => team.adminInfo(requireCaller(ctx)));
   registerEndpoint(app, allTeamsEndpoint, guard, ({ ctx }) => team.allTeams(requireCaller(ctx)));
   registerEndpoint(app, auxServicesEndpoint, guard, ({ ctx }) => team.auxServices(requireCaller(ctx)));
 }

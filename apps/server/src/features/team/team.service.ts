@@ -1,12 +1,18 @@
 import type { allTeamsEndpoint, auxServicesEndpoint, EndpointOutput, teamInfoEndpoint } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import type { HubClient } from '../integration/hub-client.ts';
-import { liveServers } from '../integration/live-state.ts';
+import type { HubClient } from '../integration/index.ts';
+import { liveServers } from '../integration/index.ts';
+import { usersRepository } from '../users/index.ts';
 import { teamRepository as repo } from './team.repository.ts';
 
 export function createTeamService(db: Db, hubClient: HubClient) {
   return {
+    async adminInfo(caller: Caller) {
+      const user = await usersRepository.findUserByEmail(db, caller.email);
+      return { user_email: caller.email, user_name: user?.name ?? '' };
+    },
+
     async info(caller: Caller): Promise<EndpointOutput<typeof teamInfoEndpoint>> {
       const { id: _id, slug, name, ...team } = caller.team;
       return { ...team, team_slug: slug, team_name: name, total_users: await repo.countActiveMembers(db, caller.team.id) };

@@ -7,7 +7,7 @@ function screen<M>(load: () => Promise<M>, name: keyof M): Screen {
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
 
-const people = () => import('../../features/people/screens.ts');
+const people = () => import('./people-screens.ts');
 
 /**
  * The screens built so far, by console route path (console-routes.ts); the others say they are

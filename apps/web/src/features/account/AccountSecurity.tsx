@@ -23,7 +23,7 @@ import { call } from '../../lib/api.ts';
 import { fieldProps, newPasswordErrors } from '../../lib/form.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { digitsOnly } from '../login/CodeBoxes.tsx';
+import { digitsOnly } from '../login/index.ts';
 import { Section, useSubmit } from './account-ui.tsx';
 import { SecurityKeysCard } from './SecurityKeysCard.tsx';
 

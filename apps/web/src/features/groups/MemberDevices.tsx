@@ -22,7 +22,7 @@ const decode = (value: string): string => {
 /** /users/{userData} and /groups/{groupId}/{userData}: the devices a member uses the apps on. */
 // The policy slice loads only when a member's page is opened.
 const EffectivePolicy = lazy(async () => ({
-  default: (await import('../policies/EffectivePolicy.tsx')).EffectivePolicy,
+  default: (await import('../policies/index.ts')).EffectivePolicy,
 }));
 
 export function MemberDevices() {

@@ -2,7 +2,7 @@ import { GROUPS_PAGE_SIZE } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.ts';
-import { peopleKeys } from '../people/api.ts';
+import { peopleKeys } from '../people/index.ts';
 
 /** Query keys of the groups screens; the team slug scopes the cache. */
 export const groupKeys = {

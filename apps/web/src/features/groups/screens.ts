@@ -1,6 +1,5 @@
-/** The groups, member-device and branding screens, one lazy chunk (fewer chunk splits for the sign-in bundle). */
+/** The groups and member-device screens (bundled with the people screens in app/layout/people-screens.ts). */
 
-export { Branding } from '../branding/Branding.tsx';
 export { GroupMembers } from './GroupMembers.tsx';
 export { Groups } from './Groups.tsx';
 export { MemberDevices } from './MemberDevices.tsx';

@@ -7,7 +7,7 @@ import { errorValues } from '../../lib/api-error.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/api.ts';
+import { consoleKeys } from '../console/index.ts';
 import { callHubDirect, hubAddressProblem, hubOrigin, integrationKeys } from './api.ts';
 import { integrationErrorMessage } from './hub-features.ts';
 import { Hint, Section } from './Section.tsx';

@@ -8,7 +8,7 @@ import { call } from '../../lib/api.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { getSession, setSession, useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/api.ts';
+import { consoleKeys } from '../console/index.ts';
 import { integrationKeys } from './api.ts';
 import { Section } from './Section.tsx';
 

@@ -8,7 +8,7 @@ import { call } from '../../lib/api.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/api.ts';
+import { consoleKeys } from '../console/index.ts';
 import { hubAddressProblem, hubOrigin, integrationKeys } from './api.ts';
 import { integrationErrorMessage } from './hub-features.ts';
 

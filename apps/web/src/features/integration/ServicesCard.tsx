@@ -6,7 +6,7 @@ import { call } from '../../lib/api.ts';
 import { errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/api.ts';
+import { consoleKeys } from '../console/index.ts';
 import { featureState, SERVICE_ROWS, toggleErrorMessage } from './hub-features.ts';
 import { Hint, Section } from './Section.tsx';
 

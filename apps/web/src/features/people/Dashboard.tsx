@@ -24,8 +24,7 @@ import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatNumber, formatPercent } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { useLogoQuery } from '../branding/api.ts';
-import { TeamLogo } from '../branding/TeamLogo.tsx';
+import { TeamLogo, useLogoQuery } from '../branding/index.ts';
 import {
   trackInteraction,
   useActivityQuery,

@@ -8,7 +8,7 @@ import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { fieldProps } from '../../lib/form.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { useAdminInfoQuery } from '../console/api.ts';
+import { useAdminInfoQuery } from '../console/index.ts';
 import { trackInteraction, useRenameTeamMutation } from './api.ts';
 
 /** The signed-in admin (name, email, initial) and, for a super admin, the team's name. */

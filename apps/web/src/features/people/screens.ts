@@ -1,6 +1,5 @@
-/** The people screens, one lazy chunk: fewer chunk splits for the sign-in bundle to share. */
+/** The people screens (bundled with groups' and branding's in app/layout/people-screens.ts). */
 
-export * from '../groups/screens.ts';
 export { Administrators } from './Administrators.tsx';
 export { Dashboard } from './Dashboard.tsx';
 export { Members } from './Members.tsx';

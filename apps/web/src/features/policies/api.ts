@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.ts';
-import { consoleKeys } from '../console/api.ts';
+import { consoleKeys } from '../console/index.ts';
 
 /** Query keys of the policy screens; the team slug scopes the cache. */
 export const policyKeys = {

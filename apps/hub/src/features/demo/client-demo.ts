@@ -1,7 +1,7 @@
 import { type Db, hashToken, randomToken } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
-import { recoveryRepository } from '../recovery/recovery.repository.ts';
-import { devicesRepository } from './devices.repository.ts';
+import { devicesRepository } from '../devices/index.ts';
+import { recoveryRepository } from '../recovery/index.ts';
 
 export interface DemoTeam {
   teamSlug: string;

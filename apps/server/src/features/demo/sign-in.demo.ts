@@ -1,6 +1,6 @@
 import type { Queryable } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
-import { DEMO_PASSWORD } from '../demo/seed.ts';
+import { DEMO_PASSWORD } from './seed.ts';
 
 /**
  * Contoso, a demo team with an SSO connector, for the sign-in routes SSO changes (spec §4): Olga

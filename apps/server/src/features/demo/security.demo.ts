@@ -1,7 +1,7 @@
 import type { Db } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
-import { seedSignInDemo } from '../auth/sign-in.demo.ts';
-import { DEMO_PASSWORD } from '../demo/seed.ts';
+import { DEMO_PASSWORD } from './seed.ts';
+import { seedSignInDemo } from './sign-in.demo.ts';
 
 /**
  * Two more Northwind admins for the account-security walk-through, so it never changes how the

@@ -1,0 +1,2 @@
+// The auth feature's public entry: what other features may use.
+export type { HubSessionsService } from './hub-sessions.service.ts';

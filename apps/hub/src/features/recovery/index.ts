@@ -1,0 +1,2 @@
+// The recovery feature's public entry: what other features may use.
+export { recoveryRepository } from './recovery.repository.ts';

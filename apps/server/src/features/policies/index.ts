@@ -1,0 +1,3 @@
+// The policies feature's public entry: what other features may use; its other files are internals.
+export * from './policies.demo.ts';
+export * from './policies.repository.ts';

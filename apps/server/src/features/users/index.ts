@@ -1,0 +1,2 @@
+// The users feature's public entry: the user rows and security events other features share.
+export { type UserRow, usersRepository } from './users.repository.ts';

@@ -1,0 +1,41 @@
+import type { Queryable } from '@latchkey/runtime';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  auth_type: 'password' | 'otp';
+  /** Sealed authenticator secret; null when no authenticator is set up. */
+  totp_secret: string | null;
+  totp_last_step: string | number | null;
+}
+
+const USER_COLUMNS = 'id, email, name, password_hash, auth_type, totp_secret, totp_last_step';
+
+/** The users table and its security events: read by sign-in, account security and the team screens alike. */
+export const usersRepository = {
+  async findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
+    const [row] = await q.query<UserRow>(`select ${USER_COLUMNS} from users where email = $1`, [email]);
+    return row;
+  },
+
+  async findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
+    const [row] = await q.query<UserRow>(`select ${USER_COLUMNS} from users where id = $1`, [id]);
+    return row;
+  },
+
+  async recordSecurityEvent(
+    q: Queryable,
+    event: { kind: string; email?: string; userId?: string; teamId?: string; ip?: string; detail?: Record<string, unknown> },
+  ): Promise<void> {
+    await q.query('insert into security_events (kind, email, user_id, team_id, ip, detail) values ($1, $2, $3, $4, $5, $6)', [
+      event.kind,
+      event.email ?? null,
+      event.userId ?? null,
+      event.teamId ?? null,
+      event.ip ?? null,
+      JSON.stringify(event.detail ?? {}),
+    ]);
+  },
+};

@@ -1,0 +1,4 @@
+// The branding feature's public entry: what other features may use; its other files are internals.
+
+export * from './api.ts';
+export * from './TeamLogo.tsx';

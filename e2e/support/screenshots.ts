@@ -1,0 +1,19 @@
+import { join, resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+
+/** Where every spec's screenshots go, for a person to look at after a run. */
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
+
+const viewport = (width: number) => ({ width, height: width > 600 ? 800 : 740 });
+
+/** One screenshot of the page at `width` px, named `<name>-<width>.png`. */
+export async function shot(page: Page, name: string, width: number, { fullPage = true } = {}): Promise<void> {
+  await page.setViewportSize(viewport(width));
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage, animations: 'disabled' });
+}
+
+/** The page at desktop and phone width, then back to the desktop size the specs run at. */
+export async function shots(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  for (const width of [1280, 375]) await shot(page, name, width, options);
+  await page.setViewportSize(viewport(1280));
+}
