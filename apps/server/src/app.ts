@@ -200,7 +200,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   // Trust with the Hubs (docs/security.md): one Ed25519 key signs grants and every call to a Hub.
   const hubKey = loadServerKey(config);
   const hubClient = createHubClient(hubKey);
-  const hubSessions = createHubSessionEnder(db, hubClient, app.log);
+  const hubSessions = createHubSessionEnder(db, hubClient, jobs, app.log);
   const sessions = createSessionsService(
     db,
     serverKeys.token,

@@ -41,6 +41,8 @@ export interface Harness {
   get<T = Record<string, unknown>>(path: string, token?: string): Promise<Reply<T>>;
   /** The code of the newest sign-in mail to `email`; consumes every mail to that address. */
   waitForCode(email: string): Promise<string>;
+  /** The token of the newest administrator invitation mailed to `email`; consumes that mail. */
+  invitationToken(email: string): Promise<string>;
   /** Waits until every mail queued so far has left (or is waiting for a retry). */
   mailSent(): Promise<void>;
   /** login → verify/password → verify/otp, as the console does. */
@@ -120,6 +122,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           "select count(*)::int as n from pgboss.job where name = 'mail' and state in ('created', 'active')",
         );
         if (!left?.n || Date.now() > deadline) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async invitationToken(email) {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const message = mail.filter((m) => m.to.includes(email) && m.raw.includes('admin-invitation')).at(-1);
+        const raw = message?.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        const found = raw && /#\/admin-invitation\/([\w%-]+)/.exec(raw)?.[1];
+        if (message && found) {
+          mail.splice(mail.indexOf(message), 1);
+          return decodeURIComponent(found);
+        }
+        if (Date.now() > deadline) throw new Error(`no invitation mailed to ${email}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

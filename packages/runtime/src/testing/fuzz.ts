@@ -175,7 +175,9 @@ function plausibleString(schema: Schema): fc.Arbitrary<string> {
       // A pattern fast-check cannot invert: the other strings still cover the field.
     }
   }
-  options.push(fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) }));
+  // A long minimum (keys, PEM) is honoured: the cap of 40 only shortens what may be shorter.
+  const minLength = schema.minLength ?? 0;
+  options.push(fc.string({ minLength, maxLength: Math.max(minLength, Math.min(schema.maxLength ?? 40, 40)) }));
   return fc.oneof(...options);
 }
 

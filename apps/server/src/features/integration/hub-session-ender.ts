@@ -1,13 +1,12 @@
-import type { Db } from '@latchkey/runtime';
+import { AppError, type Db, type Jobs } from '@latchkey/runtime';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HubClient } from './hub-client.ts';
 import { integrationRepository as repo } from './integration.repository.ts';
 
 /**
  * Console sessions that ended (sign-out, admin removal, scope change, auth reset, password
- * change, refresh-token reuse). Serialisable on purpose: it is the payload of the one job that
- * will carry it once the durable queue exists. `teamId` narrows to one team; without it the
- * teams are those of the sessions named, or of the user's sessions.
+ * change, refresh-token reuse). `teamId` narrows to one team; without it the teams are those of
+ * the sessions named, or of the user's sessions.
  */
 export interface SessionsEnded {
   teamId?: string;
@@ -16,12 +15,44 @@ export interface SessionsEnded {
   userId?: string;
 }
 
+/** One Hub to tell: the payload of a durable job, so it is retried until that Hub acknowledges. */
+interface HubRevocation {
+  credentialId: string;
+  teamSlug: string;
+  sessionIds?: string[];
+  userId?: string;
+}
+
 /**
  * Tells every set-up Hub of the teams concerned, in a signed call, so the Hub sessions these
- * console sessions opened end at once. Called after the change committed; a Hub that cannot be
- * told is logged, and its session still ends at its next refresh (the Hub re-checks with us).
+ * console sessions opened end at once. Each Hub gets its own job on the queue, retried with backoff
+ * until it answers (ending a session twice is harmless there); meanwhile the Hub's refresh re-check
+ * ends the session at the next refresh anyway.
  */
-export function createHubSessionEnder(db: Db, client: HubClient, log: FastifyBaseLogger) {
+export function createHubSessionEnder(db: Db, client: HubClient, jobs: Jobs, log: FastifyBaseLogger) {
+  const revocations = jobs.define<HubRevocation>(
+    'hub-sessions-ended',
+    async (r) => {
+      const hub = await repo.setUpHub(db, r.credentialId, r.teamSlug);
+      // Deleted or set up again since: its sessions went with it.
+      if (!hub) return;
+      try {
+        await client.revokeSessions(hub, r.teamSlug, {
+          ...(r.sessionIds?.length ? { session_ids: r.sessionIds } : {}),
+          ...(r.userId ? { user_id: r.userId } : {}),
+        });
+      } catch (error) {
+        // A Hub that no longer knows this credential holds none of its sessions: retrying cannot help.
+        if (error instanceof AppError && error.code === 'auth_not_set') {
+          log.warn({ hub: hub.server_url, team: r.teamSlug }, 'Hub no longer knows the credential; nothing to end there');
+          return;
+        }
+        throw error;
+      }
+    },
+    { retryLimit: 12, retryDelaySeconds: 1, expireInSeconds: 30 },
+  );
+
   async function teamsOf(ended: SessionsEnded): Promise<string[]> {
     if (ended.teamId) return [ended.teamId];
     if (ended.sessionIds?.length) return repo.teamsOfSessions(db, ended.sessionIds);
@@ -29,26 +60,16 @@ export function createHubSessionEnder(db: Db, client: HubClient, log: FastifyBas
   }
 
   return {
+    /** Called once the change committed: queues one revocation per Hub concerned. */
     async sessionsEnded(ended: SessionsEnded): Promise<void> {
-      try {
-        const hubs = await repo.setUpHubsOfTeams(db, await teamsOf(ended));
-        await Promise.all(
-          hubs.map(async (hub) => {
-            try {
-              await client.revokeSessions(hub, hub.team_slug, {
-                ...(ended.sessionIds?.length ? { session_ids: ended.sessionIds } : {}),
-                ...(ended.userId ? { user_id: ended.userId } : {}),
-              });
-            } catch (error) {
-              log.warn(
-                { err: error, hub: hub.server_url, team: hub.team_slug },
-                'could not end Hub sessions; the Hub re-checks at refresh',
-              );
-            }
-          }),
-        );
-      } catch (error) {
-        log.warn({ err: error }, 'could not announce ended sessions to the Hubs');
+      const hubs = await repo.setUpHubsOfTeams(db, await teamsOf(ended));
+      for (const hub of hubs) {
+        await revocations.enqueue(db, {
+          credentialId: hub.credential_id,
+          teamSlug: hub.team_slug,
+          ...(ended.sessionIds?.length ? { sessionIds: ended.sessionIds } : {}),
+          ...(ended.userId ? { userId: ended.userId } : {}),
+        });
       }
     },
   };

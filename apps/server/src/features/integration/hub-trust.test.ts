@@ -39,8 +39,13 @@ async function signInBoth(email: string): Promise<{ console: LoginSuccess; hub: 
 const hubWhoami = (tokens: HubTokens) => hubPost('/api/v1/session/', { team_slug: 'northwind' }, tokens.access);
 const hubRefresh = (tokens: HubTokens) => hubPost('/auth/token/refresh/', { refresh: tokens.refresh });
 
+/** Ended by the push alone (a whoami never asks the server), within moments: the queue runs it at once. */
 async function expectHubSessionEnded(tokens: HubTokens) {
-  expect((await hubWhoami(tokens)).status).toBe(401);
+  const deadline = Date.now() + 3_000;
+  while ((await hubWhoami(tokens)).status !== 401) {
+    if (Date.now() > deadline) throw new Error('the Hub session was not ended by the push');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   expect((await hubRefresh(tokens)).status).toBe(400);
 }
 
@@ -74,7 +79,9 @@ describe('ending the console session ends the Hub session at once', () => {
       { email: DEMO_ADMINS.recoveryAgent, scopes: ['admin'] },
       sup.token.access,
     );
-    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ code: 'invited' });
+    const token = await h.invitationToken(DEMO_ADMINS.recoveryAgent);
+    expect((await h.post('/api/v1/console/auth/admin/invitation/accept/', { token })).status).toBe(200);
     const again = await signInBoth(DEMO_ADMINS.recoveryAgent);
     expect(await (await hubWhoami(again.hub)).json()).toMatchObject({ scopes: ['admin'] });
   });
@@ -112,11 +119,31 @@ describe('ending the console session ends the Hub session at once', () => {
 });
 
 describe('a lost push', () => {
-  test('the Hub was down at sign-out: its next refresh asks the server and is refused', async () => {
+  test('the Hub was down at sign-out: the queued revocation is retried and lands once it is back', async () => {
     const { console: c, hub } = await signInBoth(DEMO_ADMINS.superAdmin);
     await h.hub?.stop();
     try {
       expect((await h.post('/api/v1/user/signout/', {}, c.token.access)).status).toBe(200);
+      // Nobody answers: the job waits for its retry.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await h.hub?.restart();
+    }
+    // No refresh: the Hub session ends by the retried push alone.
+    const deadline = Date.now() + 20_000;
+    while ((await hubWhoami(hub)).status !== 401) {
+      if (Date.now() > deadline) throw new Error('the Hub session outlived the console session');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+
+  test('the push is lost altogether: the next refresh asks the server and is refused', async () => {
+    const { console: c, hub } = await signInBoth(DEMO_ADMINS.superAdmin);
+    await h.hub?.stop();
+    try {
+      expect((await h.post('/api/v1/user/signout/', {}, c.token.access)).status).toBe(200);
+      // As if the queue had lost it (it does not; the re-check must not depend on that).
+      await h.db.query("delete from pgboss.job where name = 'hub-sessions-ended'");
     } finally {
       await h.hub?.restart();
     }

@@ -113,6 +113,20 @@ export const integrationRepository = {
     );
   },
 
+  /** One set-up Hub of a team, by its credential (a revocation job's target). */
+  async setUpHub(
+    q: Queryable,
+    credentialId: string,
+    teamSlug: string,
+  ): Promise<{ server_url: string; credential_id: string } | undefined> {
+    const [row] = await q.query<{ server_url: string; credential_id: string }>(
+      `select h.server_url, h.credential_id from hubs h join teams t on t.id = h.team_id
+       where h.credential_id = $1 and t.slug = $2 and h.server_url is not null and h.hub_key is not null`,
+      [credentialId, teamSlug],
+    );
+    return row;
+  },
+
   async teamsOfSessions(q: Queryable, sessionIds: string[]): Promise<string[]> {
     const rows = await q.query<{ team_id: string }>('select distinct team_id from sessions where id = any($1::uuid[])', [
       sessionIds,

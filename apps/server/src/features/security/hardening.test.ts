@@ -216,8 +216,8 @@ describe('finding 10: smaller findings', () => {
     expect(connect(await csp())).not.toContain('https:');
     const [team] = await h.db.query<{ id: string }>("select id from teams where slug = 'northwind'");
     await h.db.query(
-      `insert into hubs (team_id, server_url, credential_id, secret, name)
-       values ($1, 'https://hub.csp-test.example/', 'csp-test-credential', 'x', 'CSP test')`,
+      `insert into hubs (team_id, server_url, credential_id, hub_key, name)
+       values ($1, 'https://hub.csp-test.example/', 'csp-test-credential', '{}', 'CSP test')`,
       [team?.id],
     );
     await h.app.hubOrigins.refresh();

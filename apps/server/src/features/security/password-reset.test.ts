@@ -134,6 +134,9 @@ describe('password reset by email link', () => {
 
   test('with PUBLIC_URL the link is built from it alone', async () => {
     await h.db.query('delete from auth_limits');
+    // Only the mail this request sends: queued mail of earlier tests may still be arriving.
+    await h.mailSent();
+    h.mail.length = 0;
     const configured = await buildServer({ config: { ...h.config, PUBLIC_URL: 'https://console.northwind.example/' }, db: h.db });
     try {
       await configured.inject({
