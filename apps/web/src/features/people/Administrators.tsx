@@ -148,7 +148,7 @@ function useInvalidateAdmins() {
 }
 
 /** What adding an administrator sends, checked here by the same schemas the server uses. */
-const AddAdminForm = z.object({ email: Email, scopes: z.array(z.enum(SCOPES)).min(1, 'Choose at least one scope.') });
+const AddAdminForm = z.object({ email: Email, scopes: z.array(z.enum(SCOPES)).min(1, 'admins.scope_required') });
 
 function AddAdmin({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
