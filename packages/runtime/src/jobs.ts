@@ -141,8 +141,11 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
   // waits for those, so the database is never closed under one.
   let inFlight = 0;
 
-  const executeSql = async (sql: string, params?: unknown[]) => {
-    if (stopped) return { rows: [] };
+  const executeSql = async (sql: string, params?: unknown[]): Promise<{ rows: unknown[] }> => {
+    // After stop the database may be closed: nothing runs. A job a handler was finishing then stays
+    // active and is retried once it expires (at least once). No rows (not an empty list) is what
+    // pg-boss reads as "nothing affected" when it completes or fails a job.
+    if (stopped) return {} as { rows: unknown[] };
     inFlight++;
     try {
       if (params?.length) return { rows: await db.query(sql, params) };
