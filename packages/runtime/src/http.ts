@@ -49,6 +49,7 @@ export const LOG_REDACT = [
   'headers.cookie',
   'res.headers["set-cookie"]',
   ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `req.body.${f}`]),
+  'code',
   'body.code',
   'input.code',
   'req.body.code',
@@ -70,12 +71,12 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
       level: options.logLevel,
       redact: LOG_REDACT,
       serializers: {
-        req: (req: FastifyRequest) => ({
-          method: req.method,
-          url: redactUrl(req.url),
-          host: req.host,
-          remoteAddress: req.ip,
-        }),
+        // A request as Fastify logs it, its URL's secret query values hidden; anything else a
+        // log call names `req` is left to the redaction paths.
+        req: (req: FastifyRequest) =>
+          typeof req?.url === 'string' && typeof req.method === 'string'
+            ? { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }
+            : req,
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
