@@ -1,5 +1,5 @@
-import type { Endpoint, ErrorReply } from '@latchkey/contracts';
 import type { Writable } from 'node:stream';
+import type { Endpoint, ErrorReply } from '@latchkey/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { databaseInputError } from './database-errors.ts';
@@ -73,10 +73,10 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
       serializers: {
         // A request as Fastify logs it, its URL's secret query values hidden; anything else a
         // log call names `req` is left to the redaction paths.
-        req: (req: FastifyRequest) =>
+        req: (req: FastifyRequest): Record<string, unknown> =>
           typeof req?.url === 'string' && typeof req.method === 'string'
             ? { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }
-            : req,
+            : (req as unknown as Record<string, unknown>),
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },

@@ -1,5 +1,7 @@
 export * from './access-tokens.ts';
+export * from './cli.ts';
 export * from './config.ts';
+export * from './data-dir-lock.ts';
 export * from './database-errors.ts';
 export * from './db.ts';
 export * from './errors.ts';

@@ -36,7 +36,12 @@ afterAll(async () => app?.close());
 const post = (headers: Record<string, string>) =>
   fetch(`${base}/echo`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${SECRETS.bearer}`, cookie: `s=${SECRETS.refresh}`, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${SECRETS.bearer}`,
+      cookie: `s=${SECRETS.refresh}`,
+      ...headers,
+    },
     body: JSON.stringify({
       email: 'alex@northwind.example',
       password: SECRETS.password,
@@ -54,7 +59,12 @@ describe('request ids', () => {
     const mine = lines.map((l) => JSON.parse(l)).filter((l) => l.request_id === 'web-abc.123_XYZ');
     // incoming request, the two handler lines, request completed
     expect(mine.map((l) => l.msg)).toEqual(
-      expect.arrayContaining(['incoming request', 'handler saw the input', 'handler logged the fields themselves', 'request completed']),
+      expect.arrayContaining([
+        'incoming request',
+        'handler saw the input',
+        'handler logged the fields themselves',
+        'request completed',
+      ]),
     );
   });
 
