@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Endpoint, ErrorReply } from '@latchkey/contracts';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { databaseInputError } from './database-errors.ts';
 import { AppError } from './errors.ts';
@@ -83,7 +83,7 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
     // One id per request, on every log line of it and in the reply: the caller's X-Request-Id
     // when it is sane (the console sends one, the server passes it to the Hub), else a new one.
     requestIdHeader: false,
-    requestIdLogLabel: 'request_id',
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     genReqId: (req) => requestIdFrom(req.headers[REQUEST_ID_HEADER]),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
