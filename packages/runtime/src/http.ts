@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Endpoint, ErrorReply } from '@latchkey/contracts';
-import Fastify, { type FastifyInstance, LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { z } from 'zod';
 import { databaseInputError } from './database-errors.ts';
 import { AppError } from './errors.ts';

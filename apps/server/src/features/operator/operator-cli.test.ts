@@ -49,7 +49,17 @@ describe(`latchkey CLI (${onPostgres ? 'PostgreSQL' : 'PGlite data directory'})`
   let link = '';
 
   test('create-team makes the team and its super admin and prints the onboarding link; a second one with the slug is refused', async () => {
-    const made = await cli('create-team', '--slug', 'acme', '--name', 'Acme Inc', '--kind', 'organization', '--admin', 'Root@Acme.example');
+    const made = await cli(
+      'create-team',
+      '--slug',
+      'acme',
+      '--name',
+      'Acme Inc',
+      '--kind',
+      'organization',
+      '--admin',
+      'Root@Acme.example',
+    );
     expect(made.stderr).toBe('');
     expect(made.code).toBe(0);
     expect(made.stdout).toContain('Created team "acme" with super admin root@acme.example.');
@@ -136,7 +146,11 @@ describe(`latchkey CLI (${onPostgres ? 'PostgreSQL' : 'PGlite data directory'})`
       const url = await app.listen({ host: '127.0.0.1', port: 0 });
       try {
         const send = async (path: string, body: object) => {
-          const r = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const r = await fetch(url + path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
           return (await r.json()) as Record<string, unknown>;
         };
         // The reset above ended the first link; a new one, as the operator would make (a second team, same person).
@@ -144,7 +158,17 @@ describe(`latchkey CLI (${onPostgres ? 'PostgreSQL' : 'PGlite data directory'})`
         expect((await send(`${A}/email/link/verify/`, { token })).code).toBe('invalid_link');
         await app.close();
         if (!onPostgres) await db.close();
-        const made = await cli('create-team', '--slug', 'acme-family', '--name', 'Acme Family', '--kind', 'family', '--admin', 'kid@acme.example');
+        const made = await cli(
+          'create-team',
+          '--slug',
+          'acme-family',
+          '--name',
+          'Acme Family',
+          '--kind',
+          'family',
+          '--admin',
+          'kid@acme.example',
+        );
         expect(made.code).toBe(0);
         const fresh = decodeURIComponent(/email-verification\/(\S+)/.exec(made.stdout)?.[1] ?? '');
         const db2 = pg ?? (await openDb({ dataDir }));
@@ -152,7 +176,11 @@ describe(`latchkey CLI (${onPostgres ? 'PostgreSQL' : 'PGlite data directory'})`
         const url2 = await app2.listen({ host: '127.0.0.1', port: 0 });
         try {
           const send2 = async (path: string, body: object) => {
-            const r = await fetch(url2 + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+            const r = await fetch(url2 + path, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            });
             return (await r.json()) as Record<string, unknown>;
           };
           expect(await send2(`${A}/email/link/verify/`, { token: fresh })).toEqual({
