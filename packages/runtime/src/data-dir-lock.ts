@@ -30,18 +30,28 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/** The lock files this process holds. */
+const held = new Set<string>();
+
 /** Takes the directory for this process, or throws DataDirInUseError; returns the release. */
 export function lockDataDir(dataDir: string): () => void {
   const file = join(dataDir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-      return () => rmSync(file, { force: true });
+      held.add(file);
+      return () => {
+        held.delete(file);
+        rmSync(file, { force: true });
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    if (Number.isInteger(owner) && owner > 0 && alive(owner)) throw new DataDirInUseError(dataDir, owner);
+    // Our own id in a file we do not hold: left by an earlier run that had the same id (a
+    // container's process 1 restarted), not a live owner.
+    const ours = owner === process.pid && !held.has(file);
+    if (Number.isInteger(owner) && owner > 0 && !ours && alive(owner)) throw new DataDirInUseError(dataDir, owner);
     // Left by a process that died (kill -9, power loss): nobody holds the directory.
     rmSync(file, { force: true });
   }
