@@ -120,10 +120,13 @@ export interface ServerDeps {
   mailer?: Mailer;
   /** Requests per minute per client address before 429. */
   rateLimitPerMinute?: number;
+  /** Where the JSON log lines go (tests read them); standard output by default. */
+  logStream?: import('node:stream').Writable;
 }
 
-export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600 }: ServerDeps) {
+export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600, logStream }: ServerDeps) {
   const app = createHttpApp({
+    logStream,
     logLevel: config.LOG_LEVEL,
     checkReplies: config.NODE_ENV !== 'production',
     trustProxy: config.TRUST_PROXY,

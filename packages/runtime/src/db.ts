@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -125,5 +126,19 @@ export async function openDb(options: { url?: string | undefined; dataDir: strin
     return wrapPool(pool);
   }
   mkdirSync(options.dataDir, { recursive: true });
-  return wrapPglite(await PGlite.create({ dataDir: options.dataDir, extensions: PGLITE_EXTENSIONS }));
+  // One process at a time (data-dir-lock.ts): a second one is refused, never given a diverging copy.
+  const release = lockDataDir(options.dataDir);
+  try {
+    const db = wrapPglite(await PGlite.create({ dataDir: options.dataDir, extensions: PGLITE_EXTENSIONS }));
+    return {
+      ...db,
+      close: async () => {
+        await db.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }

@@ -1,26 +1,99 @@
+import type { Writable } from 'node:stream';
 import type { Endpoint, ErrorReply } from '@latchkey/contracts';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { z } from 'zod';
 import { databaseInputError } from './database-errors.ts';
 import { AppError } from './errors.ts';
 import { assertSafeText } from './input-text.ts';
+import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-id.ts';
 
 export interface HttpOptions {
   logLevel: string;
   /** Validate every reply against its contract (tests and development). */
   checkReplies: boolean;
   trustProxy?: boolean;
+  /** Where the JSON log lines go (tests read them); standard output by default. */
+  logStream?: Writable;
 }
 
-/** Fields whose values never reach a log line. */
-const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+/** Input fields that carry a secret: passwords, tokens, codes, setup keys, device secrets. */
+const SECRET_FIELDS = [
+  'password',
+  'old_password',
+  'new_password',
+  'confirm_password',
+  'token',
+  'access_token',
+  'refresh_token',
+  'set_auth_token',
+  'otp',
+  'totp',
+  'secret',
+  'device_secret',
+  'setup_key',
+  'recovery_code',
+  'recovery_codes',
+  'otpauth_url',
+];
+
+/**
+ * Values that never reach a log line, wherever a log call puts them: credentials in headers, and
+ * secret input fields at the top level or one level down (`body`, `input`, …). `code` only under a
+ * body or input: elsewhere it is an error code, which the log needs.
+ */
+export const LOG_REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-setup-key"]',
+  'headers.authorization',
+  'headers.cookie',
+  'res.headers["set-cookie"]',
+  ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `req.body.${f}`]),
+  'code',
+  'body.code',
+  'input.code',
+  'req.body.code',
+];
+
+/** Query values whose name says they are a secret (a token in a GET link) are hidden in the logged URL. */
+const SECRET_QUERY = /^(.*(token|password|secret|code|otp|key).*)$/i;
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const query = new URLSearchParams(url.slice(at + 1));
+  for (const name of [...query.keys()]) if (SECRET_QUERY.test(name)) query.set(name, '[Redacted]');
+  return `${url.slice(0, at)}?${query.toString()}`;
+}
 
 export function createHttpApp(options: HttpOptions): FastifyInstance {
   const app = Fastify({
-    logger: { level: options.logLevel, redact: REDACT },
+    logger: {
+      level: options.logLevel,
+      redact: LOG_REDACT,
+      serializers: {
+        // A request as Fastify logs it, its URL's secret query values hidden; anything else a
+        // log call names `req` is left to the redaction paths.
+        req: (req: FastifyRequest): Record<string, unknown> =>
+          typeof req?.url === 'string' && typeof req.method === 'string'
+            ? { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }
+            : (req as unknown as Record<string, unknown>),
+      },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    // One id per request, on every log line of it and in the reply: the caller's X-Request-Id
+    // when it is sane (the console sends one, the server passes it to the Hub), else a new one.
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    genReqId: (req) => requestIdFrom(req.headers[REQUEST_ID_HEADER]),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
   });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  // After the body is read (its stream events would lose the context), before any handler: calls
+  // the handler makes to other programs carry this request's id (currentRequestId).
+  app.addHook('preHandler', (request, _reply, done) => withRequestId(request.id, done));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });

@@ -1,5 +1,7 @@
 export * from './access-tokens.ts';
+export * from './cli.ts';
 export * from './config.ts';
+export * from './data-dir-lock.ts';
 export * from './database-errors.ts';
 export * from './db.ts';
 export * from './errors.ts';
@@ -14,6 +16,7 @@ export * from './metrics.ts';
 export * from './migrate.ts';
 export * from './openapi.ts';
 export * from './outbound.ts';
+export * from './request-id.ts';
 export * from './security-headers.ts';
 export * from './signed.ts';
 export * from './tokens.ts';

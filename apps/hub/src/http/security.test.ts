@@ -55,6 +55,23 @@ describe('CORS', () => {
     const other = await preflight('http://console.test:9999');
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  it("lets the console send its request id and read the Hub's back", async () => {
+    const ok = await fetch(`${hub.url}/auth/token/`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: CONSOLE_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,x-request-id',
+      },
+    });
+    expect(ok.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-request-id');
+    const res = await fetch(`${hub.url}/api/v1/server/health/status/`, {
+      headers: { origin: CONSOLE_ORIGIN, 'x-request-id': 'web-1234abcd' },
+    });
+    expect(res.headers.get('x-request-id')).toBe('web-1234abcd');
+    expect(res.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('x-request-id');
+  });
 });
 
 describe('rate limit', () => {

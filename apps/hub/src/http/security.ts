@@ -10,7 +10,9 @@ export async function registerSecurity(app: FastifyInstance, allowedOrigins: rea
   await app.register(cors, {
     origin: [...allowedOrigins],
     methods: ['GET', 'POST'],
-    allowedHeaders: ['Authorization', 'Content-Type'],
+    // The console's request id is sent, and read back for its error reports.
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id'],
     credentials: false,
     maxAge: 600,
   });

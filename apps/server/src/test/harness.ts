@@ -59,6 +59,8 @@ export interface HarnessOptions {
   beforeListen?: (app: FastifyInstance, db: Db, config: Config) => Promise<void> | void;
   /** Runs a real Hub (own process state and database) that the demo team is connected to. */
   hub?: boolean;
+  /** Where the server's JSON log lines go (with LOG_LEVEL in `env`): tests that read the log. */
+  logStream?: import('node:stream').Writable;
 }
 
 /** A real server: migrated test database, seeded demo, SMTP receiver, listening on a free port. */
@@ -84,7 +86,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // Without a real Hub, the demo team's Hub has a key nobody holds: grants are issued, nothing answers.
   const hubKey = hub?.publicJwk ?? publicJwkOf(privateKeyOf(generateEd25519Key()));
   if (options.seed ?? true) await seedDemo(db, { hubUrl: hub?.url ?? HUB_URL, hubKey: JSON.stringify(hubKey) });
-  const app = await buildServer({ config, db, rateLimitPerMinute: options.rateLimitPerMinute });
+  const app = await buildServer({ config, db, rateLimitPerMinute: options.rateLimitPerMinute, logStream: options.logStream });
   await options.beforeListen?.(app, db, config);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const serverKey = privateKeyOf(serverPem);

@@ -1,5 +1,6 @@
 import type { ApiMap, EndpointInput, EndpointOutput, ErrorReply, HubTokens, RouteInfo } from '@latchkey/contracts/client';
 import { ApiError, replyError } from './api-error.ts';
+import { newRequestId, REQUEST_ID_HEADER } from './request-id.ts';
 import { getSession, needsRefresh, type Session, setSession } from './session.ts';
 
 const TIMEOUT_MS = 30_000;
@@ -22,7 +23,7 @@ async function send(
   target: 'server' | 'hub',
   basic?: string,
 ) {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { [REQUEST_ID_HEADER]: newRequestId() };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   else if (basic) headers.authorization = `Basic ${basic}`;
   let url = base + endpoint.path;

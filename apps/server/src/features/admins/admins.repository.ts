@@ -96,7 +96,14 @@ export const adminsRepository = {
     );
   },
 
-  async recordEvent(q: Queryable, teamId: string, actorId: string, kind: string, email: string, detail: object): Promise<void> {
+  async recordEvent(
+    q: Queryable,
+    teamId: string,
+    actorId: string | null,
+    kind: string,
+    email: string,
+    detail: object,
+  ): Promise<void> {
     await q.query('insert into security_events (kind, email, user_id, team_id, detail) values ($1, $2, $3, $4, $5)', [
       kind,
       email,

@@ -135,23 +135,43 @@ export function createAdminsService(db: Db, { hubSessions, mail, consoleUrl }: A
       if (email === caller.email) {
         throw new AppError('invalid_input', 'Change your own sign-in in account security, not by a reset.');
       }
-      const userId = await db.transaction(async (tx) => {
-        const admin = findIn(await repo.lockAll(tx, caller.team.id), email);
-        // Their password and second factors guard every team they administer: not this team's to clear.
-        if (await repo.administersOtherTeam(tx, caller.team.id, admin.user_id)) {
-          throw new AppError(
-            'admin_in_other_team',
-            `${email} also administers another team: they reset their own sign-in (forgot password), not this team.`,
-          ).shows('errors.admin_in_other_team', { email });
-        }
-        await repo.resetAuth(tx, caller.team.id, admin.user_id);
-        await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_auth_reset', email, {});
-        return admin.user_id;
-      });
-      await hubSessions.sessionsEnded({ teamId: caller.team.id, userId });
+      await resetAdminAuth(db, hubSessions, caller.team.id, email, caller.userId);
       return { code: 'updated' as const };
     },
   };
+}
+
+/**
+ * Clears an admin's password and second factors and ends their sessions (the console's reset and
+ * the operator's `latchkey reset-admin`): their Hub sessions of the team are told to end too.
+ * `actorId` is who asked (null: the operator at the server's command line).
+ */
+export async function resetAdminAuth(
+  db: Db,
+  hubSessions: HubSessionEnder,
+  teamId: string,
+  email: string,
+  actorId: string | null,
+): Promise<void> {
+  const userId = await db.transaction(async (tx) => {
+    const admin = (await repo.lockAll(tx, teamId)).find((a) => a.email === email && a.scopes.length > 0);
+    if (!admin)
+      throw new AppError('admin_not_in_team', `${email} is not an administrator of this team.`).shows(
+        'errors.admin_not_in_team',
+        { email },
+      );
+    // Their password and second factors guard every team they administer: not this team's to clear.
+    if (await repo.administersOtherTeam(tx, teamId, admin.user_id)) {
+      throw new AppError(
+        'admin_in_other_team',
+        `${email} also administers another team: they reset their own sign-in (forgot password), not this team.`,
+      ).shows('errors.admin_in_other_team', { email });
+    }
+    await repo.resetAuth(tx, teamId, admin.user_id);
+    await repo.recordEvent(tx, teamId, actorId, 'admin_auth_reset', email, {});
+    return admin.user_id;
+  });
+  await hubSessions.sessionsEnded({ teamId, userId });
 }
 
 /** Accepting an invitation: the token mailed to the person is the proof that it is them. */

@@ -1,8 +1,19 @@
-import { type Db, hashToken } from '@latchkey/runtime';
+import { type Db, hashToken, type Queryable } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { teamRepository } from '../team/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { LOGIN_TOKEN_MINUTES, loginTokensRepository } from './login-tokens.ts';
+
+/** A single-use onboarding link for an admin without a password, and its token (for the mail's key). */
+export async function issueOnboardingLink(
+  q: Queryable,
+  base: string,
+  userId: string,
+  teamId: string,
+): Promise<{ link: string; token: string }> {
+  const token = await loginTokensRepository.issue(q, 'onboarding', userId, teamId);
+  return { link: `${base}/#/email-verification/${encodeURIComponent(token)}`, token };
+}
 
 /**
  * Onboarding invitations: an admin added without a password gets a link to the email-link
@@ -24,13 +35,13 @@ export function createOnboardingInvites(deps: {
       if (!user || !team || user.password_hash || !base) return false;
       const days = LOGIN_TOKEN_MINUTES.onboarding / (24 * 60);
       await db.transaction(async (tx) => {
-        const token = await loginTokensRepository.issue(tx, 'onboarding', user.id, team.id);
+        const { link, token } = await issueOnboardingLink(tx, base, user.id, team.id);
         await mail.send(
           tx,
           {
             to: email,
             subject: `You are now an administrator of ${team.name}`,
-            text: `You were made an administrator of ${team.name} in the Latchkey admin console.\n\nSet up your sign-in: ${base}/#/email-verification/${encodeURIComponent(token)}\n\nThe link works once, for ${days} days. We will email you a code to confirm it is you.`,
+            text: `You were made an administrator of ${team.name} in the Latchkey admin console.\n\nSet up your sign-in: ${link}\n\nThe link works once, for ${days} days. We will email you a code to confirm it is you.`,
           },
           `onboarding:${hashToken(token)}`,
         );

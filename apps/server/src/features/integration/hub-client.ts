@@ -7,7 +7,7 @@ import {
   hubSetServicesEndpoint,
   hubVerifyEndpoint,
 } from '@latchkey/contracts';
-import { AppError, signCall } from '@latchkey/runtime';
+import { AppError, currentRequestId, REQUEST_ID_HEADER, signCall } from '@latchkey/runtime';
 import type { z } from 'zod';
 import { userUrlFetch } from '../../platform/outbound.ts';
 import type { ServerKey } from './server-key.ts';
@@ -41,11 +41,17 @@ export function createHubClient(key: ServerKey) {
   async function ask<T>(hub: HubTarget, teamSlug: string, path: string, body: object, reply: z.ZodType<T>): Promise<T> {
     const { token, json } = signCall(key.signing, hub.credential_id, path, teamSlug, body);
     let response: Response;
+    // The console request's id goes on to the Hub: one id in the logs of all three.
+    const requestId = currentRequestId();
     try {
       // Through the outbound guard (security finding 5): never an address inside the server's network, no redirects.
       response = await userUrlFetch(new URL(path, hub.server_url), {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
+        },
         body: json,
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });

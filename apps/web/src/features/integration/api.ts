@@ -2,6 +2,7 @@ import { type ApiMap, type EndpointInput, type EndpointOutput, type ErrorReply, 
 import { useQuery } from '@tanstack/react-query';
 import { call, routeTable } from '../../lib/api.ts';
 import { ApiError, replyError } from '../../lib/api-error.ts';
+import { newRequestId, REQUEST_ID_HEADER } from '../../lib/request-id.ts';
 import { useSession } from '../../lib/session.ts';
 
 export const integrationKeys = {
@@ -45,7 +46,10 @@ export async function callHubDirect<K extends HubDirect>(
   try {
     response = await fetch(`${hubOrigin(serverUrl)}${route.path}`, {
       method: route.method,
-      headers: route.method === 'POST' ? { 'content-type': 'application/json' } : {},
+      headers: {
+        [REQUEST_ID_HEADER]: newRequestId(),
+        ...(route.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      },
       body: route.method === 'POST' ? JSON.stringify(input) : undefined,
       signal: AbortSignal.timeout(10_000),
     });

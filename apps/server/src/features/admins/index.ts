@@ -1,0 +1,3 @@
+// The admins feature's public entry: what other features (and the operator's command line) may use.
+export { adminsRepository } from './admins.repository.ts';
+export { resetAdminAuth } from './admins.service.ts';
