@@ -7,6 +7,7 @@ import { finished } from 'node:stream/promises';
 import {
   AppError,
   CliError,
+  createJobs,
   DataDirInUseError,
   type Db,
   migrate,
@@ -28,10 +29,13 @@ import { useOutboundPolicy } from './platform/outbound.ts';
 
 const config = loadConfig();
 
-/** Failures worth a line of their own reach stderr; the Hub notices that fail are only warnings. */
+/** Failures worth a line of their own reach stderr; the job queue's notes are only warnings. */
 const log = {
   warn: (detail: { hub?: string }, message: string) =>
     console.error(`warning: ${message}${detail.hub ? ` (${detail.hub})` : ''}`),
+  error: (_detail: unknown, message: string) => console.error(`error: ${message}`),
+  info: () => {},
+  debug: () => {},
 } as unknown as FastifyBaseLogger;
 
 async function withOperator<T>(fn: (operator: OperatorService) => Promise<T>): Promise<T> {
@@ -48,9 +52,16 @@ async function withOperator<T>(fn: (operator: OperatorService) => Promise<T>): P
     await moveLegacyKeys(db, config.DATA_DIR, serverKeySources(config));
     await migrate(db, MIGRATIONS_DIR);
     useOutboundPolicy(outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW }));
-    const hubSessions = createHubSessionEnder(db, createHubClient(loadServerKey(config)), log);
-    const consoleUrl = config.PUBLIC_URL?.replace(/\/$/, '') ?? null;
-    return await fn(createOperatorService(db, { hubSessions, consoleUrl }));
+    // The CLI only queues work (telling the Hubs that sessions ended): the server's workers run it.
+    const jobs = createJobs(db, { log, noWorkers: true });
+    const hubSessions = createHubSessionEnder(db, createHubClient(loadServerKey(config)), jobs, log);
+    await jobs.start();
+    try {
+      const consoleUrl = config.PUBLIC_URL?.replace(/\/$/, '') ?? null;
+      return await fn(createOperatorService(db, { hubSessions, consoleUrl }));
+    } finally {
+      await jobs.stop();
+    }
   } catch (error) {
     if (error instanceof AppError) throw new CliError(error.description);
     throw error;
