@@ -5,7 +5,6 @@ import { NO_PRIORITY } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { GROUPS_PAGE_SIZE, MAX_GROUP_NAME, MAX_PRIORITY_LEVEL } from './groups-constants.ts';
 import { MAX_BULK_EMAILS, MEMBER_STATUSES } from './people-constants.ts';
-import { ROUTES } from './routes.ts';
 
 export * from './groups-constants.ts';
 
@@ -33,7 +32,11 @@ export const GroupMember = z.object({ email: z.string(), name: z.string(), statu
 export type GroupMember = z.infer<typeof GroupMember>;
 
 export const groupCreateEndpoint = defineEndpoint({
-  ...ROUTES.groupCreate,
+  name: 'groupCreate',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/create/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Create a group with a name and its first members (current members of the team, by email).',
   input: z.object({ group: GroupName, emails: MemberEmails.default([]) }),
@@ -41,7 +44,11 @@ export const groupCreateEndpoint = defineEndpoint({
 });
 
 export const groupEditEndpoint = defineEndpoint({
-  ...ROUTES.groupEdit,
+  name: 'groupEdit',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/edit/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Rename a group.',
   input: z.object({ id: GroupId, name: GroupName }),
@@ -49,7 +56,11 @@ export const groupEditEndpoint = defineEndpoint({
 });
 
 export const groupRemoveEndpoint = defineEndpoint({
-  ...ROUTES.groupRemove,
+  name: 'groupRemove',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/remove/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Remove groups (all or none: an unknown id removes nothing).',
   input: z.object({ id: z.array(GroupId).min(1, 'this field is required').max(GROUPS_PAGE_SIZE) }),
@@ -57,7 +68,11 @@ export const groupRemoveEndpoint = defineEndpoint({
 });
 
 export const groupEndpoint = defineEndpoint({
-  ...ROUTES.group,
+  name: 'group',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/',
+  auth: 'session',
   access: RULES.people,
   summary: 'One group with all its members.',
   input: z.object({ id: GroupId }),
@@ -65,8 +80,13 @@ export const groupEndpoint = defineEndpoint({
 });
 
 export const groupsEndpoint = defineEndpoint({
-  ...ROUTES.groups,
+  name: 'groups',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/groups/',
+  auth: 'session',
   access: RULES.people,
+  queryFields: ['page', 'page_size'],
   summary:
     "The team's groups by name, a page at a time (`page`, `page_size` in the query string; the console asks for one huge page), with the first member emails of each.",
   input: z.object({
@@ -78,7 +98,11 @@ export const groupsEndpoint = defineEndpoint({
 });
 
 export const groupPriorityEndpoint = defineEndpoint({
-  ...ROUTES.groupPriority,
+  name: 'groupPriority',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/update/priority/',
+  auth: 'session',
   access: RULES.people,
   summary:
     "Set a group's priority (1 is first; a level already taken moves that group and those after it down one), or reset it to none (999999).",
@@ -103,7 +127,11 @@ export const groupPriorityEndpoint = defineEndpoint({
 const GroupMembersChange = z.object({ id: GroupId, emails: MemberEmails.min(1, 'this field is required') });
 
 export const groupMembersAddEndpoint = defineEndpoint({
-  ...ROUTES.groupMembersAdd,
+  name: 'groupMembersAdd',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/members/add/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Add current members of the team to a group (those already in it are left as they are).',
   input: GroupMembersChange,
@@ -111,7 +139,11 @@ export const groupMembersAddEndpoint = defineEndpoint({
 });
 
 export const groupMembersRemoveEndpoint = defineEndpoint({
-  ...ROUTES.groupMembersRemove,
+  name: 'groupMembersRemove',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/members/remove/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Take members out of a group (they stay in the team).',
   input: GroupMembersChange,

@@ -14,6 +14,7 @@ export * from './metrics.ts';
 export * from './migrate.ts';
 export * from './openapi.ts';
 export * from './outbound.ts';
+export * from './router.ts';
 export * from './security-headers.ts';
 export * from './signed.ts';
 export * from './tokens.ts';

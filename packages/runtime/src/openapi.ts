@@ -40,3 +40,8 @@ export function openApiDocument(title: string, version: string, endpoints: reado
 function toSchema(schema: z.ZodType, io: 'input' | 'output') {
   return z.toJSONSchema(schema, { io, unrepresentable: 'any' });
 }
+
+/** Each operation of an OpenAPI document, as `METHOD path`. */
+export function documentedOperations(doc: { paths: Record<string, object> }): string[] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+}
