@@ -1,4 +1,4 @@
-import { endpointsOf } from '@latchkey/contracts';
+import { ERROR_STATUS, endpointsOf } from '@latchkey/contracts';
 import { documentedOperations } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildServer } from './app.ts';
@@ -46,7 +46,10 @@ describe('operations', () => {
   });
 
   test('/openapi.json documents exactly the calls Fastify serves (both ways), with each declared method and security', async () => {
-    const res = await h.get<{ openapi: string; paths: Record<string, Record<string, { security: unknown[] }>> }>('/openapi.json');
+    const res = await h.get<{
+      openapi: string;
+      paths: Record<string, Record<string, { security: unknown[]; responses?: Record<string, { description: string }> }>>;
+    }>('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     // Routes that are not calls: probes, the document itself, metrics, the console's files and the logo image.
@@ -59,7 +62,15 @@ describe('operations', () => {
       const operation = res.body.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
       expect(operation, endpoint.path).toBeDefined();
       expect(operation?.security).toEqual(endpoint.auth === 'public' ? [] : [{ bearer: [] }]);
+      // Each error code the declaration names is documented under its status.
+      for (const code of endpoint.errors ?? []) {
+        expect(operation?.responses?.[ERROR_STATUS[code]]?.description, `${endpoint.path} ${code}`).toContain(code);
+      }
     }
+    expect(res.body.paths['/api/v1/team/group/edit/']?.post?.responses).toHaveProperty(
+      ['409', 'description'],
+      'group_already_exists',
+    );
   });
 
   test('every call in the document is served', async () => {

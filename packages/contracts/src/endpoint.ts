@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AccessRule } from './access.ts';
+import type { ErrorCode } from './errors.ts';
 import type { RouteInfo } from './route-info.ts';
 
 /** The two programs that answer calls: the licence server and the customer-hosted Hub. */
@@ -29,7 +30,7 @@ export interface Endpoint<
   input: I;
   output: O;
   /** Error codes this call answers besides the shared ones (documented in the OpenAPI document). */
-  errors?: readonly string[];
+  errors?: readonly ErrorCode[];
   /** Input fields also read from the query string of a POST (they win over the body's). */
   queryFields?: readonly string[];
   summary: string;

@@ -50,11 +50,6 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 /** Each call's name → its endpoint, derived from the declarations (what the console's `call()` is typed by). */
 export type ApiMap = UnionToIntersection<{ [M in keyof Modules]: ModuleEndpoints<Modules[M]> }[keyof Modules]>;
 export type EndpointName = keyof ApiMap;
-/** The calls `program` answers, by name. */
-export type ProgramApi<P extends Program> = {
-  [K in EndpointName as ApiMap[K]['program'] extends P ? K : never]: ApiMap[K];
-};
-
 function isEndpoint(value: unknown): value is Endpoint {
   return typeof value === 'object' && value !== null && 'program' in value && 'path' in value && 'output' in value;
 }
