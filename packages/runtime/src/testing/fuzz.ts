@@ -175,7 +175,9 @@ function plausibleString(schema: Schema): fc.Arbitrary<string> {
       // A pattern fast-check cannot invert: the other strings still cover the field.
     }
   }
-  options.push(fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) }));
+  // At most 40 characters, unless the schema needs more (a key or a token of fixed length).
+  const minLength = schema.minLength ?? 0;
+  options.push(fc.string({ minLength, maxLength: Math.max(minLength, Math.min(schema.maxLength ?? 40, 40)) }));
   return fc.oneof(...options);
 }
 
