@@ -1,6 +1,15 @@
 import type { AuxService } from '@latchkey/contracts';
 import * as contracts from '@latchkey/contracts';
-import { createHttpApp, createJobs, createMailer, type Db, defineMailOutbox, registerMetrics } from '@latchkey/runtime';
+import {
+  createHttpApp,
+  createJobs,
+  createMailer,
+  createRouter,
+  type Db,
+  defineMailOutbox,
+  openApiDocument,
+  registerMetrics,
+} from '@latchkey/runtime';
 import type { Config } from './config.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
@@ -30,50 +39,6 @@ import { onlyWithService } from './features/integration/service-gate.ts';
 import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
 import { createRecoveryNotifier } from './features/recovery/recovery-notifier.ts';
 import { sharingRoutes } from './features/sharing/sharing.routes.ts';
-
-/** Every call this program answers, for its OpenAPI document. */
-export const HUB_ENDPOINTS = [
-  contracts.hubHealthEndpoint,
-  contracts.hubConnectorEndpoint,
-  contracts.hubTokenEndpoint,
-  contracts.hubRefreshEndpoint,
-  contracts.hubWhoAmIEndpoint,
-
-  // Sign-in and account security (issue 3)
-
-  // Groups, branding, member devices (issue 4)
-
-  // Policies (issue 5)
-
-  // Hub integration (issue 6)
-  contracts.hubRegisterEndpoint,
-  contracts.hubVerifyEndpoint,
-  contracts.hubSetServicesEndpoint,
-  contracts.hubRevokeSessionsEndpoint,
-  contracts.hubDeleteConnectorEndpoint,
-  contracts.hubEnabledServicesEndpoint,
-
-  // Security audit, sharing, recovery (issue 6)
-  ...contracts.INGESTION_ENDPOINTS,
-  contracts.auditSummariesEndpoint,
-  contracts.auditSummaryEndpoint,
-  contracts.sharingLinksEndpoint,
-  contracts.sharingRevokeEndpoint,
-  contracts.sharingLimitsEndpoint,
-  contracts.sharingLimitsUpdateEndpoint,
-  contracts.recoveryRequestsEndpoint,
-  contracts.recoveryApproveEndpoint,
-  contracts.recoveryDeleteEndpoint,
-  contracts.recoveryAdminsEndpoint,
-  contracts.recoveryCreateAdminRequestEndpoint,
-  contracts.recoveryFetchAdminRequestsEndpoint,
-  contracts.recoveryRemoveAdminEndpoint,
-  contracts.userKeyVerifyEndpoint,
-  contracts.memberSecretVerifyEndpoint,
-  contracts.recoverySettingsEndpoint,
-  contracts.recoveryLinkExpirationEndpoint,
-  contracts.recoveryNotificationEndpoint,
-];
 
 export interface HubDeps {
   config: Config;
@@ -114,9 +79,12 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   );
   const guard = createHubGuard(sessions);
 
-  healthRoutes(app, guard, db, config.HUB_VERSION, HUB_ENDPOINTS);
-  connectorRoutes(app, guard, db, config.HUB_VERSION);
-  authRoutes(app, guard, db, sessions);
+  // Every call is declared once in the contracts; the router refuses to start while one of the
+  // Hub's declared calls has no handler here, or a handler is for a call not declared as the Hub's.
+  const router = createRouter(app, 'hub', contracts.endpointsOf('hub'));
+  healthRoutes(app, router, guard, db, config.HUB_VERSION);
+  connectorRoutes(router, guard, db, config.HUB_VERSION);
+  authRoutes(router, guard, db, sessions);
 
   // Sign-in and account security (issue 3)
 
@@ -125,23 +93,28 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   // Policies (issue 5)
 
   // Hub integration (issue 6)
-  integrationRoutes(app, guard, db, config.HUB_VERSION, keys, sessions);
+  integrationRoutes(router, guard, db, config.HUB_VERSION, keys, sessions);
 
   // Security audit, sharing, recovery (issue 6)
   const deviceGuard = createDeviceGuard(db);
-  devicesRoutes(app, deviceGuard, db);
+  devicesRoutes(router, deviceGuard, db);
   // A Hub answers only for the services its version runs (what its connector reports).
   const offered = servicesFor(config.HUB_VERSION);
   // And only while the team has the service switched on here (the integration screen's switches).
   const gate = (service: AuxService) => [onlyWithService(guard, db, service), onlyWithService(deviceGuard, db, service)] as const;
-  if (offered.includes('audit')) auditRoutes(app, ...gate('audit'), db);
-  if (offered.includes('secret_sharing')) sharingRoutes(app, ...gate('secret_sharing'), db);
+  // A service this version does not run keeps its handlers accounted for, unserved (404, not in the OpenAPI document).
+  const serving = (service: AuxService) => (offered.includes(service) ? router : router.withheld());
+  auditRoutes(serving('audit'), ...gate('audit'), db);
+  sharingRoutes(serving('secret_sharing'), ...gate('secret_sharing'), db);
   // Links in the notification point at the console this Hub serves (its first allowed origin).
   // Recovery mail carries no secret (who asked, when, where to act): kept in the queue as is.
   const mail = defineMailOutbox(jobs, createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
   const notifier = createRecoveryNotifier(mail, config.ALLOWED_ORIGINS[0] ?? '');
-  recoveryRoutes(app, ...gate('recovery'), db, notifier);
-  eventsRoutes(app, gate('audit_logs')[1], db);
+  recoveryRoutes(router, ...gate('recovery'), db, notifier);
+  eventsRoutes(router, gate('audit_logs')[1], db);
+  // Generated from the calls actually served.
+  const openapi = openApiDocument('Latchkey hub', config.HUB_VERSION, router.complete());
+  app.get('/openapi.json', async () => openapi);
 
   await jobs.start();
   app.addHook('onClose', () => jobs.stop());

@@ -1,5 +1,8 @@
+import { ERROR_STATUS, endpointsOf } from '@latchkey/contracts';
+import { documentedOperations } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildServer, SERVER_ENDPOINTS } from './app.ts';
+import { buildServer } from './app.ts';
+import { LOGO_FILE_PATH } from './features/branding/branding.service.ts';
 import { type Harness, startHarness } from './test/harness.ts';
 
 let h: Harness;
@@ -42,20 +45,36 @@ describe('operations', () => {
     }
   });
 
-  test('/openapi.json lists every call the server answers, with its method and security', async () => {
-    const res = await h.get<{ openapi: string; paths: Record<string, Record<string, { security: unknown[] }>> }>('/openapi.json');
+  test('/openapi.json documents exactly the calls Fastify serves (both ways), with each declared method and security', async () => {
+    const res = await h.get<{
+      openapi: string;
+      paths: Record<string, Record<string, { security: unknown[]; responses?: Record<string, { description: string }> }>>;
+    }>('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(Object.keys(res.body.paths).sort()).toEqual(SERVER_ENDPOINTS.map((e) => e.path).sort());
-    for (const endpoint of SERVER_ENDPOINTS) {
+    // Routes that are not calls: probes, the document itself, metrics, the console's files and the logo image.
+    const notCalls = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/*', `${LOGO_FILE_PATH}:id`]);
+    const served = h.app.servedRoutes
+      .filter((r) => r.method !== 'HEAD' && !notCalls.has(r.url))
+      .map((r) => `${r.method} ${r.url}`);
+    expect(documentedOperations(res.body).sort()).toEqual([...new Set(served)].sort());
+    for (const endpoint of endpointsOf('server')) {
       const operation = res.body.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
       expect(operation, endpoint.path).toBeDefined();
       expect(operation?.security).toEqual(endpoint.auth === 'public' ? [] : [{ bearer: [] }]);
+      // Each error code the declaration names is documented under its status.
+      for (const code of endpoint.errors ?? []) {
+        expect(operation?.responses?.[ERROR_STATUS[code]]?.description, `${endpoint.path} ${code}`).toContain(code);
+      }
     }
+    expect(res.body.paths['/api/v1/team/group/edit/']?.post?.responses).toHaveProperty(
+      ['409', 'description'],
+      'group_already_exists',
+    );
   });
 
   test('every call in the document is served', async () => {
-    for (const endpoint of SERVER_ENDPOINTS) {
+    for (const endpoint of endpointsOf('server')) {
       const res = endpoint.method === 'GET' ? await h.get(endpoint.path) : await h.post(endpoint.path, {});
       expect(res.body.code, endpoint.path).not.toBe('not_found');
     }

@@ -7,6 +7,7 @@ import {
   addSecurityHeaders,
   createHttpApp,
   createJobs,
+  createRouter,
   type Db,
   openApiDocument,
   outboundPolicy,
@@ -14,27 +15,27 @@ import {
 } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { ADMINS_ENDPOINTS, adminsRoutes } from './features/admins/admins.routes.ts';
+import { adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createAuthService } from './features/auth/auth.service.ts';
 // Sign-in and account security (issue 3)
 import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
 import { createSessionsService } from './features/auth/sessions.service.ts';
-import { SIGN_IN_LINK_ENDPOINTS, signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
+import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
 // Groups, branding, member devices (issue 4)
-import { BRANDING_ENDPOINTS, brandingRoutes } from './features/branding/branding.routes.ts';
-import { DEVICES_ENDPOINTS, devicesRoutes } from './features/devices/devices.routes.ts';
-import { GROUPS_ENDPOINTS, groupsRoutes } from './features/groups/groups.routes.ts';
+import { brandingRoutes } from './features/branding/branding.routes.ts';
+import { devicesRoutes } from './features/devices/devices.routes.ts';
+import { groupsRoutes } from './features/groups/groups.routes.ts';
 // Security audit, sharing, recovery (issue 6)
-import { HUB_SERVICES_ENDPOINTS, hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
+import { hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
 // Hub integration (issue 6)
 import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
-import { INTEGRATION_ENDPOINTS, integrationRoutes } from './features/integration/integration.routes.ts';
+import { integrationRoutes } from './features/integration/integration.routes.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
-import { PEOPLE_ENDPOINTS, peopleRoutes } from './features/people/people.routes.ts';
+import { peopleRoutes } from './features/people/people.routes.ts';
 // Policies (issue 5)
-import { POLICIES_ENDPOINTS, policiesRoutes } from './features/policies/policies.routes.ts';
+import { policiesRoutes } from './features/policies/policies.routes.ts';
 import { accountRoutes } from './features/security/account.routes.ts';
 import { createAccountService } from './features/security/account.service.ts';
 import { createLimiter, postgresCounters } from './features/security/limits.ts';
@@ -57,61 +58,6 @@ declare module 'fastify' {
     hubOrigins: HubOrigins;
   }
 }
-
-/** Every call this program answers, for its OpenAPI document. */
-export const SERVER_ENDPOINTS = [
-  contracts.loginEndpoint,
-  contracts.verifyPasswordEndpoint,
-  contracts.verifyOtpEndpoint,
-  contracts.verifyTotpEndpoint,
-  contracts.verifyRecoveryCodeEndpoint,
-  contracts.refreshTokenEndpoint,
-  contracts.signoutEndpoint,
-  contracts.accountSecurityEndpoint,
-  contracts.updateAuthTypeEndpoint,
-  contracts.changePasswordEndpoint,
-  contracts.setFirstPasswordEndpoint,
-  contracts.totpRegisterEndpoint,
-  contracts.totpRegisterVerifyEndpoint,
-  contracts.totpChangeEndpoint,
-  contracts.totpChangeVerifyEndpoint,
-  contracts.regenerateRecoveryCodesEndpoint,
-  contracts.requestPasswordResetEndpoint,
-  contracts.validatePasswordRequestEndpoint,
-  contracts.changePasswordRequestEndpoint,
-  contracts.setPasswordFirstLoginEndpoint,
-  contracts.u2fRegisterOptionsEndpoint,
-  contracts.u2fRegisterVerifyEndpoint,
-  contracts.u2fSignInOptionsEndpoint,
-  contracts.verifyU2fEndpoint,
-  contracts.teamInfoEndpoint,
-  contracts.adminScopeEndpoint,
-  contracts.adminInfoEndpoint,
-  contracts.allTeamsEndpoint,
-  contracts.auxServicesEndpoint,
-  ...PEOPLE_ENDPOINTS,
-  ...ADMINS_ENDPOINTS,
-
-  // Sign-in and account security (issue 3)
-  ...SIGN_IN_LINK_ENDPOINTS,
-  contracts.u2fKeysEndpoint,
-  contracts.u2fKeyRenameEndpoint,
-  contracts.u2fKeyRemoveEndpoint,
-
-  // Groups, branding, member devices (issue 4)
-  ...GROUPS_ENDPOINTS,
-  ...DEVICES_ENDPOINTS,
-  ...BRANDING_ENDPOINTS,
-
-  // Policies (issue 5)
-  ...POLICIES_ENDPOINTS,
-
-  // Hub integration (issue 6)
-  ...INTEGRATION_ENDPOINTS,
-
-  // Security audit, sharing, recovery (issue 6)
-  ...HUB_SERVICES_ENDPOINTS,
-];
 
 export interface ServerDeps {
   config: Config;
@@ -252,7 +198,10 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     hubKey,
   });
 
-  authRoutes(app, guard, auth, sessions);
+  // Every call is declared once in the contracts; the router refuses to start while one of the
+  // server's declared calls has no handler here, or a handler is for a call not declared as the server's.
+  const router = createRouter(app, 'server', contracts.endpointsOf('server'));
+  authRoutes(router, guard, auth, sessions);
   const reset = createPasswordResetService({
     db,
     limiter,
@@ -260,24 +209,24 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     consoleUrl,
     hubSessions,
   });
-  accountRoutes(app, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
-  teamRoutes(app, guard, db, hubClient);
-  peopleRoutes(app, guard, db, mail);
-  adminsRoutes(app, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
+  accountRoutes(router, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
+  teamRoutes(router, guard, db, hubClient);
+  peopleRoutes(router, guard, db, mail);
+  adminsRoutes(router, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
 
   // Sign-in and account security (issue 3)
-  signInLinkRoutes(app, guard, auth);
+  signInLinkRoutes(router, guard, auth);
 
   // Groups, branding, member devices (issue 4)
-  await groupsRoutes(app, guard, db);
-  devicesRoutes(app, guard, db);
-  brandingRoutes(app, guard, db);
+  groupsRoutes(router, guard, db);
+  devicesRoutes(router, guard, db);
+  brandingRoutes(app, router, guard, db);
 
   // Policies (issue 5)
-  policiesRoutes(app, guard, db);
+  policiesRoutes(router, guard, db);
 
   // Hub integration (issue 6)
-  integrationRoutes(app, guard, db, {
+  integrationRoutes(router, guard, db, {
     allowLoopbackHttp: config.NODE_ENV !== 'production',
     hubClient,
     // Where a Hub calls back (session checks): PUBLIC_URL, else the address this server listens on.
@@ -285,7 +234,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   });
 
   // Security audit, sharing, recovery (issue 6)
-  hubServicesRoutes(app, guard, db);
+  hubServicesRoutes(router, guard, db);
 
   await jobs.start();
   app.addHook('onClose', () => jobs.stop());
@@ -295,7 +244,8 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     await db.query('select 1');
     return { status: 'ready' };
   });
-  const openapi = openApiDocument('Latchkey server', contracts.CONSOLE_VERSION, SERVER_ENDPOINTS);
+  // Generated from the calls actually served (all the server's declared calls, or start-up failed).
+  const openapi = openApiDocument('Latchkey server', contracts.CONSOLE_VERSION, router.complete());
   app.get('/openapi.json', async () => openapi);
 
   const webRoot = resolve(config.WEB_DIST);

@@ -3,7 +3,6 @@ import { RULES } from './access.ts';
 import { Email, LoginSuccess, OtpCode } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH } from './password-rules.ts';
-import { ROUTES } from './routes.ts';
 
 const Empty = z.object({}).passthrough();
 
@@ -18,7 +17,11 @@ export const NewPassword = z
   .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong);
 
 export const verifyTotpEndpoint = defineEndpoint({
-  ...ROUTES.verifyTotp,
+  name: 'verifyTotp',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/verify/totp/',
+  auth: 'public',
   summary: 'Finish sign-in with the password and a code from the authenticator app.',
   input: z.object({
     email: Email,
@@ -30,7 +33,11 @@ export const verifyTotpEndpoint = defineEndpoint({
 });
 
 export const verifyRecoveryCodeEndpoint = defineEndpoint({
-  ...ROUTES.verifyRecoveryCode,
+  name: 'verifyRecoveryCode',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/verify/recovery/code/',
+  auth: 'public',
   summary: 'Finish sign-in with the password and a one-time backup code instead of the authenticator.',
   input: z.object({
     email: Email,
@@ -42,7 +49,11 @@ export const verifyRecoveryCodeEndpoint = defineEndpoint({
 });
 
 export const accountSecurityEndpoint = defineEndpoint({
-  ...ROUTES.authType,
+  name: 'authType',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/type/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'How the signed-in admin signs in: auth type, password, authenticator, backup codes left.',
   input: Empty,
@@ -56,7 +67,11 @@ export const accountSecurityEndpoint = defineEndpoint({
 });
 
 export const updateAuthTypeEndpoint = defineEndpoint({
-  ...ROUTES.authTypeUpdate,
+  name: 'authTypeUpdate',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/type/update/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Switch between password (+ second factor) and emailed code only; needs the current password.',
   input: z.object({
@@ -67,7 +82,11 @@ export const updateAuthTypeEndpoint = defineEndpoint({
 });
 
 export const changePasswordEndpoint = defineEndpoint({
-  ...ROUTES.changePassword,
+  name: 'changePassword',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/change/password/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: "Change the signed-in admin's password; other sessions are signed out.",
   input: z.object({ old_password: z.string().min(1, 'please enter your password').max(1024), new_password: NewPassword }),
@@ -75,7 +94,11 @@ export const changePasswordEndpoint = defineEndpoint({
 });
 
 export const setFirstPasswordEndpoint = defineEndpoint({
-  ...ROUTES.setFirstPassword,
+  name: 'setFirstPassword',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/set/first/password/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Set a first password for a signed-in admin who has none (an account that signed in with emailed codes).',
   input: z.object({
@@ -92,7 +115,11 @@ export const TotpSetup = z.object({
 });
 
 export const totpRegisterEndpoint = defineEndpoint({
-  ...ROUTES.totpRegister,
+  name: 'totpRegister',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/totp/register/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Start setting up an authenticator app (no authenticator yet).',
   input: Empty,
@@ -102,7 +129,11 @@ export const totpRegisterEndpoint = defineEndpoint({
 export const RecoveryCodes = z.object({ recovery_codes: z.array(z.string()) });
 
 export const totpRegisterVerifyEndpoint = defineEndpoint({
-  ...ROUTES.totpRegisterVerify,
+  name: 'totpRegisterVerify',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/totp/register/verify/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Confirm the new authenticator with its first code; returns the backup codes, shown once.',
   input: z.object({ totp: OtpCode }),
@@ -110,7 +141,11 @@ export const totpRegisterVerifyEndpoint = defineEndpoint({
 });
 
 export const totpChangeEndpoint = defineEndpoint({
-  ...ROUTES.totpChange,
+  name: 'totpChange',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/totp/change/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Start moving to another authenticator; needs a code from the current one.',
   input: z.object({ totp: OtpCode }),
@@ -118,7 +153,11 @@ export const totpChangeEndpoint = defineEndpoint({
 });
 
 export const totpChangeVerifyEndpoint = defineEndpoint({
-  ...ROUTES.totpChangeVerify,
+  name: 'totpChangeVerify',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/totp/change/verify/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Confirm the new authenticator with its first code.',
   input: z.object({ totp: OtpCode }),
@@ -126,7 +165,11 @@ export const totpChangeVerifyEndpoint = defineEndpoint({
 });
 
 export const regenerateRecoveryCodesEndpoint = defineEndpoint({
-  ...ROUTES.regenerateRecoveryCodes,
+  name: 'regenerateRecoveryCodes',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/regenerate/recovery/codes/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Replace every backup code; needs a code from the authenticator. The new codes are shown once.',
   input: z.object({ totp: OtpCode }),
@@ -137,7 +180,11 @@ export const regenerateRecoveryCodesEndpoint = defineEndpoint({
 const PasswordRequest = z.string().min(16, 'invalid or expired link').max(200, 'invalid or expired link');
 
 export const requestPasswordResetEndpoint = defineEndpoint({
-  ...ROUTES.passwordResetRequest,
+  name: 'passwordResetRequest',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/password/reset/request/',
+  auth: 'public',
   summary:
     'Email a link to set a new password. Replies the same whether or not the email is an administrator, so it tells nobody who is one.',
   input: z.object({ email: Email }),
@@ -145,14 +192,22 @@ export const requestPasswordResetEndpoint = defineEndpoint({
 });
 
 export const validatePasswordRequestEndpoint = defineEndpoint({
-  ...ROUTES.validatePasswordRequest,
+  name: 'validatePasswordRequest',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/validate/password/request/',
+  auth: 'public',
   summary: 'Check a password-reset link before asking for the new password.',
   input: z.object({ password_request: PasswordRequest }),
   output: z.object({ code: z.literal('valid'), email: z.string() }),
 });
 
 export const changePasswordRequestEndpoint = defineEndpoint({
-  ...ROUTES.changePasswordRequest,
+  name: 'changePasswordRequest',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/change/password/request/',
+  auth: 'public',
   summary: 'Set the new password with a reset link; the link then stops working and every session ends.',
   input: z.object({
     password_request: PasswordRequest,
@@ -163,7 +218,11 @@ export const changePasswordRequestEndpoint = defineEndpoint({
 });
 
 export const setPasswordFirstLoginEndpoint = defineEndpoint({
-  ...ROUTES.setPasswordFirstLogin,
+  name: 'setPasswordFirstLogin',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/set/password/first/',
+  auth: 'public',
   summary: 'Set the first password with the set_password_first token of verify/otp; completes sign-in.',
   input: z.object({
     email: Email,
@@ -184,7 +243,11 @@ const SignInProof = {
 };
 
 export const u2fRegisterOptionsEndpoint = defineEndpoint({
-  ...ROUTES.u2fRegisterOptions,
+  name: 'u2fRegisterOptions',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/u2f/register/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Start adding a security key (WebAuthn registration options).',
   input: Empty,
@@ -192,7 +255,11 @@ export const u2fRegisterOptionsEndpoint = defineEndpoint({
 });
 
 export const u2fRegisterVerifyEndpoint = defineEndpoint({
-  ...ROUTES.u2fRegisterVerify,
+  name: 'u2fRegisterVerify',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/u2f/register/verify/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: "Store the new security key after checking the authenticator's answer.",
   input: z.object({ response: WebAuthnJson, name: z.string().trim().max(60).default('') }),
@@ -200,14 +267,22 @@ export const u2fRegisterVerifyEndpoint = defineEndpoint({
 });
 
 export const u2fSignInOptionsEndpoint = defineEndpoint({
-  ...ROUTES.u2fSignInOptions,
+  name: 'u2fSignInOptions',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/u2f/options/',
+  auth: 'public',
   summary: 'After the password: the challenge for a security key (reply of verify/password was u2f_required).',
   input: z.object(SignInProof),
   output: z.object({ options: WebAuthnJson }),
 });
 
 export const verifyU2fEndpoint = defineEndpoint({
-  ...ROUTES.verifyU2f,
+  name: 'verifyU2f',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/verify/u2f/',
+  auth: 'public',
   summary: 'Finish sign-in with the password and a security key.',
   input: z.object({ ...SignInProof, response: WebAuthnJson }),
   output: LoginSuccess,

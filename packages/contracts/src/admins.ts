@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { RULES, SCOPES } from './access.ts';
 import { Email } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { ROUTES } from './routes.ts';
 
 /** Spec §9: the team admin count shown rounded up to a multiple of 10. */
 export const roundUpToTen = (n: number): number => Math.ceil(n / 10) * 10;
@@ -22,7 +21,11 @@ export const TeamAdmin = z.object({
 export type TeamAdmin = z.infer<typeof TeamAdmin>;
 
 export const adminMembersEndpoint = defineEndpoint({
-  ...ROUTES.adminMembers,
+  name: 'adminMembers',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/admin/members/',
+  auth: 'session',
   access: RULES.superAdmin,
   summary: "The team's administrators (optionally those matching a search), with the count rounded up to a multiple of 10.",
   input: z.object({ search_value: z.string().trim().max(100).optional() }),
@@ -30,7 +33,11 @@ export const adminMembersEndpoint = defineEndpoint({
 });
 
 export const adminAddEndpoint = defineEndpoint({
-  ...ROUTES.adminAdd,
+  name: 'adminAdd',
+  program: 'server',
+  method: 'POST',
+  path: '/organization/admin/user/add/',
+  auth: 'session',
   access: RULES.superAdmin,
   summary:
     'Make a new person an administrator of the team (updated), or invite a person who already has an account (invited): they administer the team once they accept the link mailed to them.',
@@ -39,7 +46,11 @@ export const adminAddEndpoint = defineEndpoint({
 });
 
 export const adminRemoveEndpoint = defineEndpoint({
-  ...ROUTES.adminRemove,
+  name: 'adminRemove',
+  program: 'server',
+  method: 'POST',
+  path: '/organization/admin/user/remove/',
+  auth: 'session',
   access: RULES.superAdmin,
   summary: 'Remove an administrator from the team, or cancel their pending invitation; the last super admin cannot be removed.',
   input: z.object({ action: z.literal('remove_admin'), email: Email, scopes: z.array(z.enum(SCOPES)).optional() }),
@@ -47,7 +58,11 @@ export const adminRemoveEndpoint = defineEndpoint({
 });
 
 export const adminAuthResetEndpoint = defineEndpoint({
-  ...ROUTES.adminAuthReset,
+  name: 'adminAuthReset',
+  program: 'server',
+  method: 'POST',
+  path: '/organization/admin/auth/reset/',
+  auth: 'session',
   access: RULES.superAdmin,
   summary:
     "Reset another administrator's sign-in: password, authenticator and backup codes cleared, sessions ended. Refused (admin_in_other_team) for someone who also administers another team.",
@@ -58,14 +73,22 @@ export const adminAuthResetEndpoint = defineEndpoint({
 const InvitationToken = z.string().min(16, 'invalid or expired link').max(200, 'invalid or expired link');
 
 export const adminInvitationEndpoint = defineEndpoint({
-  ...ROUTES.adminInvitation,
+  name: 'adminInvitation',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/admin/invitation/',
+  auth: 'public',
   summary: 'Whose administrator invitation a mailed link is, without accepting it (invalid_link when used or expired).',
   input: z.object({ token: InvitationToken }),
   output: z.object({ email: z.string(), team_slug: z.string(), team_name: z.string(), scopes: z.array(z.enum(SCOPES)) }),
 });
 
 export const adminInvitationAcceptEndpoint = defineEndpoint({
-  ...ROUTES.adminInvitationAccept,
+  name: 'adminInvitationAccept',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/admin/invitation/accept/',
+  auth: 'public',
   summary: 'Accept an administrator invitation with the single-use link mailed to the person; then they sign in as usual.',
   input: z.object({ token: InvitationToken }),
   output: z.object({ code: z.literal('accepted'), email: z.string(), team_slug: z.string(), team_name: z.string() }),

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { RULES } from './access.ts';
 import { DEFAULT_PAGE_SIZE } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { ROUTES } from './routes.ts';
 import { AUDIT_FIELDS } from './services-constants.ts';
 
 /** Page and size of a Hub table; sent in the body like the rest of a Hub call. */
@@ -26,7 +25,11 @@ export const VaultSummary = z.object({
 export type VaultSummary = z.infer<typeof VaultSummary>;
 
 export const auditSummariesEndpoint = defineEndpoint({
-  ...ROUTES.auditSummaries,
+  name: 'auditSummaries',
+  program: 'hub',
+  method: 'POST',
+  path: '/api/v1/audit/vault/summaries/',
+  auth: 'hubAuth',
   access: RULES.audit,
   summary: "Each member's vault health, sorted (ordering: field_id, desc) and paged, with the team's totals.",
   input: z.object({
@@ -50,7 +53,11 @@ export const auditSummariesEndpoint = defineEndpoint({
 });
 
 export const auditSummaryEndpoint = defineEndpoint({
-  ...ROUTES.auditSummary,
+  name: 'auditSummary',
+  program: 'hub',
+  method: 'POST',
+  path: '/api/v1/audit/vault/summary/',
+  auth: 'hubAuth',
   access: RULES.audit,
   summary: "One member's vault summary and the devices that report it.",
   input: z.object({ team_slug: z.string().max(100), summary_id: z.uuid() }),
@@ -73,7 +80,11 @@ export const AuditPolicy = z.object({
 });
 
 export const auditPolicyEndpoint = defineEndpoint({
-  ...ROUTES.auditPolicy,
+  name: 'auditPolicy',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/audit/policy/',
+  auth: 'session',
   access: RULES.audit,
   summary:
     "The team's audit policy, from its password policy: when a password counts as weak or old, and below which score a vault is at risk.",

@@ -3,7 +3,6 @@ import { SCOPES, type Scope } from './access.ts';
 import { CONSOLE_TYPE, OTP_LENGTH } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { EMAIL_PATTERN } from './messages.ts';
-import { ROUTES } from './routes.ts';
 
 /** Emails are trimmed before use (spec §5); compared case-insensitively. */
 export const Email = z
@@ -38,7 +37,11 @@ const SsoConfiguration = z.object({ config_uuid: z.string(), config_name: z.stri
 const TeamOfEmail = { team_slug: z.string(), team_name: z.string() };
 
 export const loginEndpoint = defineEndpoint({
-  ...ROUTES.login,
+  name: 'login',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/login/',
+  auth: 'public',
   summary:
     'Check an email: which teams it administers and how it signs in. With on_boarding_verification instead of an email, an invitation link: its email is sent a code.',
   input: z
@@ -78,7 +81,11 @@ export const loginEndpoint = defineEndpoint({
 });
 
 export const verifyPasswordEndpoint = defineEndpoint({
-  ...ROUTES.verifyPassword,
+  name: 'verifyPassword',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/verify/password/',
+  auth: 'public',
   summary: 'Check the password; sends an email code unless an authenticator is required.',
   input: z.object({
     email: Email,
@@ -117,7 +124,11 @@ export type LoginSuccess = z.infer<typeof LoginSuccess>;
 export const SetPasswordFirst = z.object({ code: z.literal('set_password_first'), set_auth_token: z.string() });
 
 export const verifyOtpEndpoint = defineEndpoint({
-  ...ROUTES.verifyOtp,
+  name: 'verifyOtp',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/verify/otp/',
+  auth: 'public',
   summary: 'Finish sign-in with the emailed code (an admin without a password sets one first: set_password_first).',
   input: z.object({
     email: Email,
@@ -133,7 +144,12 @@ export const verifyOtpEndpoint = defineEndpoint({
 });
 
 export const refreshTokenEndpoint = defineEndpoint({
-  ...ROUTES.refreshToken,
+  name: 'refreshToken',
+  program: 'server',
+  method: 'POST',
+  path: '/oauth/refresh/token/',
+  auth: 'public',
+  encoding: 'form',
   summary: 'Rotate a refresh token. A reused refresh token revokes its whole session.',
   input: z.object({
     client_id: z.string().max(100).optional(),
@@ -144,7 +160,11 @@ export const refreshTokenEndpoint = defineEndpoint({
 });
 
 export const signoutEndpoint = defineEndpoint({
-  ...ROUTES.signout,
+  name: 'signout',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/user/signout/',
+  auth: 'session',
   access: { roles: SCOPES as readonly Scope[], teamTypes: ['organization', 'family'] },
   summary: 'End the current session.',
   input: z.object({ key: z.string().optional() }),

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { RULES } from './access.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { LOGO_MAX_BYTES, LOGO_TYPES } from './groups-constants.ts';
-import { ROUTES } from './routes.ts';
 
 /** The team's logo as the console shows it; `url` changes with every new image (cached for good). */
 export const TeamLogo = z.object({
@@ -27,7 +26,11 @@ const LogoUpload = z.object({
 });
 
 export const brandingEndpoint = defineEndpoint({
-  ...ROUTES.branding,
+  name: 'branding',
+  program: 'server',
+  method: 'POST',
+  path: '/organization/account/branding/',
+  auth: 'session',
   // Every admin sees the logo in the top bar; only the super admin changes it.
   access: RULES.anyAdmin,
   summary: "The team's logo, or null when none is uploaded.",
@@ -36,7 +39,11 @@ export const brandingEndpoint = defineEndpoint({
 });
 
 export const logoUploadEndpoint = defineEndpoint({
-  ...ROUTES.logoUpload,
+  name: 'logoUpload',
+  program: 'server',
+  method: 'POST',
+  path: '/organization/account/logo/',
+  auth: 'session',
   access: RULES.superAdmin,
   summary: 'Upload the team logo (PNG, JPEG or WebP, at most 512 KB, 16–4096 px a side); the bytes are checked, not trusted.',
   input: LogoUpload,
@@ -44,7 +51,11 @@ export const logoUploadEndpoint = defineEndpoint({
 });
 
 export const logoUpdateEndpoint = defineEndpoint({
-  ...ROUTES.logoUpdate,
+  name: 'logoUpdate',
+  program: 'server',
+  method: 'POST',
+  path: '/organization/account/logo/update/',
+  auth: 'session',
   access: RULES.superAdmin,
   summary: 'Replace the team logo (same checks as the upload); not_found when there is none.',
   input: LogoUpload,
@@ -52,7 +63,11 @@ export const logoUpdateEndpoint = defineEndpoint({
 });
 
 export const logoRemoveEndpoint = defineEndpoint({
-  ...ROUTES.logoRemove,
+  name: 'logoRemove',
+  program: 'server',
+  method: 'POST',
+  path: '/organization/account/logo/remove/',
+  auth: 'session',
   access: RULES.superAdmin,
   summary: 'Remove the team logo.',
   input: z.object({}).passthrough(),

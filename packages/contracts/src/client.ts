@@ -3,12 +3,12 @@
  * data and functions; schemas stay in the full entry point.
  */
 export * from './access.ts';
-export type { ApiMap } from './api-map.ts';
 export type { LoginSuccess, TokenPair } from './auth.ts';
 export type { TeamLogo } from './branding.ts';
 export * from './constants.ts';
 export type { MemberDevice } from './devices.ts';
 export type { EndpointInput, EndpointOutput } from './endpoint.ts';
+export type { ApiMap, EndpointName } from './endpoints.ts';
 export type { ErrorReply } from './errors.ts';
 export type { Group, GroupMember } from './groups.ts';
 export * from './groups-constants.ts';
@@ -32,7 +32,8 @@ export * from './people-constants.ts';
 // Policies (issue 5)
 export type { EffectivePolicyItem, HistoryEntry, PolicyGroup } from './policies.ts';
 export * from './policy-catalogue.ts';
-export type { RouteInfo, RouteName } from './routes.ts';
+export type { RouteInfo } from './route-info.ts';
+export type { RouteName } from './routes.ts';
 export type { SecurityKey } from './security-keys.ts';
 export * from './services-constants.ts';
 export * from './sign-in-constants.ts';

@@ -4,7 +4,6 @@ import { Email } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { DEVICE_TYPES } from './groups-constants.ts';
 import { MEMBER_STATUSES } from './people-constants.ts';
-import { ROUTES } from './routes.ts';
 
 /** A device a member uses the apps on (spec §3 Device info), as the apps last reported it. */
 export const MemberDevice = z.object({
@@ -22,7 +21,11 @@ export const MemberDevice = z.object({
 export type MemberDevice = z.infer<typeof MemberDevice>;
 
 export const memberDevicesEndpoint = defineEndpoint({
-  ...ROUTES.memberDevices,
+  name: 'memberDevices',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/member/devices/',
+  auth: 'session',
   access: RULES.people,
   summary:
     "A current member's devices, most recently seen first; with `group_id`, only when the member is in that group (the group route).",

@@ -1,22 +1,48 @@
 import type { z } from 'zod';
 import type { AccessRule } from './access.ts';
-import type { RouteInfo } from './routes.ts';
+import type { ErrorCode } from './errors.ts';
+import type { RouteInfo } from './route-info.ts';
+
+/** The two programs that answer calls: the licence server and the customer-hosted Hub. */
+export type Program = 'server' | 'hub';
 
 /**
- * One call, declared once: where it lives, who may make it, what it takes and what it returns.
+ * One call, declared once: its name, which program answers it, where it lives, who may make it,
+ * what it takes, what it returns and which errors it may answer. Everything else (each program's
+ * router, its OpenAPI document, the console's `call()` map and route table) is derived from this.
  * - `public`: no credentials.
  * - `session`: the console's access token; `access` is then checked against the signed-in admin.
  * - `hubAuth`: a hub access token (hub calls).
  * - `device`: a member device's credential (the Hub's ingestion API, called by the team's apps).
  */
-export interface Endpoint<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends RouteInfo {
+export interface Endpoint<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+  N extends string = string,
+  P extends Program = Program,
+  A extends RouteInfo['auth'] = RouteInfo['auth'],
+> extends RouteInfo {
+  /** The call's name: the key of `call(name, input)` in the console and of the route table. */
+  name: N;
+  program: P;
+  auth: A;
   access?: AccessRule;
   input: I;
   output: O;
+  /** Error codes this call answers besides the shared ones (documented in the OpenAPI document). */
+  errors?: readonly ErrorCode[];
+  /** Input fields also read from the query string of a POST (they win over the body's). */
+  queryFields?: readonly string[];
   summary: string;
 }
 
-export function defineEndpoint<I extends z.ZodType, O extends z.ZodType>(e: Endpoint<I, O>): Endpoint<I, O> {
+export function defineEndpoint<
+  I extends z.ZodType,
+  O extends z.ZodType,
+  N extends string,
+  P extends Program,
+  A extends RouteInfo['auth'],
+>(e: Endpoint<I, O, N, P, A>): Endpoint<I, O, N, P, A> {
   return e;
 }
 

@@ -46,6 +46,8 @@ export const ERROR_STATUS = {
   licence_limit_exceeded: 400,
   member_already_exists: 409,
   member_not_found: 404,
+  group_not_found: 404,
+  group_already_exists: 409,
   admin_already_exists: 409,
   admin_not_in_team: 404,
   last_super_admin: 400,

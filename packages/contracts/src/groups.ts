@@ -5,7 +5,6 @@ import { NO_PRIORITY } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { GROUPS_PAGE_SIZE, MAX_GROUP_NAME, MAX_PRIORITY_LEVEL } from './groups-constants.ts';
 import { MAX_BULK_EMAILS, MEMBER_STATUSES } from './people-constants.ts';
-import { ROUTES } from './routes.ts';
 
 export * from './groups-constants.ts';
 
@@ -33,40 +32,65 @@ export const GroupMember = z.object({ email: z.string(), name: z.string(), statu
 export type GroupMember = z.infer<typeof GroupMember>;
 
 export const groupCreateEndpoint = defineEndpoint({
-  ...ROUTES.groupCreate,
+  name: 'groupCreate',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/create/',
+  auth: 'session',
   access: RULES.people,
+  errors: ['group_already_exists', 'member_not_found'],
   summary: 'Create a group with a name and its first members (current members of the team, by email).',
   input: z.object({ group: GroupName, emails: MemberEmails.default([]) }),
   output: Group,
 });
 
 export const groupEditEndpoint = defineEndpoint({
-  ...ROUTES.groupEdit,
+  name: 'groupEdit',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/edit/',
+  auth: 'session',
   access: RULES.people,
+  errors: ['group_not_found', 'group_already_exists'],
   summary: 'Rename a group.',
   input: z.object({ id: GroupId, name: GroupName }),
   output: Group,
 });
 
 export const groupRemoveEndpoint = defineEndpoint({
-  ...ROUTES.groupRemove,
+  name: 'groupRemove',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/remove/',
+  auth: 'session',
   access: RULES.people,
+  errors: ['group_not_found'],
   summary: 'Remove groups (all or none: an unknown id removes nothing).',
   input: z.object({ id: z.array(GroupId).min(1, 'this field is required').max(GROUPS_PAGE_SIZE) }),
   output: z.object({ code: z.literal('updated'), removed: z.number().int() }),
 });
 
 export const groupEndpoint = defineEndpoint({
-  ...ROUTES.group,
+  name: 'group',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/',
+  auth: 'session',
   access: RULES.people,
+  errors: ['group_not_found'],
   summary: 'One group with all its members.',
   input: z.object({ id: GroupId }),
   output: Group.extend({ members: z.array(GroupMember) }),
 });
 
 export const groupsEndpoint = defineEndpoint({
-  ...ROUTES.groups,
+  name: 'groups',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/groups/',
+  auth: 'session',
   access: RULES.people,
+  queryFields: ['page', 'page_size'],
   summary:
     "The team's groups by name, a page at a time (`page`, `page_size` in the query string; the console asks for one huge page), with the first member emails of each.",
   input: z.object({
@@ -78,7 +102,11 @@ export const groupsEndpoint = defineEndpoint({
 });
 
 export const groupPriorityEndpoint = defineEndpoint({
-  ...ROUTES.groupPriority,
+  name: 'groupPriority',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/update/priority/',
+  auth: 'session',
   access: RULES.people,
   summary:
     "Set a group's priority (1 is first; a level already taken moves that group and those after it down one), or reset it to none (999999).",
@@ -103,7 +131,11 @@ export const groupPriorityEndpoint = defineEndpoint({
 const GroupMembersChange = z.object({ id: GroupId, emails: MemberEmails.min(1, 'this field is required') });
 
 export const groupMembersAddEndpoint = defineEndpoint({
-  ...ROUTES.groupMembersAdd,
+  name: 'groupMembersAdd',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/members/add/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Add current members of the team to a group (those already in it are left as they are).',
   input: GroupMembersChange,
@@ -111,7 +143,11 @@ export const groupMembersAddEndpoint = defineEndpoint({
 });
 
 export const groupMembersRemoveEndpoint = defineEndpoint({
-  ...ROUTES.groupMembersRemove,
+  name: 'groupMembersRemove',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/group/members/remove/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Take members out of a group (they stay in the team).',
   input: GroupMembersChange,

@@ -29,6 +29,8 @@ const HubState = z.object({
 export type HubState = z.infer<typeof HubState>;
 
 export const hubVerifyEndpoint = defineEndpoint({
+  name: 'hubVerify',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/integrate/verify/',
   auth: 'public',
@@ -38,6 +40,8 @@ export const hubVerifyEndpoint = defineEndpoint({
 });
 
 export const hubSetServicesEndpoint = defineEndpoint({
+  name: 'hubSetServices',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/integrate/services/',
   auth: 'public',
@@ -47,6 +51,8 @@ export const hubSetServicesEndpoint = defineEndpoint({
 });
 
 export const hubDeleteConnectorEndpoint = defineEndpoint({
+  name: 'hubDeleteConnector',
+  program: 'hub',
   method: 'POST',
   path: '/delete/connector/',
   auth: 'hubAuth',
@@ -57,6 +63,8 @@ export const hubDeleteConnectorEndpoint = defineEndpoint({
 });
 
 export const hubEnabledServicesEndpoint = defineEndpoint({
+  name: 'hubEnabledServices',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/hub/services/',
   auth: 'hubAuth',
@@ -67,6 +75,8 @@ export const hubEnabledServicesEndpoint = defineEndpoint({
 });
 
 export const hubRegisterEndpoint = defineEndpoint({
+  name: 'hubRegister',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/integrate/register/',
   auth: 'public',
@@ -84,6 +94,8 @@ export const hubRegisterEndpoint = defineEndpoint({
 });
 
 export const hubRevokeSessionsEndpoint = defineEndpoint({
+  name: 'hubRevokeSessions',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/integrate/sessions/revoke/',
   auth: 'public',
@@ -98,6 +110,8 @@ export const hubRevokeSessionsEndpoint = defineEndpoint({
 });
 
 export const hubSessionCheckEndpoint = defineEndpoint({
+  name: 'hubSessionCheck',
+  program: 'server',
   method: 'POST',
   path: '/api/v1/hub/session/check/',
   auth: 'public',

@@ -3,6 +3,8 @@ import { Device } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 
 export const hubHealthEndpoint = defineEndpoint({
+  name: 'hubHealth',
+  program: 'hub',
   method: 'GET',
   path: '/api/v1/server/health/status/',
   auth: 'public',
@@ -12,6 +14,8 @@ export const hubHealthEndpoint = defineEndpoint({
 });
 
 export const hubConnectorEndpoint = defineEndpoint({
+  name: 'hubConnector',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/integrate/connector/',
   auth: 'public',
@@ -35,6 +39,8 @@ export const HubTokens = z.object({
 export type HubTokens = z.infer<typeof HubTokens>;
 
 export const hubTokenEndpoint = defineEndpoint({
+  name: 'hubToken',
+  program: 'hub',
   method: 'POST',
   path: '/auth/token/',
   auth: 'public',
@@ -44,6 +50,8 @@ export const hubTokenEndpoint = defineEndpoint({
 });
 
 export const hubRefreshEndpoint = defineEndpoint({
+  name: 'hubRefresh',
+  program: 'hub',
   method: 'POST',
   path: '/auth/token/refresh/',
   auth: 'public',
@@ -53,6 +61,8 @@ export const hubRefreshEndpoint = defineEndpoint({
 });
 
 export const hubWhoAmIEndpoint = defineEndpoint({
+  name: 'hubWhoAmI',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/session/',
   auth: 'hubAuth',

@@ -1,7 +1,6 @@
 export * from './access.ts';
 export * from './account.ts';
 export * from './admins.ts';
-export * from './api-map.ts';
 // Security audit, sharing, recovery (issue 6)
 export * from './audit.ts';
 export * from './auth.ts';
@@ -10,6 +9,7 @@ export * from './branding.ts';
 export * from './constants.ts';
 export * from './devices.ts';
 export * from './endpoint.ts';
+export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './groups.ts';
 export * from './hub.ts';
@@ -26,6 +26,7 @@ export * from './people.ts';
 // Policies (issue 5)
 export * from './policies.ts';
 export * from './recovery.ts';
+export * from './route-info.ts';
 export * from './routes.ts';
 // Sign-in and account security (issue 3)
 export * from './security-keys.ts';

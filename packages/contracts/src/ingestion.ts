@@ -12,6 +12,8 @@ import { SHARING_BOUNDS } from './services-constants.ts';
 const Count = z.number().int().min(0).max(1_000_000);
 
 export const deviceRegisterEndpoint = defineEndpoint({
+  name: 'deviceRegister',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/client/devices/register/',
   auth: 'public',
@@ -33,6 +35,8 @@ export const deviceRegisterEndpoint = defineEndpoint({
 });
 
 export const vaultSummaryIngestEndpoint = defineEndpoint({
+  name: 'vaultSummaryIngest',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/client/vault/summary/',
   auth: 'device',
@@ -54,6 +58,8 @@ export const vaultSummaryIngestEndpoint = defineEndpoint({
 });
 
 export const shareCreateEndpoint = defineEndpoint({
+  name: 'shareCreate',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/client/shares/create/',
   auth: 'device',
@@ -69,6 +75,8 @@ export const shareCreateEndpoint = defineEndpoint({
 });
 
 export const shareViewEndpoint = defineEndpoint({
+  name: 'shareView',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/client/shares/view/',
   auth: 'device',
@@ -78,6 +86,8 @@ export const shareViewEndpoint = defineEndpoint({
 });
 
 export const recoveryRequestCreateEndpoint = defineEndpoint({
+  name: 'recoveryRequestCreate',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/client/recovery/requests/create/',
   auth: 'device',
@@ -87,6 +97,8 @@ export const recoveryRequestCreateEndpoint = defineEndpoint({
 });
 
 export const recoveryRequestStatusEndpoint = defineEndpoint({
+  name: 'recoveryRequestStatus',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/client/recovery/requests/status/',
   auth: 'device',
@@ -96,6 +108,8 @@ export const recoveryRequestStatusEndpoint = defineEndpoint({
 });
 
 export const recoveryAdminNominationsEndpoint = defineEndpoint({
+  name: 'recoveryAdminNominations',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/client/recovery/admin/requests/',
   auth: 'device',
@@ -105,6 +119,8 @@ export const recoveryAdminNominationsEndpoint = defineEndpoint({
 });
 
 export const recoveryAdminAcceptEndpoint = defineEndpoint({
+  name: 'recoveryAdminAccept',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/client/recovery/admin/requests/accept/',
   auth: 'device',
@@ -125,6 +141,8 @@ export const EVENT_TYPES = [
 ] as const;
 
 export const eventsIngestEndpoint = defineEndpoint({
+  name: 'eventsIngest',
+  program: 'hub',
   method: 'POST',
   path: '/api/v1/client/events/',
   auth: 'device',
@@ -143,15 +161,3 @@ export const eventsIngestEndpoint = defineEndpoint({
   }),
   output: z.object({ accepted: z.number().int() }),
 });
-
-export const INGESTION_ENDPOINTS = [
-  deviceRegisterEndpoint,
-  vaultSummaryIngestEndpoint,
-  shareCreateEndpoint,
-  shareViewEndpoint,
-  recoveryRequestCreateEndpoint,
-  recoveryRequestStatusEndpoint,
-  recoveryAdminNominationsEndpoint,
-  recoveryAdminAcceptEndpoint,
-  eventsIngestEndpoint,
-] as const;

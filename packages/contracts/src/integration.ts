@@ -3,7 +3,6 @@ import { AUX_SERVICES, RULES } from './access.ts';
 import { Device } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { AUX_SERVICE_FLAGS, type AuxServiceFlag, HOSTED_HUB_KEY, HOSTING_PREFERENCES } from './integration-constants.ts';
-import { ROUTES } from './routes.ts';
 import { HubServer } from './team.ts';
 
 const FLAGS = Object.keys(AUX_SERVICE_FLAGS) as [AuxServiceFlag, ...AuxServiceFlag[]];
@@ -24,7 +23,11 @@ export const Credential = z.object({
 export type Credential = z.infer<typeof Credential>;
 
 export const credentialsEndpoint = defineEndpoint({
-  ...ROUTES.credentials,
+  name: 'credentials',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/credentials/',
+  auth: 'session',
   access: RULES.integration,
   summary: "The team's Hub credentials, and the Hub each is set up on.",
   input: z.object({}),
@@ -32,7 +35,11 @@ export const credentialsEndpoint = defineEndpoint({
 });
 
 export const credentialsAddEndpoint = defineEndpoint({
-  ...ROUTES.credentialsAdd,
+  name: 'credentialsAdd',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/credentials/add/',
+  auth: 'session',
   access: RULES.integration,
   summary:
     'Creates a Hub credential: a name for one connection to a Hub. It carries no secret; the server signs for it with its own key.',
@@ -41,7 +48,11 @@ export const credentialsAddEndpoint = defineEndpoint({
 });
 
 export const credentialsUpdateEndpoint = defineEndpoint({
-  ...ROUTES.credentialsUpdate,
+  name: 'credentialsUpdate',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/credentials/update/',
+  auth: 'session',
   access: RULES.integration,
   summary: 'Renames a Hub credential.',
   input: z.object({ credential_id: CredentialId, name: CredentialName }),
@@ -49,7 +60,11 @@ export const credentialsUpdateEndpoint = defineEndpoint({
 });
 
 export const credentialsDeleteEndpoint = defineEndpoint({
-  ...ROUTES.credentialsDelete,
+  name: 'credentialsDelete',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/credentials/delete/',
+  auth: 'session',
   access: RULES.integration,
   summary: 'Deletes a Hub credential; a Hub set up with it is disconnected and its services stop.',
   input: z.object({ credential_id: CredentialId }),
@@ -57,7 +72,11 @@ export const credentialsDeleteEndpoint = defineEndpoint({
 });
 
 export const credentialsSetupEndpoint = defineEndpoint({
-  ...ROUTES.credentialsSetup,
+  name: 'credentialsSetup',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/credentials/setup/',
+  auth: 'session',
   access: RULES.integration,
   summary:
     "Connects the Hub at server_url with a credential: the server registers it at the Hub in a signed call. A team's first credential on a Hub needs the setup key the Hub's operator minted for the team; a further one is vouched for by the server's key the Hub already trusts.",
@@ -73,7 +92,11 @@ export const credentialsSetupEndpoint = defineEndpoint({
 });
 
 export const hostingPreferencesEndpoint = defineEndpoint({
-  ...ROUTES.hostingPreferences,
+  name: 'hostingPreferences',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/aux/hosting/preferences/',
+  auth: 'session',
   access: RULES.integration,
   summary: 'Where the team runs its auxiliary services; sends `hosting` to change it.',
   input: z.object({ hosting: z.enum(HOSTING_PREFERENCES).optional() }),
@@ -83,7 +106,11 @@ export const hostingPreferencesEndpoint = defineEndpoint({
 const ToggleReply = z.object({ code: z.literal('services_updated'), server: HubServer });
 
 export const enableAuxServicesEndpoint = defineEndpoint({
-  ...ROUTES.enableAuxServices,
+  name: 'enableAuxServices',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/enable/aux/services/',
+  auth: 'session',
   access: RULES.integration,
   summary: 'Switches services on at the Hub of a credential; the server asks the Hub first.',
   input: z.object({ credential_id: CredentialId, services: z.array(AuxServiceFlagSchema).min(1).max(FLAGS.length) }),
@@ -91,7 +118,11 @@ export const enableAuxServicesEndpoint = defineEndpoint({
 });
 
 export const disableAuxServicesEndpoint = defineEndpoint({
-  ...ROUTES.disableAuxServices,
+  name: 'disableAuxServices',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/disable/aux/services/',
+  auth: 'session',
   access: RULES.integration,
   summary: "Switches services off at the team's Hub; the server tells the Hub first.",
   input: z.object({ services: z.array(AuxServiceFlagSchema).min(1).max(FLAGS.length) }),
@@ -99,7 +130,11 @@ export const disableAuxServicesEndpoint = defineEndpoint({
 });
 
 export const teamServiceEndpoint = defineEndpoint({
-  ...ROUTES.teamService,
+  name: 'teamService',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/service/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: "One auxiliary service's state at the team's first Hub, as the route guards read it (no Hub call).",
   input: z.object({ service: AuxServiceSchema }),

@@ -5,7 +5,6 @@ import { DEFAULT_PAGE_SIZE } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { HUB_AUTHENTICATION } from './groups-constants.ts';
 import { APP_USAGES, LICENSE_STATUSES, MAX_BULK_EMAILS, MAX_PAGE_SIZE, MEMBER_STATUSES } from './people-constants.ts';
-import { ROUTES } from './routes.ts';
 
 export * from './people-constants.ts';
 
@@ -23,7 +22,11 @@ export const Notification = z.object({
 export type Notification = z.infer<typeof Notification>;
 
 export const notificationEndpoint = defineEndpoint({
-  ...ROUTES.notification,
+  name: 'notification',
+  program: 'server',
+  method: 'POST',
+  path: '/organization/notification/',
+  auth: 'session',
   access: RULES.dashboard,
   summary: "The team's notice for the dashboard: trial days left (negative once expired).",
   input: Empty,
@@ -39,7 +42,11 @@ export const ActivityStats = z.object({
 export type ActivityStats = z.infer<typeof ActivityStats>;
 
 export const dashboardActivityEndpoint = defineEndpoint({
-  ...ROUTES.dashboardActivity,
+  name: 'dashboardActivity',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/dashboard/stats/activity/',
+  auth: 'session',
   access: RULES.dashboard,
   summary: 'Current members by app usage, and members without a licence.',
   input: Empty,
@@ -58,7 +65,11 @@ export const ProvisioningEntry = z.object({
 export type ProvisioningEntry = z.infer<typeof ProvisioningEntry>;
 
 export const dashboardProvisioningEndpoint = defineEndpoint({
-  ...ROUTES.dashboardProvisioning,
+  name: 'dashboardProvisioning',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/dashboard/stats/provisioning/data/',
+  auth: 'session',
   access: RULES.dashboard,
   summary: 'Members onboarded and deboarded in each of the last 12 months, oldest first.',
   input: Empty,
@@ -73,7 +84,11 @@ export const LicenceSummary = z.object({
 export type LicenceSummary = z.infer<typeof LicenceSummary>;
 
 export const licenceSummaryEndpoint = defineEndpoint({
-  ...ROUTES.licenceSummary,
+  name: 'licenceSummary',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/dashboard/stats/licence/summary/',
+  auth: 'session',
   access: RULES.dashboard,
   summary: 'Licences in use and licences bought (-1 unlimited).',
   input: Empty,
@@ -83,7 +98,11 @@ export const licenceSummaryEndpoint = defineEndpoint({
 export const TeamName = z.string().trim().min(1, 'family name compulsory').max(100, 'The name can be at most 100 characters.');
 
 export const teamNameEditEndpoint = defineEndpoint({
-  ...ROUTES.teamNameEdit,
+  name: 'teamNameEdit',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/name/edit/',
+  auth: 'session',
   access: RULES.superAdminAnyTeam,
   summary: "Rename the team (a family team's family name).",
   input: z.object({ team_name: TeamName }),
@@ -91,7 +110,11 @@ export const teamNameEditEndpoint = defineEndpoint({
 });
 
 export const analyticsEventEndpoint = defineEndpoint({
-  ...ROUTES.analyticsEvent,
+  name: 'analyticsEvent',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/admin/console/analytics/events/add/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Record a console interaction (which control, on which screen) for product analytics.',
   input: z.object({
@@ -125,7 +148,11 @@ export const MemberFilters = z.object({
 export type MemberFilters = z.infer<typeof MemberFilters>;
 
 export const membersEndpoint = defineEndpoint({
-  ...ROUTES.members,
+  name: 'members',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/members/',
+  auth: 'session',
   access: RULES.people,
   summary: 'One page of current members by email, after a keyset cursor (the last email of the previous page); never OFFSET.',
   input: MemberFilters.extend({
@@ -136,7 +163,11 @@ export const membersEndpoint = defineEndpoint({
 });
 
 export const membersCountEndpoint = defineEndpoint({
-  ...ROUTES.membersCount,
+  name: 'membersCount',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/members/count/',
+  auth: 'session',
   access: RULES.people,
   summary: 'How many current members match the filters (asked once per filter, not per page).',
   input: MemberFilters,
@@ -149,7 +180,11 @@ const Emails = z
   .max(MAX_BULK_EMAILS, `At most ${MAX_BULK_EMAILS} emails at a time.`);
 
 export const membersInviteEndpoint = defineEndpoint({
-  ...ROUTES.membersInvite,
+  name: 'membersInvite',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/members/invite/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Invite people by email (one, or many from a CSV file); each gets a licence and an invitation email.',
   input: z.object({ emails: Emails }),
@@ -157,7 +192,11 @@ export const membersInviteEndpoint = defineEndpoint({
 });
 
 export const membersResendInviteEndpoint = defineEndpoint({
-  ...ROUTES.membersResendInvite,
+  name: 'membersResendInvite',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/members/invite/resend/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Send the invitation email again to members who have not joined yet.',
   input: z.object({ emails: Emails }),
@@ -165,7 +204,11 @@ export const membersResendInviteEndpoint = defineEndpoint({
 });
 
 export const membersLicenceEndpoint = defineEndpoint({
-  ...ROUTES.membersLicence,
+  name: 'membersLicence',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/members/licence/update/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Assign or revoke licences; assigning never goes above the licences available.',
   input: z.object({ emails: Emails, action: z.enum(['assign', 'revoke']) }),
@@ -173,7 +216,11 @@ export const membersLicenceEndpoint = defineEndpoint({
 });
 
 export const membersStatusEndpoint = defineEndpoint({
-  ...ROUTES.membersStatus,
+  name: 'membersStatus',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/members/status/update/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Suspend members (they cannot use the apps) or restore them.',
   input: z.object({ emails: Emails, action: z.enum(['suspend', 'restore']) }),
@@ -181,7 +228,11 @@ export const membersStatusEndpoint = defineEndpoint({
 });
 
 export const membersRemoveEndpoint = defineEndpoint({
-  ...ROUTES.membersRemove,
+  name: 'membersRemove',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/members/remove/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Remove members from the team (deboarded; their licences are freed).',
   input: z.object({ emails: Emails }),
@@ -189,7 +240,11 @@ export const membersRemoveEndpoint = defineEndpoint({
 });
 
 export const membersExportEndpoint = defineEndpoint({
-  ...ROUTES.membersExport,
+  name: 'membersExport',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/members/export/',
+  auth: 'session',
   access: RULES.people,
   summary: 'Every current member matching the filters, as CSV text.',
   input: MemberFilters,

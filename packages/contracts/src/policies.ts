@@ -5,7 +5,6 @@ import { DEFAULT_PAGE_SIZE, NO_PRIORITY } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { MAX_PAGE_SIZE } from './people-constants.ts';
 import { policyDefinition, policyValueProblem } from './policy-catalogue.ts';
-import { ROUTES } from './routes.ts';
 
 export * from './policy-catalogue.ts';
 
@@ -65,7 +64,11 @@ export const GroupPolicyState = z.object({
 });
 
 export const policyTeamEndpoint = defineEndpoint({
-  ...ROUTES.policyTeam,
+  name: 'policyTeam',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/',
+  auth: 'session',
   access: RULES.policies,
   summary: 'The team policy: each set key with its value and member scoping (include / exclude emails).',
   input: z.object({}).passthrough(),
@@ -73,7 +76,11 @@ export const policyTeamEndpoint = defineEndpoint({
 });
 
 export const policyTeamUpdateEndpoint = defineEndpoint({
-  ...ROUTES.policyTeamUpdate,
+  name: 'policyTeamUpdate',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/update/',
+  auth: 'session',
   access: RULES.policies,
   summary: "Change team policy keys ('auto' removes a key); the change and its history entry land together.",
   input: z.object({ policy_json: TeamPolicyPatch }),
@@ -90,7 +97,11 @@ export const PolicyGroup = z.object({
 export type PolicyGroup = z.infer<typeof PolicyGroup>;
 
 export const policyGroupsEndpoint = defineEndpoint({
-  ...ROUTES.policyGroups,
+  name: 'policyGroups',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/groups/',
+  auth: 'session',
   access: RULES.policies,
   summary: 'Every group with its override flag and priority, highest priority (lowest number) first.',
   input: z.object({}).passthrough(),
@@ -98,7 +109,11 @@ export const policyGroupsEndpoint = defineEndpoint({
 });
 
 export const policyGroupEndpoint = defineEndpoint({
-  ...ROUTES.policyGroup,
+  name: 'policyGroup',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/group/',
+  auth: 'session',
   access: RULES.policies,
   summary: "A group's policy; code 'not_found' when the group has none (read as an empty policy, spec §8).",
   input: z.object({ group_id: GroupId }),
@@ -117,7 +132,11 @@ export const GroupPolicyUpdate = z.object({
 });
 
 export const policyGroupUpdateEndpoint = defineEndpoint({
-  ...ROUTES.policyGroupUpdate,
+  name: 'policyGroupUpdate',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/group/update/',
+  auth: 'session',
   access: RULES.policies,
   summary:
     "Replace a group's policy and priority; an empty policy resets policy_override to false and the priority to 999999 (spec §4).",
@@ -140,7 +159,11 @@ export const HistoryEntry = z.object({
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 export const policyHistoryEndpoint = defineEndpoint({
-  ...ROUTES.policyHistory,
+  name: 'policyHistory',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/history/',
+  auth: 'session',
   access: RULES.policyHistory,
   summary: 'Policy changes, newest first, one page at a time.',
   input: z.object({
@@ -160,7 +183,11 @@ export const PolicyChangeSchema = z.object({
 const HistoryId = z.string().regex(/^\d{1,18}$/, 'No such change.');
 
 export const policyHistoryDiffEndpoint = defineEndpoint({
-  ...ROUTES.policyHistoryDiff,
+  name: 'policyHistoryDiff',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/history/diff/',
+  auth: 'session',
   access: RULES.policyHistory,
   summary: 'One change: the full before and after, and the difference per key.',
   input: z.object({ id: HistoryId }),
@@ -173,7 +200,11 @@ export const policyHistoryDiffEndpoint = defineEndpoint({
 });
 
 export const policyHistoryRestoreEndpoint = defineEndpoint({
-  ...ROUTES.policyHistoryRestore,
+  name: 'policyHistoryRestore',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/history/restore/',
+  auth: 'session',
   access: RULES.policyHistory,
   summary: 'Make the version a change produced current again, recorded as a new change.',
   input: z.object({ id: HistoryId }),
@@ -181,7 +212,11 @@ export const policyHistoryRestoreEndpoint = defineEndpoint({
 });
 
 export const policyImpactEndpoint = defineEndpoint({
-  ...ROUTES.policyImpact,
+  name: 'policyImpact',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/impact/',
+  auth: 'session',
   access: RULES.policies,
   summary: 'How many current members would get a different effective policy if this change were saved.',
   input: z.discriminatedUnion('scope', [
@@ -204,7 +239,11 @@ export const EffectivePolicyItem = z.object({
 export type EffectivePolicyItem = z.infer<typeof EffectivePolicyItem>;
 
 export const policyEffectiveEndpoint = defineEndpoint({
-  ...ROUTES.policyEffective,
+  name: 'policyEffective',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/member/effective/',
+  auth: 'session',
   access: RULES.policies,
   summary: "A member's effective policy: the team policy overridden by their groups in priority order, with each value's source.",
   input: z.object({ email: Email }),

@@ -3,7 +3,6 @@ import { RULES } from './access.ts';
 import { PageInfo, Paging } from './audit.ts';
 import { Device, Email } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { ROUTES } from './routes.ts';
 import {
   MAX_RECOVERY_RECIPIENT_EMAILS,
   RECOVERY_ADMIN_STATES,
@@ -28,7 +27,11 @@ export const RecoveryRequest = z.object({
 export type RecoveryRequest = z.infer<typeof RecoveryRequest>;
 
 export const recoveryRequestsEndpoint = defineEndpoint({
-  ...ROUTES.recoveryRequests,
+  name: 'recoveryRequests',
+  program: 'hub',
+  method: 'POST',
+  path: '/organization/recovery/admin/requests/fetch/',
+  auth: 'hubAuth',
   access: RULES.recovery,
   summary: "Members' account recovery requests, newest first, filtered by state and searched by email.",
   input: z.object({
@@ -41,7 +44,11 @@ export const recoveryRequestsEndpoint = defineEndpoint({
 });
 
 export const recoveryApproveEndpoint = defineEndpoint({
-  ...ROUTES.recoveryApprove,
+  name: 'recoveryApprove',
+  program: 'hub',
+  method: 'POST',
+  path: '/organization/recovery/admin/request/',
+  auth: 'hubAuth',
   access: RULES.recovery,
   summary:
     "Approve the pending recovery requests of these members: each gets a recovery link valid for the team's link expiration period.",
@@ -55,7 +62,11 @@ export const recoveryApproveEndpoint = defineEndpoint({
 });
 
 export const recoveryDeleteEndpoint = defineEndpoint({
-  ...ROUTES.recoveryDelete,
+  name: 'recoveryDelete',
+  program: 'hub',
+  method: 'POST',
+  path: '/organization/recovery/admin/request/delete/',
+  auth: 'hubAuth',
   access: RULES.recovery,
   summary: 'Delete a recovery request; one approved with a live link needs force_delete.',
   input: z.object({ team_slug: TeamSlug, id: z.uuid(), force_delete: z.boolean().default(false) }),
@@ -75,7 +86,11 @@ export const RecoveryAdmin = z.object({
 export type RecoveryAdmin = z.infer<typeof RecoveryAdmin>;
 
 export const recoveryAdminsEndpoint = defineEndpoint({
-  ...ROUTES.recoveryAdmins,
+  name: 'recoveryAdmins',
+  program: 'hub',
+  method: 'POST',
+  path: '/recovery/admins/fetch/',
+  auth: 'hubAuth',
   access: RULES.recoveryAdmins,
   summary: 'Recovery admins, paged (page 1, size 10 by default) and filtered; fetch_all_admins returns every one on one page.',
   input: z.object({
@@ -96,7 +111,11 @@ export const RecoveryAdminRequest = z.object({
 });
 
 export const recoveryCreateAdminRequestEndpoint = defineEndpoint({
-  ...ROUTES.recoveryCreateAdminRequest,
+  name: 'recoveryCreateAdminRequest',
+  program: 'hub',
+  method: 'POST',
+  path: '/recovery/create/admin/request/',
+  auth: 'hubAuth',
   access: RULES.recoveryAdmins,
   summary: 'Ask a member to become a recovery admin; needs a device with a public key, and the member approves from it.',
   input: z.object({ team_slug: TeamSlug, device: OptionalDevice, email: Email, teamuser_id: z.string().trim().min(1).max(100) }),
@@ -104,7 +123,11 @@ export const recoveryCreateAdminRequestEndpoint = defineEndpoint({
 });
 
 export const recoveryFetchAdminRequestsEndpoint = defineEndpoint({
-  ...ROUTES.recoveryFetchAdminRequests,
+  name: 'recoveryFetchAdminRequests',
+  program: 'hub',
+  method: 'POST',
+  path: '/recovery/fetch/admin/request/',
+  auth: 'hubAuth',
   access: RULES.recoveryAdmins,
   summary: 'Requests to become a recovery admin that the member has not approved yet.',
   input: z.object({ team_slug: TeamSlug }),
@@ -112,7 +135,11 @@ export const recoveryFetchAdminRequestsEndpoint = defineEndpoint({
 });
 
 export const recoveryRemoveAdminEndpoint = defineEndpoint({
-  ...ROUTES.recoveryRemoveAdmin,
+  name: 'recoveryRemoveAdmin',
+  program: 'hub',
+  method: 'POST',
+  path: '/group/member/remove/',
+  auth: 'hubAuth',
   access: RULES.recoveryAdmins,
   summary: 'Remove a recovery admin (or withdraw a pending request) from the recovery group.',
   input: z.object({ team_slug: TeamSlug, device: OptionalDevice, email: Email, uid: z.uuid() }),
@@ -120,7 +147,11 @@ export const recoveryRemoveAdminEndpoint = defineEndpoint({
 });
 
 export const userKeyVerifyEndpoint = defineEndpoint({
-  ...ROUTES.userKeyVerify,
+  name: 'userKeyVerify',
+  program: 'hub',
+  method: 'POST',
+  path: '/user/key/verify/',
+  auth: 'hubAuth',
   access: RULES.recoveryAdmins,
   summary: 'Whether each member has a registered device with a public key (needed to become a recovery admin).',
   input: z.object({ team_slug: TeamSlug, emails: z.array(Email).min(1).max(100) }),
@@ -128,7 +159,11 @@ export const userKeyVerifyEndpoint = defineEndpoint({
 });
 
 export const memberSecretVerifyEndpoint = defineEndpoint({
-  ...ROUTES.memberSecretVerify,
+  name: 'memberSecretVerify',
+  program: 'hub',
+  method: 'POST',
+  path: '/group/member/secret/verify/',
+  auth: 'hubAuth',
   access: RULES.recoveryAdmins,
   summary: 'Whether a recovery admin holds the recovery group secret: approved, with a device key that is still registered.',
   input: z.object({ team_slug: TeamSlug, email: Email, uid: z.uuid() }),
@@ -145,7 +180,11 @@ export const RecoverySettings = z.object({
 export type RecoverySettings = z.infer<typeof RecoverySettings>;
 
 export const recoverySettingsEndpoint = defineEndpoint({
-  ...ROUTES.recoverySettings,
+  name: 'recoverySettings',
+  program: 'hub',
+  method: 'POST',
+  path: '/recovery/settings/',
+  auth: 'hubAuth',
   access: RULES.recoveryAdmins,
   summary: "The team's recovery settings: link expiration period (minutes) and notification recipients.",
   input: z.object({ team_slug: TeamSlug }),
@@ -153,7 +192,11 @@ export const recoverySettingsEndpoint = defineEndpoint({
 });
 
 export const recoveryLinkExpirationEndpoint = defineEndpoint({
-  ...ROUTES.recoveryLinkExpiration,
+  name: 'recoveryLinkExpiration',
+  program: 'hub',
+  method: 'POST',
+  path: '/recovery/link/expiration/period/update/',
+  auth: 'hubAuth',
   access: RULES.recoveryAdmins,
   summary: 'Set how many minutes a recovery link stays valid (default 120).',
   input: z.object({
@@ -165,7 +208,11 @@ export const recoveryLinkExpirationEndpoint = defineEndpoint({
 });
 
 export const recoveryNotificationEndpoint = defineEndpoint({
-  ...ROUTES.recoveryNotification,
+  name: 'recoveryNotification',
+  program: 'hub',
+  method: 'POST',
+  path: '/recovery/notification/recipient/type/update/',
+  auth: 'hubAuth',
   access: RULES.recoveryAdmins,
   summary: 'Choose who hears of new recovery requests; custom needs at least one email.',
   input: z
@@ -189,7 +236,11 @@ export const recoveryNotificationEndpoint = defineEndpoint({
 // ── The recovery service switch (licence server) ──
 
 export const recoveryServiceUpdateEndpoint = defineEndpoint({
-  ...ROUTES.recoveryServiceUpdate,
+  name: 'recoveryServiceUpdate',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/policy/team/recovery/service/update/',
+  auth: 'session',
   access: RULES.superAdminAnyTeam,
   summary: "Switch the team's recovery service on or off at its connected Hub.",
   input: z.object({ enable_recovery: z.boolean() }),

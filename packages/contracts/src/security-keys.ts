@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { RULES } from './access.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { ROUTES } from './routes.ts';
 import { SECURITY_KEY_NAME_MAX } from './sign-in-constants.ts';
 
 const KeyId = z.string().uuid('Something went wrong');
@@ -16,7 +15,11 @@ export const SecurityKey = z.object({
 export type SecurityKey = z.infer<typeof SecurityKey>;
 
 export const u2fKeysEndpoint = defineEndpoint({
-  ...ROUTES.u2fKeys,
+  name: 'u2fKeys',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/u2f/keys/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: "The signed-in admin's security keys, oldest first.",
   input: z.object({}).passthrough(),
@@ -24,7 +27,11 @@ export const u2fKeysEndpoint = defineEndpoint({
 });
 
 export const u2fKeyRenameEndpoint = defineEndpoint({
-  ...ROUTES.u2fKeyRename,
+  name: 'u2fKeyRename',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/u2f/keys/rename/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Rename one of your security keys.',
   input: z.object({
@@ -35,7 +42,11 @@ export const u2fKeyRenameEndpoint = defineEndpoint({
 });
 
 export const u2fKeyRemoveEndpoint = defineEndpoint({
-  ...ROUTES.u2fKeyRemove,
+  name: 'u2fKeyRemove',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/u2f/keys/remove/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Remove one of your security keys; needs the current password (a second factor goes away).',
   input: z.object({ id: KeyId, password: z.string().min(1, 'please enter your password').max(1024) }),

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { RULES } from './access.ts';
 import { PageInfo, Paging } from './audit.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { ROUTES } from './routes.ts';
 import { SHARING_BOUNDS } from './services-constants.ts';
 
 export const ShareLink = z.object({
@@ -17,7 +16,11 @@ export const ShareLink = z.object({
 export type ShareLink = z.infer<typeof ShareLink>;
 
 export const sharingLinksEndpoint = defineEndpoint({
-  ...ROUTES.sharingLinks,
+  name: 'sharingLinks',
+  program: 'hub',
+  method: 'POST',
+  path: '/api/v1/sharing/links/',
+  auth: 'hubAuth',
   access: RULES.sharing,
   summary: 'Active share links (not revoked, expired or used up), by member, newest first.',
   input: z.object({ team_slug: z.string().max(100), ...Paging, search_value: z.string().trim().max(100).default('') }),
@@ -25,7 +28,11 @@ export const sharingLinksEndpoint = defineEndpoint({
 });
 
 export const sharingRevokeEndpoint = defineEndpoint({
-  ...ROUTES.sharingRevoke,
+  name: 'sharingRevoke',
+  program: 'hub',
+  method: 'POST',
+  path: '/api/v1/sharing/links/revoke/',
+  auth: 'hubAuth',
   access: RULES.sharing,
   summary: 'Revoke share links now; a revoked link cannot be viewed again.',
   input: z.object({ team_slug: z.string().max(100), share_ids: z.array(z.uuid()).min(1).max(100) }),
@@ -39,7 +46,11 @@ export const SharingLimits = z.object({
 export type SharingLimits = z.infer<typeof SharingLimits>;
 
 export const sharingLimitsEndpoint = defineEndpoint({
-  ...ROUTES.sharingLimits,
+  name: 'sharingLimits',
+  program: 'hub',
+  method: 'POST',
+  path: '/api/v1/sharing/limits/',
+  auth: 'hubAuth',
   access: RULES.sharing,
   summary: "The team's sharing limits, which the ingestion API enforces on new links.",
   input: z.object({ team_slug: z.string().max(100) }),
@@ -47,7 +58,11 @@ export const sharingLimitsEndpoint = defineEndpoint({
 });
 
 export const sharingLimitsUpdateEndpoint = defineEndpoint({
-  ...ROUTES.sharingLimitsUpdate,
+  name: 'sharingLimitsUpdate',
+  program: 'hub',
+  method: 'POST',
+  path: '/api/v1/sharing/limits/update/',
+  auth: 'hubAuth',
   access: RULES.sharing,
   summary: 'Change the sharing limits (maximum expiry in hours, maximum views); existing links keep theirs.',
   input: SharingLimits.extend({ team_slug: z.string().max(100) }),

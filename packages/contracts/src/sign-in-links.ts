@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Device, Email, LoginSuccess } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { ROUTES } from './routes.ts';
 
 /** A sign-in link's token: 32 random bytes, base64url. */
 export const LinkToken = z.string().min(16, 'invalid or expired link').max(200, 'invalid or expired link');
@@ -10,7 +9,11 @@ export const LinkToken = z.string().min(16, 'invalid or expired link').max(200, 
 export const LinkLoginSuccess = LoginSuccess.extend({ email: z.string() });
 
 export const appLoginTokenEndpoint = defineEndpoint({
-  ...ROUTES.appLoginToken,
+  name: 'appLoginToken',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/app/console/login/token/',
+  auth: 'session',
   access: { roles: ['super_admin'], teamTypes: ['family'] },
   summary:
     "The family app's request for a console sign-in link for its signed-in owner: a token for family/{token}, single-use, two minutes.",
@@ -19,7 +22,11 @@ export const appLoginTokenEndpoint = defineEndpoint({
 });
 
 export const appLoginVerifyEndpoint = defineEndpoint({
-  ...ROUTES.appLoginVerify,
+  name: 'appLoginVerify',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/app/login/verify/',
+  auth: 'public',
   summary:
     "family/{token}: the family app's one-time sign-in token, sent as 'Authorization: Basic {token}'. 401 when it is unknown, used or expired.",
   input: z.object({ device: Device }),
@@ -27,14 +34,22 @@ export const appLoginVerifyEndpoint = defineEndpoint({
 });
 
 export const emailLinkVerifyEndpoint = defineEndpoint({
-  ...ROUTES.emailLinkVerify,
+  name: 'emailLinkVerify',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/console/auth/email/link/verify/',
+  auth: 'public',
   summary: 'The email-link verification page: checks the invitation token of the link and returns its email.',
   input: z.object({ token: LinkToken }),
   output: z.object({ email: z.string(), team_slug: z.string(), team_name: z.string() }),
 });
 
 export const ssoStartEndpoint = defineEndpoint({
-  ...ROUTES.ssoStart,
+  name: 'ssoStart',
+  program: 'server',
+  method: 'POST',
+  path: '/sso/login/saml/request/',
+  auth: 'public',
   summary: "Start SAML sign-in with one of the team's connectors; returns where to send the browser.",
   input: z.object({
     email: Email,
@@ -46,7 +61,11 @@ export const ssoStartEndpoint = defineEndpoint({
 });
 
 export const ssoVerifyTokenEndpoint = defineEndpoint({
-  ...ROUTES.ssoVerifyToken,
+  name: 'ssoVerifyToken',
+  program: 'server',
+  method: 'POST',
+  path: '/sso/login/verify/token/',
+  auth: 'public',
   summary: 'The SSO return page: exchanges the one-time token of a finished SAML sign-in for a session.',
   input: z.object({ token: LinkToken, device: Device, client_id: z.string().max(100).optional() }),
   output: LinkLoginSuccess,

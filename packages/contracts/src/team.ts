@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { AUX_SERVICES, BUSINESS_CLOUDS, ORGANIZATION_TYPES, RULES, SCOPES, TEAM_TYPES } from './access.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { ROUTES } from './routes.ts';
 
 const Empty = z.object({}).passthrough();
 
@@ -30,7 +29,11 @@ export const Team = z.object({
 export type Team = z.infer<typeof Team>;
 
 export const teamInfoEndpoint = defineEndpoint({
-  ...ROUTES.teamInfo,
+  name: 'teamInfo',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/info/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'The signed-in team.',
   input: Empty,
@@ -38,7 +41,11 @@ export const teamInfoEndpoint = defineEndpoint({
 });
 
 export const adminScopeEndpoint = defineEndpoint({
-  ...ROUTES.adminScope,
+  name: 'adminScope',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/admin/scope/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: "The signed-in admin's scopes in this team.",
   input: Empty,
@@ -46,7 +53,11 @@ export const adminScopeEndpoint = defineEndpoint({
 });
 
 export const adminInfoEndpoint = defineEndpoint({
-  ...ROUTES.adminInfo,
+  name: 'adminInfo',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/admin/info/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'The signed-in admin.',
   input: Empty,
@@ -54,7 +65,11 @@ export const adminInfoEndpoint = defineEndpoint({
 });
 
 export const allTeamsEndpoint = defineEndpoint({
-  ...ROUTES.allTeams,
+  name: 'allTeams',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/all/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: 'Teams the signed-in person administers (for switching teams).',
   input: Empty,
@@ -76,7 +91,11 @@ export const HubServer = z.object({
 export type HubServer = z.infer<typeof HubServer>;
 
 export const auxServicesEndpoint = defineEndpoint({
-  ...ROUTES.auxServices,
+  name: 'auxServices',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/aux/services/',
+  auth: 'session',
   access: RULES.anyAdmin,
   summary: "The team's Hub servers and the status of each auxiliary service.",
   input: Empty,

@@ -16,6 +16,18 @@ export interface HttpOptions {
   logStream?: Writable;
 }
 
+export interface ServedRoute {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every method + URL this app serves (filled as routes are registered). */
+    servedRoutes: readonly ServedRoute[];
+  }
+}
+
 /** Input fields that carry a secret: passwords, tokens, codes, setup keys, device secrets. */
 const SECRET_FIELDS = [
   'password',
@@ -105,6 +117,12 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
     reply.code(404).send({ code: 'not_found', description: 'No such call.' } satisfies ErrorReply);
   });
   app.decorate('checkReplies', options.checkReplies);
+  // Every route Fastify serves, as it registers them: what the OpenAPI tests compare the document with.
+  const served: ServedRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) served.push({ method: String(method), url: route.url });
+  });
+  app.decorate('servedRoutes', served);
   return app;
 }
 
@@ -145,6 +163,15 @@ function acceptsBodyType(request: FastifyRequest, endpoint: Endpoint): boolean {
   return endpoint.encoding === 'form' && type.startsWith('application/x-www-form-urlencoded');
 }
 
+/** A POST's body, with the fields its declaration reads from the query string (spec §7: the group list's paging). */
+function withQueryFields(request: FastifyRequest, endpoint: Endpoint): unknown {
+  const body = request.body ?? {};
+  if (!endpoint.queryFields?.length || typeof body !== 'object' || Array.isArray(body)) return body;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const fromQuery = endpoint.queryFields.filter((k) => query[k] !== undefined).map((k) => [k, query[k]]);
+  return { ...body, ...Object.fromEntries(fromQuery) };
+}
+
 export function invalidInput(error: z.ZodError): ErrorReply {
   const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   return { code: 'invalid_input', description: issues[0]?.message ?? 'Invalid input.', issues };
@@ -176,7 +203,7 @@ export function registerEndpoint<E extends Endpoint, Ctx>(
       if (endpoint.method !== 'GET' && !acceptsBodyType(request, endpoint))
         throw new AppError('invalid_input', 'Send the body as application/json.', 415);
       const ctx = await guard(request, endpoint);
-      const raw = endpoint.method === 'GET' ? request.query : (request.body ?? {});
+      const raw = endpoint.method === 'GET' ? request.query : withQueryFields(request, endpoint);
       const parsed = endpoint.input.safeParse(raw);
       if (!parsed.success)
         throw new AppError('invalid_input', invalidInput(parsed.error).description, 400, invalidInput(parsed.error).issues);

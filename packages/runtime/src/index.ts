@@ -17,6 +17,7 @@ export * from './migrate.ts';
 export * from './openapi.ts';
 export * from './outbound.ts';
 export * from './request-id.ts';
+export * from './router.ts';
 export * from './security-headers.ts';
 export * from './signed.ts';
 export * from './tokens.ts';

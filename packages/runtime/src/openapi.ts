@@ -1,4 +1,4 @@
-import type { Endpoint } from '@latchkey/contracts';
+import { type Endpoint, ERROR_STATUS } from '@latchkey/contracts';
 import { z } from 'zod';
 
 /** An OpenAPI 3.1 document generated from the contracts a program serves. */
@@ -12,6 +12,7 @@ export function openApiDocument(title: string, version: string, endpoints: reado
       security,
       responses: {
         200: { description: 'OK', content: { 'application/json': { schema: toSchema(e.output, 'output') } } },
+        ...declaredErrors(e),
         default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
     };
@@ -37,6 +38,26 @@ export function openApiDocument(title: string, version: string, endpoints: reado
   };
 }
 
+/** The error codes a call declares, by HTTP status: `{ 404: { description: 'not_found', … } }`. */
+function declaredErrors(e: Endpoint): Record<string, unknown> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of e.errors ?? []) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => [
+      status,
+      { description: codes.join(', '), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    ]),
+  );
+}
+
 function toSchema(schema: z.ZodType, io: 'input' | 'output') {
   return z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+}
+
+/** Each operation of an OpenAPI document, as `METHOD path`. */
+export function documentedOperations(doc: { paths: Record<string, object> }): string[] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
 }

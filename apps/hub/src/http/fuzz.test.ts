@@ -1,6 +1,6 @@
+import { endpointsOf } from '@latchkey/contracts';
 import { fuzzProgram } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { HUB_ENDPOINTS } from '../app.ts';
 import { consoleAuth, registerDevice } from '../testing/clients.ts';
 import { createHubDb, type RunningHub, startHub } from '../testing/hub-fixture.ts';
 
@@ -26,7 +26,7 @@ afterAll(() => close?.());
 let sent = 0;
 
 // Deleting the connector last: it ends the Hub session the other calls are made in.
-const endpoints = [...HUB_ENDPOINTS].sort(
+const endpoints = endpointsOf('hub').sort(
   (a, b) => Number(a.path.includes('delete/connector')) - Number(b.path.includes('delete/connector')),
 );
 

@@ -1,6 +1,6 @@
+import { endpointsOf } from '@latchkey/contracts';
 import { fuzzProgram } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { SERVER_ENDPOINTS } from '../app.ts';
 import { type Harness, startHarness } from '../test/harness.ts';
 
 /** FUZZ_RUNS=200 for a longer hunt; the default keeps this file well under a minute. */
@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 // Signing out last: it ends the session the other calls are made in.
-const endpoints = [...SERVER_ENDPOINTS].sort((a, b) => Number(a.path.includes('signout')) - Number(b.path.includes('signout')));
+const endpoints = endpointsOf('server').sort((a, b) => Number(a.path.includes('signout')) - Number(b.path.includes('signout')));
 
 test('security finding 7: no body, query or type sent to any server call is answered with 500', async () => {
   const report = await fuzzProgram({

@@ -2,15 +2,14 @@ import {
   type AccessContext,
   accessDenial,
   type Endpoint,
+  endpointsOf,
   type HubTokens,
   type LoginSuccess,
   type Scope,
 } from '@latchkey/contracts';
 import { accessTokens } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { HUB_ENDPOINTS } from '../../../hub/src/app.ts';
 import { loadHubTokenSecret } from '../../../hub/src/platform/keys.ts';
-import { SERVER_ENDPOINTS } from '../app.ts';
 import { seedSecurityDemo } from '../features/demo/security.demo.ts';
 import { DEMO_ADMINS } from '../features/demo/seed.ts';
 import { SIGN_IN_DEMO } from '../features/demo/sign-in.demo.ts';
@@ -20,7 +19,7 @@ import { type Harness, startHarness } from './harness.ts';
 
 /**
  * The access matrix of the issue's "Done when": every call of both programs (generated from
- * SERVER_ENDPOINTS and HUB_ENDPOINTS, never a list written here) × every scope × own team / other
+ * the endpoint declarations of each program, never a list written here) × every scope × own team / other
  * team × token state (none, forged, expired, revoked, the other program's). The expected answer is
  * computed from the call's contract: 401 for every unusable token; 403 when `accessDenial` of its
  * rule refuses the caller's live context; otherwise anything but 401/403 (an empty body may well
@@ -31,6 +30,8 @@ type Outcome = 'unauthenticated' | 'refused' | 'allowed';
 const outcomeOf = (status: number): Outcome => (status === 401 ? 'unauthenticated' : status === 403 ? 'refused' : 'allowed');
 
 const HUB_ACCESS_AUDIENCE = 'latchkey-hub-access';
+const SERVER_ENDPOINTS = endpointsOf('server');
+const HUB_ENDPOINTS = endpointsOf('hub');
 const SESSION_CALLS = SERVER_ENDPOINTS.filter((e) => e.auth === 'session')
   // Signing out ends the caller's session: last, so every other call sees it alive.
   .sort((a, b) => Number(a.path.includes('signout')) - Number(b.path.includes('signout')));

@@ -1,23 +1,20 @@
 import { auditSummariesEndpoint, auditSummaryEndpoint, vaultSummaryIngestEndpoint } from '@latchkey/contracts';
-import { type Db, registerEndpoint } from '@latchkey/runtime';
-import type { FastifyInstance } from 'fastify';
+import type { Db, Router } from '@latchkey/runtime';
 import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
 import { type DeviceGuard, requireDevice } from '../devices/index.ts';
 import { createAuditService } from './audit.service.ts';
 
 /** Security audit: the apps report vault health; the team's super admin reads it. */
-export function auditRoutes(app: FastifyInstance, guard: HubGuard, deviceGuard: DeviceGuard, db: Db) {
+export function auditRoutes(router: Router, guard: HubGuard, deviceGuard: DeviceGuard, db: Db) {
   const audit = createAuditService(db);
-  registerEndpoint(app, vaultSummaryIngestEndpoint, deviceGuard, async ({ input, ctx }) => {
+  router.handle(vaultSummaryIngestEndpoint, deviceGuard, async ({ input, ctx }) => {
     const device = requireDevice(ctx);
     return audit.ingest(device.teamSlug, device.email, input);
   });
 
-  registerEndpoint(app, auditSummariesEndpoint, guard, async ({ input, ctx }) =>
-    audit.page(requireHubCaller(ctx).teamSlug, input),
-  );
+  router.handle(auditSummariesEndpoint, guard, async ({ input, ctx }) => audit.page(requireHubCaller(ctx).teamSlug, input));
 
-  registerEndpoint(app, auditSummaryEndpoint, guard, async ({ input, ctx }) =>
+  router.handle(auditSummaryEndpoint, guard, async ({ input, ctx }) =>
     audit.detail(requireHubCaller(ctx).teamSlug, input.summary_id),
   );
 }

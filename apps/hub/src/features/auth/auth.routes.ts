@@ -1,12 +1,11 @@
 import { hubRefreshEndpoint, hubTokenEndpoint, hubWhoAmIEndpoint } from '@latchkey/contracts';
-import { type Db, forbidden, registerEndpoint, unauthorized } from '@latchkey/runtime';
-import type { FastifyInstance } from 'fastify';
+import { type Db, forbidden, type Router, unauthorized } from '@latchkey/runtime';
 import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
 import { verifyAuxGrant } from './aux-grant.ts';
 import type { HubSessionsService } from './hub-sessions.service.ts';
 
-export function authRoutes(app: FastifyInstance, guard: HubGuard, db: Db, sessions: HubSessionsService) {
-  registerEndpoint(app, hubTokenEndpoint, guard, async ({ input, request }) => {
+export function authRoutes(router: Router, guard: HubGuard, db: Db, sessions: HubSessionsService) {
+  router.handle(hubTokenEndpoint, guard, async ({ input, request }) => {
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) throw unauthorized('A sign-in grant is required.');
     const grant = await verifyAuxGrant(db, header.slice(7));
@@ -14,8 +13,8 @@ export function authRoutes(app: FastifyInstance, guard: HubGuard, db: Db, sessio
     if (grant.team_slug !== input.team_slug) throw forbidden('The sign-in grant is for another team.');
     return sessions.start(grant, input.device);
   });
-  registerEndpoint(app, hubRefreshEndpoint, guard, ({ input }) => sessions.rotate(input.refresh));
-  registerEndpoint(app, hubWhoAmIEndpoint, guard, async ({ ctx }) => {
+  router.handle(hubRefreshEndpoint, guard, ({ input }) => sessions.rotate(input.refresh));
+  router.handle(hubWhoAmIEndpoint, guard, async ({ ctx }) => {
     const caller = requireHubCaller(ctx);
     return { email: caller.email, team_slug: caller.teamSlug, scopes: caller.scopes };
   });

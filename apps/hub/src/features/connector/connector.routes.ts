@@ -1,6 +1,5 @@
 import { hubConnectorEndpoint } from '@latchkey/contracts';
-import { type Db, registerEndpoint } from '@latchkey/runtime';
-import type { FastifyInstance } from 'fastify';
+import type { Db, Router } from '@latchkey/runtime';
 import type { HubGuard } from '../../http/guard.ts';
 import { registrationsRepository } from '../registrations/index.ts';
 import { servicesFor } from './capabilities.ts';
@@ -9,9 +8,9 @@ import { servicesFor } from './capabilities.ts';
  * Unprotected: the console checks, before connecting, that this Hub answers and whether it
  * serves its team. Registering is the server's signed call (integration/register.ts), never this.
  */
-export function connectorRoutes(app: FastifyInstance, guard: HubGuard, db: Db, version: string) {
+export function connectorRoutes(router: Router, guard: HubGuard, db: Db, version: string) {
   const services = servicesFor(version);
-  registerEndpoint(app, hubConnectorEndpoint, guard, async ({ input }) => ({
+  router.handle(hubConnectorEndpoint, guard, async ({ input }) => ({
     registered: await registrationsRepository.existsForTeam(db, input.team_slug),
     version,
     services,

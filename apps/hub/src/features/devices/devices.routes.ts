@@ -1,13 +1,12 @@
 import { deviceRegisterEndpoint } from '@latchkey/contracts';
-import { type Db, registerEndpoint, unauthorized } from '@latchkey/runtime';
-import type { FastifyInstance } from 'fastify';
+import { type Db, type Router, unauthorized } from '@latchkey/runtime';
 import type { DeviceGuard } from './device-guard.ts';
 import { createDevicesService } from './devices.service.ts';
 
 /** Device registration: an enrolment grant in, a device credential out (shown once, stored hashed). */
-export function devicesRoutes(app: FastifyInstance, guard: DeviceGuard, db: Db) {
+export function devicesRoutes(router: Router, guard: DeviceGuard, db: Db) {
   const devices = createDevicesService(db);
-  registerEndpoint(app, deviceRegisterEndpoint, guard, async ({ input, request }) => {
+  router.handle(deviceRegisterEndpoint, guard, async ({ input, request }) => {
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) throw unauthorized('An enrolment grant is required.');
     return devices.register(header.slice(7), input);

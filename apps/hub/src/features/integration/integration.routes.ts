@@ -7,8 +7,7 @@ import {
   hubSetServicesEndpoint,
   hubVerifyEndpoint,
 } from '@latchkey/contracts';
-import { AppError, type Db, registerEndpoint } from '@latchkey/runtime';
-import type { FastifyInstance } from 'fastify';
+import { AppError, type Db, type Router } from '@latchkey/runtime';
 import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
 import type { HubKeys } from '../../platform/keys.ts';
 import type { HubSessionsService } from '../auth/index.ts';
@@ -19,7 +18,7 @@ import { verifyServerCall } from './server-call.ts';
 
 /** The licence server's signed calls (register, verify, switch services, revoke) and the console's delete-connector call. */
 export function integrationRoutes(
-  app: FastifyInstance,
+  router: Router,
   guard: HubGuard,
   db: Db,
   version: string,
@@ -29,17 +28,17 @@ export function integrationRoutes(
   const offered = servicesFor(version);
   const state = async (teamSlug: string) => ({ version, offered, enabled: await repo.enabledForTeam(db, teamSlug) });
 
-  registerEndpoint(app, hubRegisterEndpoint, guard, async ({ input, request }) => {
+  router.handle(hubRegisterEndpoint, guard, async ({ input, request }) => {
     await registerCredential(db, keys.setupSecret, hubRegisterEndpoint.path, input, request.headers.authorization, request.body);
     return { hub_key: keys.publicJwk, version };
   });
 
-  registerEndpoint(app, hubVerifyEndpoint, guard, async ({ input, request }) => {
+  router.handle(hubVerifyEndpoint, guard, async ({ input, request }) => {
     await verifyServerCall(db, request, hubVerifyEndpoint.path, input.team_slug);
     return state(input.team_slug);
   });
 
-  registerEndpoint(app, hubSetServicesEndpoint, guard, async ({ input, request }) => {
+  router.handle(hubSetServicesEndpoint, guard, async ({ input, request }) => {
     const registration = await verifyServerCall(db, request, hubSetServicesEndpoint.path, input.team_slug);
     const missing = input.enabled.filter((s) => !offered.includes(s));
     if (missing.length > 0) {
@@ -53,7 +52,7 @@ export function integrationRoutes(
     return state(input.team_slug);
   });
 
-  registerEndpoint(app, hubRevokeSessionsEndpoint, guard, async ({ input, request }) => {
+  router.handle(hubRevokeSessionsEndpoint, guard, async ({ input, request }) => {
     await verifyServerCall(db, request, hubRevokeSessionsEndpoint.path, input.team_slug);
     const revoked = await sessions.revokeFromServer(input.team_slug, {
       sessionIds: input.session_ids ?? [],
@@ -62,12 +61,12 @@ export function integrationRoutes(
     return { revoked };
   });
 
-  registerEndpoint(app, hubDeleteConnectorEndpoint, guard, async ({ ctx }) => {
+  router.handle(hubDeleteConnectorEndpoint, guard, async ({ ctx }) => {
     const caller = requireHubCaller(ctx);
     // Sessions cascade with the registration, the caller's own included.
     await repo.deleteForTeam(db, caller.teamSlug);
     return { code: 'connector_deleted' as const };
   });
 
-  registerEndpoint(app, hubEnabledServicesEndpoint, guard, async ({ ctx }) => state(requireHubCaller(ctx).teamSlug));
+  router.handle(hubEnabledServicesEndpoint, guard, async ({ ctx }) => state(requireHubCaller(ctx).teamSlug));
 }

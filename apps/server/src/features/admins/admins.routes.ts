@@ -6,31 +6,21 @@ import {
   adminMembersEndpoint,
   adminRemoveEndpoint,
 } from '@latchkey/contracts';
-import { type Db, registerEndpoint } from '@latchkey/runtime';
-import type { FastifyInstance } from 'fastify';
+import type { Db, Router } from '@latchkey/runtime';
 import { type Guard, requireCaller } from '../../http/guard.ts';
 import type { OnboardingInvites } from '../auth/index.ts';
 import { type AdminsServiceDeps, createAdminsService, createInvitationAcceptance } from './admins.service.ts';
-
-export const ADMINS_ENDPOINTS = [
-  adminMembersEndpoint,
-  adminAddEndpoint,
-  adminRemoveEndpoint,
-  adminAuthResetEndpoint,
-  adminInvitationEndpoint,
-  adminInvitationAcceptEndpoint,
-];
 
 export interface AdminsDeps extends AdminsServiceDeps {
   invites: OnboardingInvites;
 }
 
 /** Settings → administrators: super admin only, every rule in the service; invitations are accepted by their link. */
-export function adminsRoutes(app: FastifyInstance, guard: Guard, db: Db, deps: AdminsDeps) {
+export function adminsRoutes(router: Router, guard: Guard, db: Db, deps: AdminsDeps) {
   const admins = createAdminsService(db, deps);
   const acceptance = createInvitationAcceptance(db);
-  registerEndpoint(app, adminMembersEndpoint, guard, ({ ctx, input }) => admins.list(requireCaller(ctx), input.search_value));
-  registerEndpoint(app, adminAddEndpoint, guard, async ({ ctx, input, request }) => {
+  router.handle(adminMembersEndpoint, guard, ({ ctx, input }) => admins.list(requireCaller(ctx), input.search_value));
+  router.handle(adminAddEndpoint, guard, async ({ ctx, input, request }) => {
     const caller = requireCaller(ctx);
     const done = await admins.add(caller, input.email, input.scopes);
     if (done.code === 'invited') return done;
@@ -40,8 +30,8 @@ export function adminsRoutes(app: FastifyInstance, guard: Guard, db: Db, deps: A
     });
     return done;
   });
-  registerEndpoint(app, adminRemoveEndpoint, guard, ({ ctx, input }) => admins.remove(requireCaller(ctx), input.email));
-  registerEndpoint(app, adminAuthResetEndpoint, guard, ({ ctx, input }) => admins.resetAuth(requireCaller(ctx), input.email));
-  registerEndpoint(app, adminInvitationEndpoint, guard, ({ input }) => acceptance.describe(input.token));
-  registerEndpoint(app, adminInvitationAcceptEndpoint, guard, ({ input }) => acceptance.accept(input.token));
+  router.handle(adminRemoveEndpoint, guard, ({ ctx, input }) => admins.remove(requireCaller(ctx), input.email));
+  router.handle(adminAuthResetEndpoint, guard, ({ ctx, input }) => admins.resetAuth(requireCaller(ctx), input.email));
+  router.handle(adminInvitationEndpoint, guard, ({ input }) => acceptance.describe(input.token));
+  router.handle(adminInvitationAcceptEndpoint, guard, ({ input }) => acceptance.accept(input.token));
 }

@@ -1,23 +1,21 @@
 import { brandingEndpoint, logoRemoveEndpoint, logoUpdateEndpoint, logoUploadEndpoint } from '@latchkey/contracts';
-import { type Db, registerEndpoint } from '@latchkey/runtime';
+import type { Db, Router } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type Guard, requireCaller } from '../../http/guard.ts';
 import { createBrandingService, LOGO_FILE_PATH } from './branding.service.ts';
 
-export const BRANDING_ENDPOINTS = [brandingEndpoint, logoUploadEndpoint, logoUpdateEndpoint, logoRemoveEndpoint];
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function brandingRoutes(app: FastifyInstance, guard: Guard, db: Db) {
+export function brandingRoutes(app: FastifyInstance, router: Router, guard: Guard, db: Db) {
   const branding = createBrandingService(db);
-  registerEndpoint(app, brandingEndpoint, guard, ({ ctx }) => branding.current(requireCaller(ctx)));
-  registerEndpoint(app, logoUploadEndpoint, guard, ({ ctx, input }) =>
+  router.handle(brandingEndpoint, guard, ({ ctx }) => branding.current(requireCaller(ctx)));
+  router.handle(logoUploadEndpoint, guard, ({ ctx, input }) =>
     branding.upload(requireCaller(ctx), input.content_type, input.data),
   );
-  registerEndpoint(app, logoUpdateEndpoint, guard, ({ ctx, input }) =>
+  router.handle(logoUpdateEndpoint, guard, ({ ctx, input }) =>
     branding.update(requireCaller(ctx), input.content_type, input.data),
   );
-  registerEndpoint(app, logoRemoveEndpoint, guard, ({ ctx }) => branding.remove(requireCaller(ctx)));
+  router.handle(logoRemoveEndpoint, guard, ({ ctx }) => branding.remove(requireCaller(ctx)));
 
   // The image itself, for <img src>: each upload gets a new random id, so the address is
   // unguessable and its bytes never change (cached for a year); a removed logo is a 404.

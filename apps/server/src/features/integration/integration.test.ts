@@ -12,6 +12,8 @@ import { DEMO_ADMINS } from '../demo/index.ts';
 /** Calls guarded by the Hub-service rules: what the services' own calls will be gated by. */
 const probe = (name: string, access: AccessRule) =>
   defineEndpoint({
+    name: `probe-${name}`,
+    program: 'server',
     method: 'POST',
     path: `/test/probe/${name}/`,
     auth: 'session',

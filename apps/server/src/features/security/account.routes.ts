@@ -17,8 +17,8 @@ import {
   updateAuthTypeEndpoint,
   validatePasswordRequestEndpoint,
 } from '@latchkey/contracts';
-import { registerEndpoint } from '@latchkey/runtime';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Router } from '@latchkey/runtime';
+import type { FastifyRequest } from 'fastify';
 import { type Caller, type Guard, requireCaller } from '../../http/guard.ts';
 import type { AccountCaller, AccountService } from './account.service.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
@@ -29,44 +29,42 @@ const who = (ctx: Caller | null, request: FastifyRequest): AccountCaller => {
 };
 
 /** Spec §7 "With team": the signed-in admin's own sign-in settings. */
-export function accountRoutes(app: FastifyInstance, guard: Guard, account: AccountService, reset: PasswordResetService) {
-  registerEndpoint(app, requestPasswordResetEndpoint, guard, ({ input, request }) => reset.request(input.email, request.ip));
-  registerEndpoint(app, validatePasswordRequestEndpoint, guard, ({ input }) => reset.validate(input.password_request));
-  registerEndpoint(app, changePasswordRequestEndpoint, guard, ({ input, request }) =>
+export function accountRoutes(router: Router, guard: Guard, account: AccountService, reset: PasswordResetService) {
+  router.handle(requestPasswordResetEndpoint, guard, ({ input, request }) => reset.request(input.email, request.ip));
+  router.handle(validatePasswordRequestEndpoint, guard, ({ input }) => reset.validate(input.password_request));
+  router.handle(changePasswordRequestEndpoint, guard, ({ input, request }) =>
     reset.change(input.password_request, input.password, input.confirm_password, request.ip),
   );
-  registerEndpoint(app, accountSecurityEndpoint, guard, ({ ctx, request }) => account.summary(who(ctx, request)));
-  registerEndpoint(app, updateAuthTypeEndpoint, guard, ({ ctx, request, input }) =>
+  router.handle(accountSecurityEndpoint, guard, ({ ctx, request }) => account.summary(who(ctx, request)));
+  router.handle(updateAuthTypeEndpoint, guard, ({ ctx, request, input }) =>
     account.updateAuthType(who(ctx, request), input.auth_type, input.password),
   );
-  registerEndpoint(app, changePasswordEndpoint, guard, ({ ctx, request, input }) =>
+  router.handle(changePasswordEndpoint, guard, ({ ctx, request, input }) =>
     account.changePassword(who(ctx, request), input.old_password, input.new_password),
   );
-  registerEndpoint(app, setFirstPasswordEndpoint, guard, ({ ctx, request, input }) =>
+  router.handle(setFirstPasswordEndpoint, guard, ({ ctx, request, input }) =>
     account.setFirstPassword(who(ctx, request), input.password, input.confirm_password),
   );
-  registerEndpoint(app, totpRegisterEndpoint, guard, ({ ctx, request }) => account.totpRegister(who(ctx, request)));
-  registerEndpoint(app, totpRegisterVerifyEndpoint, guard, ({ ctx, request, input }) =>
+  router.handle(totpRegisterEndpoint, guard, ({ ctx, request }) => account.totpRegister(who(ctx, request)));
+  router.handle(totpRegisterVerifyEndpoint, guard, ({ ctx, request, input }) =>
     account.totpRegisterVerify(who(ctx, request), input.totp),
   );
-  registerEndpoint(app, totpChangeEndpoint, guard, ({ ctx, request, input }) =>
-    account.totpChange(who(ctx, request), input.totp),
-  );
-  registerEndpoint(app, totpChangeVerifyEndpoint, guard, ({ ctx, request, input }) =>
+  router.handle(totpChangeEndpoint, guard, ({ ctx, request, input }) => account.totpChange(who(ctx, request), input.totp));
+  router.handle(totpChangeVerifyEndpoint, guard, ({ ctx, request, input }) =>
     account.totpChangeVerify(who(ctx, request), input.totp),
   );
-  registerEndpoint(app, u2fRegisterOptionsEndpoint, guard, ({ ctx, request }) => account.securityKeyOptions(who(ctx, request)));
-  registerEndpoint(app, u2fRegisterVerifyEndpoint, guard, ({ ctx, request, input }) =>
+  router.handle(u2fRegisterOptionsEndpoint, guard, ({ ctx, request }) => account.securityKeyOptions(who(ctx, request)));
+  router.handle(u2fRegisterVerifyEndpoint, guard, ({ ctx, request, input }) =>
     account.addSecurityKey(who(ctx, request), input.response, input.name),
   );
-  registerEndpoint(app, u2fKeysEndpoint, guard, ({ ctx, request }) => account.securityKeysList(who(ctx, request)));
-  registerEndpoint(app, u2fKeyRenameEndpoint, guard, ({ ctx, request, input }) =>
+  router.handle(u2fKeysEndpoint, guard, ({ ctx, request }) => account.securityKeysList(who(ctx, request)));
+  router.handle(u2fKeyRenameEndpoint, guard, ({ ctx, request, input }) =>
     account.renameSecurityKey(who(ctx, request), input.id, input.name),
   );
-  registerEndpoint(app, u2fKeyRemoveEndpoint, guard, ({ ctx, request, input }) =>
+  router.handle(u2fKeyRemoveEndpoint, guard, ({ ctx, request, input }) =>
     account.removeSecurityKey(who(ctx, request), input.id, input.password),
   );
-  registerEndpoint(app, regenerateRecoveryCodesEndpoint, guard, ({ ctx, request, input }) =>
+  router.handle(regenerateRecoveryCodesEndpoint, guard, ({ ctx, request, input }) =>
     account.regenerateRecoveryCodes(who(ctx, request), input.totp),
   );
 }

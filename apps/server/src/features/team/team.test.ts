@@ -11,6 +11,8 @@ import { DEMO_ADMINS } from '../demo/index.ts';
 /** Throwaway calls with restrictive rules: no served call refuses any admin yet. */
 const probe = (name: string, access: AccessRule) =>
   defineEndpoint({
+    name: `probe-${name}`,
+    program: 'server',
     method: 'POST',
     path: `/test/probe/${name}/`,
     auth: 'session',

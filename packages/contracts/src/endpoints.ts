@@ -1,0 +1,81 @@
+import * as account from './account.ts';
+import * as admins from './admins.ts';
+import * as audit from './audit.ts';
+import * as auth from './auth.ts';
+import * as branding from './branding.ts';
+import * as devices from './devices.ts';
+import type { Endpoint, Program } from './endpoint.ts';
+import * as groups from './groups.ts';
+import * as hub from './hub.ts';
+import * as hubIntegration from './hub-integration.ts';
+import * as ingestion from './ingestion.ts';
+import * as integration from './integration.ts';
+import * as people from './people.ts';
+import * as policies from './policies.ts';
+import * as recovery from './recovery.ts';
+import * as securityKeys from './security-keys.ts';
+import * as sharing from './sharing.ts';
+import * as signInLinks from './sign-in-links.ts';
+import * as team from './team.ts';
+
+/**
+ * The domain modules whose endpoints make up the API. A new call is one `defineEndpoint` in one
+ * of these (a new domain module is added here once); every export that is an endpoint is found.
+ */
+const MODULES = {
+  account,
+  admins,
+  audit,
+  auth,
+  branding,
+  devices,
+  groups,
+  hub,
+  hubIntegration,
+  ingestion,
+  integration,
+  people,
+  policies,
+  recovery,
+  securityKeys,
+  sharing,
+  signInLinks,
+  team,
+};
+
+type Modules = typeof MODULES;
+type ModuleEndpoints<M> = { [K in keyof M as M[K] extends Endpoint ? M[K]['name'] : never]: M[K] };
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Each call's name → its endpoint, derived from the declarations (what the console's `call()` is typed by). */
+export type ApiMap = UnionToIntersection<{ [M in keyof Modules]: ModuleEndpoints<Modules[M]> }[keyof Modules]>;
+export type EndpointName = keyof ApiMap;
+function isEndpoint(value: unknown): value is Endpoint {
+  return typeof value === 'object' && value !== null && 'program' in value && 'path' in value && 'output' in value;
+}
+
+function collect(): ApiMap {
+  const byName = new Map<string, Endpoint>();
+  const byRoute = new Map<string, string>();
+  for (const module of Object.values(MODULES)) {
+    for (const value of Object.values(module)) {
+      if (!isEndpoint(value) || byName.get(value.name) === value) continue;
+      // Two declarations with one name or one route would silently shadow each other.
+      if (byName.has(value.name)) throw new Error(`Two endpoints are named ${value.name}.`);
+      const route = `${value.program} ${value.method} ${value.path}`;
+      const other = byRoute.get(route);
+      if (other) throw new Error(`${value.name} and ${other} are both ${route}.`);
+      byName.set(value.name, value);
+      byRoute.set(route, value.name);
+    }
+  }
+  return Object.fromEntries(byName) as unknown as ApiMap;
+}
+
+/** Every call of both programs, by name. */
+export const ENDPOINTS: ApiMap = collect();
+
+/** The calls `program` answers: what its router must have a handler for, and what its OpenAPI document lists. */
+export function endpointsOf(program: Program): Endpoint[] {
+  return (Object.values(ENDPOINTS) as Endpoint[]).filter((e) => e.program === program);
+}
