@@ -28,7 +28,9 @@ export interface Db extends Queryable {
    * right after it, before the caller gets its result), so another instance hears of a change
    * milliseconds after it is visible and before the writer answers. `live` is false while notices
    * from other processes may be missed (the listening connection is down, or not yet up): a cache
-   * must not answer from memory then. Embedded PGlite has one process: always live.
+   * must not answer from memory then. Embedded PGlite has one process: always live. A process
+   * announces the channel's changes once it watches it, so every instance that writes those tables
+   * must watch too (each runs the same code).
    */
   watchChanges(channel: string, pattern: RegExp, listener: () => void): ChangeFeed;
   /** Connections of a PostgreSQL pool (for /metrics); absent on embedded PGlite, which has one. */
@@ -82,7 +84,8 @@ export function wrapPglite(lite: PGlite): Db {
       return result;
     },
     onCommitted: committed.add,
-    watchChanges(_channel, pattern, listener) {
+    watchChanges(channel, pattern, listener) {
+      assertChannel(channel);
       committed.add((sql) => {
         if (pattern.test(sql)) listener();
       });
@@ -142,6 +145,7 @@ export function wrapPool(pool: pg.Pool): Db {
     },
     onCommitted: committed.add,
     watchChanges(channel, pattern, listener) {
+      assertChannel(channel);
       committed.add((sql) => {
         if (pattern.test(sql)) listener();
       });
@@ -156,7 +160,10 @@ export function wrapPool(pool: pg.Pool): Db {
   };
 }
 
-const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+/** Channels are written into `listen` (an identifier, no parameter): only plain names. */
+function assertChannel(channel: string) {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+}
 
 /**
  * One connection of its own (outside the pool, which would hand it to a query) that LISTENs to the
@@ -210,7 +217,6 @@ function changeListener(pool: pg.Pool) {
 
   return {
     watch(channel: string, listener: () => void): ChangeFeed {
-      if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
       const known = channels.get(channel);
       if (known) known.push(listener);
       else {

@@ -178,7 +178,8 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
         // then collides with the one just committed (a unique violation, which pg-boss does not
         // recognise as its lost race). Run again, in a new transaction, it sees the schema and
         // fails as pg-boss expects ("already exists").
-        if (isCatalogCollision(error) && sql.includes(`CREATE SCHEMA IF NOT EXISTS ${schema}`)) return { rows: await db.exec(sql) };
+        if (isCatalogCollision(error) && sql.includes(`CREATE SCHEMA IF NOT EXISTS ${schema}`))
+          return { rows: await db.exec(sql) };
         // A failed `BEGIN; …; COMMIT;` string leaves the session in the aborted transaction; on
         // PGlite that is the only connection. (pg drops a pool client that failed.)
         if (db.kind === 'pglite' && /^\s*BEGIN;/.test(sql)) await db.exec('ROLLBACK').catch(() => undefined);

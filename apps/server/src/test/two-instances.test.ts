@@ -113,7 +113,8 @@ async function emptyDatabase(url: string): Promise<{ url: string; drop(): Promis
 
 const secret = () => randomBytes(32).toString('hex');
 /** Addresses of the documentation ranges, new each run: the Redis counters are shared with other test files. */
-const address = () => `2001:db8:${randomInt(0xffff).toString(16)}:${randomInt(0xffff).toString(16)}::${randomInt(1, 0xffff).toString(16)}`;
+const address = () =>
+  `2001:db8:${randomInt(0xffff).toString(16)}:${randomInt(0xffff).toString(16)}::${randomInt(1, 0xffff).toString(16)}`;
 const RATE_LIMIT = 20;
 
 // On PostgreSQL only: embedded PGlite is one process's own database, so there are no two instances to run.
@@ -269,12 +270,17 @@ if (onPostgres)
       hub('/api/v1/session/', { body: { team_slug: 'northwind' }, token: tokens.access, pin });
 
     test('started together, the instances migrate each database exactly once, and seed the demo once', async () => {
-      const serverMigrations = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
-      const hubMigrations = readdirSync(HUB_MIGRATIONS_DIR).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+      const serverMigrations = readdirSync(MIGRATIONS_DIR)
+        .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+        .sort();
+      const hubMigrations = readdirSync(HUB_MIGRATIONS_DIR)
+        .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+        .sort();
       // One instance applied them all, the other found nothing left to do.
       expect(migrated.server.map((m) => m.length).sort()).toEqual([0, serverMigrations.length]);
       expect(migrated.hub.map((m) => m.length).sort()).toEqual([0, hubMigrations.length]);
-      const applied = async (db: Db) => (await db.query<{ name: string }>('select name from schema_migrations order by name')).map((r) => r.name);
+      const applied = async (db: Db) =>
+        (await db.query<{ name: string }>('select name from schema_migrations order by name')).map((r) => r.name);
       expect(await applied(serverDbs[0] as Db)).toEqual(serverMigrations);
       expect(await applied(hubDbs[0] as Db)).toEqual(hubMigrations);
       expect(seeded.sort()).toEqual([false, true]);
