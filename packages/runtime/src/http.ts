@@ -9,7 +9,8 @@ export interface HttpOptions {
   logLevel: string;
   /** Validate every reply against its contract (tests and development). */
   checkReplies: boolean;
-  trustProxy?: boolean;
+  /** Fastify's trustProxy: false, a number of proxy hops, or the proxies' addresses (see `trustProxySetting`). */
+  trustProxy?: boolean | number | string;
 }
 
 /** Fields whose values never reach a log line. */
@@ -18,7 +19,8 @@ const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers[
 export function createHttpApp(options: HttpOptions): FastifyInstance {
   const app = Fastify({
     logger: { level: options.logLevel, redact: REDACT },
-    trustProxy: options.trustProxy ?? false,
+    // A number of hops as the function Fastify's types take: the socket and the N-1 proxies behind the outermost are trusted.
+    trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     bodyLimit: 1024 * 1024,
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
@@ -116,4 +118,8 @@ export function registerEndpoint<E extends Endpoint, Ctx>(
       return result;
     },
   });
+}
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export const UPSTREAM_HEADER = 'x-test-upstream';
 /** A request carrying this header (an index) goes to that instance instead of the next in turn. */
 export const PIN_HEADER = 'x-test-pin-upstream';
+/** The client's network address as the proxy would see it (every test client is on loopback). */
+export const PEER_HEADER = 'x-test-peer-address';
 
 export interface RoundRobinProxy {
   url: string;
@@ -18,9 +20,11 @@ export interface RoundRobinProxy {
  * A load balancer in a few lines, for tests of several instances behind one address: each request
  * goes to the next upstream in turn (or the pinned one), with its method, path, headers and body;
  * X-Forwarded-For gets the peer's address appended, as a proxy in front of the instances does.
- * Every peer is on loopback here, so the address the proxy reports for them is `peerAddress`:
- * request-rate counters in a Redis other test files share are keyed by address, and this run's
- * traffic must neither count against theirs nor theirs against this run's.
+ * Every peer is on loopback here, so the address the proxy reports for one is what it says in
+ * PEER_HEADER (a test playing several clients), else `peerAddress`: request-rate counters in a
+ * Redis other test files share are keyed by address, and this run's traffic must neither count
+ * against theirs nor theirs against this run's. Whatever X-Forwarded-For the client sent is kept
+ * in front, as real proxies do: only the last entry is the proxy's own word.
  */
 export async function startRoundRobinProxy(options: { peerAddress: string }): Promise<RoundRobinProxy> {
   let upstreams: URL[] = [];
@@ -40,8 +44,11 @@ export async function startRoundRobinProxy(options: { peerAddress: string }): Pr
     served[index] = (served[index] ?? 0) + 1;
     const headers: IncomingHttpHeaders = { ...incoming.headers, host: target.host };
     delete headers[PIN_HEADER];
+    delete headers[PEER_HEADER];
+    const claimed = incoming.headers[PEER_HEADER];
+    const peer = typeof claimed === 'string' ? claimed : options.peerAddress;
     const forwarded = incoming.headers['x-forwarded-for'];
-    headers['x-forwarded-for'] = forwarded ? `${forwarded}, ${options.peerAddress}` : options.peerAddress;
+    headers['x-forwarded-for'] = forwarded ? `${forwarded}, ${peer}` : peer;
     const upstream = request(
       { agent, host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers },
       (answer) => {

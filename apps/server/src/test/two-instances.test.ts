@@ -16,7 +16,7 @@ import { buildServer } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { MIGRATIONS_DIR } from '../db/migrations-dir.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD, seedDemo } from '../features/demo/seed.ts';
-import { PIN_HEADER, type RoundRobinProxy, startRoundRobinProxy, UPSTREAM_HEADER } from './round-robin-proxy.ts';
+import { PEER_HEADER, PIN_HEADER, type RoundRobinProxy, startRoundRobinProxy, UPSTREAM_HEADER } from './round-robin-proxy.ts';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 
@@ -30,9 +30,18 @@ interface Answer<T> {
 async function call<T = Record<string, unknown>>(
   proxy: RoundRobinProxy,
   path: string,
-  options: { body?: unknown; form?: Record<string, string>; token?: string; pin?: number; client: string },
+  options: {
+    body?: unknown;
+    form?: Record<string, string>;
+    token?: string;
+    pin?: number;
+    client: string;
+    /** What the client itself puts in X-Forwarded-For (a forgery: it has no proxy of its own). */
+    forwarded?: string;
+  },
 ): Promise<Answer<T>> {
-  const headers: Record<string, string> = { 'x-forwarded-for': options.client };
+  const headers: Record<string, string> = { [PEER_HEADER]: options.client };
+  if (options.forwarded) headers['x-forwarded-for'] = options.forwarded;
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.pin !== undefined) headers[PIN_HEADER] = String(options.pin);
   let body: string | URLSearchParams;
@@ -79,11 +88,12 @@ describe('the round-robin proxy the two-instance test stands on', () => {
       expect(await send('/one?q=1')).toEqual([201, '0', 'b', 'from 0']);
       expect(await send('/two', { 'x-forwarded-for': '198.51.100.1' })).toEqual([201, '1', 'b', 'from 1']);
       expect(await send('/three', { [PIN_HEADER]: '1' })).toEqual([201, '1', 'b', 'from 1']);
+      expect(await send('/four', { [PEER_HEADER]: '192.0.2.9' })).toEqual([201, '0', 'b', 'from 0']);
       expect(seen).toEqual([
-        ['PUT /one?q=1 192.0.2.7 a body /one?q=1'],
+        ['PUT /one?q=1 192.0.2.7 a body /one?q=1', 'PUT /four 192.0.2.9 a body /four'],
         ['PUT /two 198.51.100.1, 192.0.2.7 a body /two', 'PUT /three 192.0.2.7 a body /three'],
       ]);
-      expect(proxy.served).toEqual([1, 2]);
+      expect(proxy.served).toEqual([2, 2]);
     } finally {
       await proxy.close();
       for (const u of upstreams) u.close();
@@ -362,9 +372,16 @@ if (onPostgres)
     });
 
     for (const [name, send] of [
-      ['server', (from: string) => call(serverProxy, '/api/v1/team/admin/info/', { client: from })],
-      ['Hub', (from: string) => call(hubProxy, '/api/v1/session/', { client: from, body: { team_slug: 'northwind' } })],
-    ] as const)
+      [
+        'server',
+        (from: string, forwarded?: string) => call(serverProxy, '/api/v1/team/admin/info/', { client: from, forwarded }),
+      ],
+      [
+        'Hub',
+        (from: string, forwarded?: string) =>
+          call(hubProxy, '/api/v1/session/', { client: from, forwarded, body: { team_slug: 'northwind' } }),
+      ],
+    ] as const) {
       test(`the ${name}'s request rate limit counts across both instances`, async () => {
         const from = address();
         const answers = [];
@@ -378,6 +395,16 @@ if (onPostgres)
         // Another client is not.
         expect((await send(address())).status).not.toBe(429);
       });
+
+      test(`a client cannot pass for another at the ${name} by sending its own X-Forwarded-For`, async () => {
+        const from = address();
+        const answers = [];
+        // Each request claims a new address in front of what the proxy appends.
+        for (let i = 0; i <= RATE_LIMIT; i++) answers.push((await send(from, address())).status);
+        expect(answers.slice(0, RATE_LIMIT).filter((s) => s === 429)).toEqual([]);
+        expect(answers.at(-1)).toBe(429);
+      });
+    }
   });
 
 function listening(app: FastifyInstance): string {
