@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -97,13 +98,15 @@ export function wrapPglite(lite: PGlite): Db {
 
 export function wrapPool(pool: pg.Pool): Db {
   const committed = committedListeners();
-  const changes = changeListener(pool);
+  // Names this Db in its notices: it hears its own changes at commit already, not again.
+  const origin = randomUUID();
+  const changes = changeListener(pool, origin);
   // The channels each watched pattern announces; checked against every write's SQL.
   const announced: { channel: string; pattern: RegExp }[] = [];
   const channelsOf = (statements: string[]) =>
     new Set(announced.filter((a) => statements.some((sql) => a.pattern.test(sql))).map((a) => a.channel));
   const announce = async (q: pg.Pool | pg.PoolClient, statements: string[]) => {
-    for (const channel of channelsOf(statements)) await q.query("select pg_notify($1, '')", [channel]);
+    for (const channel of channelsOf(statements)) await q.query('select pg_notify($1, $2)', [channel, origin]);
   };
   return {
     kind: 'postgres',
@@ -170,7 +173,7 @@ function assertChannel(channel: string) {
  * watched channels. Lost, it reconnects every second; meanwhile the feeds are not live, and once
  * back every listener runs (whatever changed in between was not heard).
  */
-function changeListener(pool: pg.Pool) {
+function changeListener(pool: pg.Pool, origin: string) {
   const channels = new Map<string, (() => void)[]>();
   const listening = new Set<string>();
   let client: pg.Client | undefined;
@@ -197,7 +200,9 @@ function changeListener(pool: pg.Pool) {
     connecting ??= (async () => {
       const c = new pg.Client(pool.options);
       try {
-        c.on('notification', (message) => heard(message.channel));
+        c.on('notification', (message) => {
+          if (message.payload !== origin) heard(message.channel);
+        });
         c.on('error', () => lost(c));
         c.on('end', () => lost(c));
         await c.connect();
