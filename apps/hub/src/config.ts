@@ -1,4 +1,4 @@
-import { envFlag, parseConfig } from '@latchkey/runtime';
+import { envFlag, parseConfig, trustProxySetting } from '@latchkey/runtime';
 import { z } from 'zod';
 
 /** Browser origins, exact (scheme://host[:port]); the console calls the Hub from one of them. */
@@ -50,8 +50,8 @@ const Config = z
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
     /** redis://host:port: request rate limits are counted there, shared by every Hub instance. */
     REDIS_URL: z.url().optional(),
-    /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits). */
-    TRUST_PROXY: envFlag,
+    /** Behind load balancers: how many (or which) append to X-Forwarded-For; the client is the address the outermost one saw (rate limits). */
+    TRUST_PROXY: trustProxySetting,
     /** When set, /metrics needs `Authorization: Bearer <token>`; without it /metrics is open outside production and off in production. */
     METRICS_TOKEN: z.string().min(16).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -2,6 +2,16 @@ import { describe, expect, test } from 'vitest';
 import { loadConfig } from './config.ts';
 
 describe('configuration', () => {
+  test('TRUST_PROXY counts proxy hops (a client is what the outermost proxy saw), or names the proxies; off by default', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    // `true` is one proxy, never "believe the leftmost address", which a client writes itself.
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.1' }).TRUST_PROXY).toBe('10.0.0.0/8, 192.0.2.1');
+  });
+
   test('defaults to the embedded database and log mail in development', () => {
     const config = loadConfig({});
     expect(config.DATABASE_URL).toBeUndefined();

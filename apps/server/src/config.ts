@@ -1,5 +1,5 @@
 import { hubUrlProblem } from '@latchkey/contracts';
-import { envFlag, parseAllowList, parseConfig } from '@latchkey/runtime';
+import { envFlag, parseAllowList, parseConfig, trustProxySetting } from '@latchkey/runtime';
 import { z } from 'zod';
 
 const Config = z.object({
@@ -53,8 +53,8 @@ const Config = z.object({
   DEMO_HUB_KEY: z.string().optional(),
   /** redis://host:port: brute-force counters live there instead of PostgreSQL (shared by every instance). */
   REDIS_URL: z.string().url().optional(),
-  /** Behind a load balancer: take the client address from X-Forwarded-For. */
-  TRUST_PROXY: envFlag,
+  /** Behind load balancers: how many (or which) append to X-Forwarded-For; the client is the address the outermost one saw. */
+  TRUST_PROXY: trustProxySetting,
   /** When set, /metrics needs `Authorization: Bearer <token>`; without it /metrics is open outside production and off in production. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -22,9 +23,25 @@ export interface Db extends Queryable {
    * single statement, at commit for those of a transaction. Lets a cache drop what a write changed.
    */
   onCommitted(listener: (sql: string) => void): void;
+  /**
+   * Tells every process on this database that a write matching `pattern` took effect: `listener`
+   * runs here at commit (as `onCommitted`) and in every other process watching `channel`. On
+   * PostgreSQL the notice is a NOTIFY sent inside the writing transaction (a single statement's
+   * right after it, before the caller gets its result), so another instance hears of a change
+   * milliseconds after it is visible and before the writer answers. `live` is false while notices
+   * from other processes may be missed (the listening connection is down, or not yet up): a cache
+   * must not answer from memory then. Embedded PGlite has one process: always live. A process
+   * announces the channel's changes once it watches it, so every instance that writes those tables
+   * must watch too (each runs the same code).
+   */
+  watchChanges(channel: string, pattern: RegExp, listener: () => void): ChangeFeed;
   /** Connections of a PostgreSQL pool (for /metrics); absent on embedded PGlite, which has one. */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
+}
+
+export interface ChangeFeed {
+  readonly live: boolean;
 }
 
 /** The onCommitted listeners of one Db. */
@@ -69,23 +86,42 @@ export function wrapPglite(lite: PGlite): Db {
       return result;
     },
     onCommitted: committed.add,
+    watchChanges(channel, pattern, listener) {
+      assertChannel(channel);
+      committed.add((sql) => {
+        if (pattern.test(sql)) listener();
+      });
+      return { live: true };
+    },
     close: () => lite.close(),
   };
 }
 
 export function wrapPool(pool: pg.Pool): Db {
   const committed = committedListeners();
+  // Names this Db in its notices: it hears its own changes at commit already, not again.
+  const origin = randomUUID();
+  const changes = changeListener(pool, origin);
+  // The channels each watched pattern announces; checked against every write's SQL.
+  const announced: { channel: string; pattern: RegExp }[] = [];
+  const channelsOf = (statements: string[]) =>
+    new Set(announced.filter((a) => statements.some((sql) => a.pattern.test(sql))).map((a) => a.channel));
+  const announce = async (q: pg.Pool | pg.PoolClient, statements: string[]) => {
+    for (const channel of channelsOf(statements)) await q.query('select pg_notify($1, $2)', [channel, origin]);
+  };
   return {
     kind: 'postgres',
     async query<T>(sql: string, params?: unknown[]) {
       const rows = (await pool.query(sql, params)).rows as T[];
       committed.emit([sql]);
+      await announce(pool, [sql]);
       return rows;
     },
     async exec<T>(sql: string) {
       // Several statements answer with one result each, a single statement with one result.
       const results: pg.QueryResult | pg.QueryResult[] = await pool.query(sql);
       committed.emit([sql]);
+      await announce(pool, [sql]);
       return ((Array.isArray(results) ? results.at(-1) : results)?.rows ?? []) as T[];
     },
     async transaction(fn) {
@@ -99,6 +135,8 @@ export function wrapPool(pool: pg.Pool): Db {
             return (await client.query(s, p)).rows as T[];
           },
         });
+        // In the transaction: other instances hear of the change exactly when it commits.
+        await announce(client, statements);
         await client.query('COMMIT');
         committed.emit(statements);
         return result;
@@ -110,8 +148,102 @@ export function wrapPool(pool: pg.Pool): Db {
       }
     },
     onCommitted: committed.add,
+    watchChanges(channel, pattern, listener) {
+      assertChannel(channel);
+      committed.add((sql) => {
+        if (pattern.test(sql)) listener();
+      });
+      announced.push({ channel, pattern });
+      return changes.watch(channel, listener);
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => pool.end(),
+    async close() {
+      await changes.close();
+      await pool.end();
+    },
+  };
+}
+
+/** Channels are written into `listen` (an identifier, no parameter): only plain names. */
+function assertChannel(channel: string) {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+}
+
+/**
+ * One connection of its own (outside the pool, which would hand it to a query) that LISTENs to the
+ * watched channels. Lost, it reconnects every second; meanwhile the feeds are not live, and once
+ * back every listener runs (whatever changed in between was not heard).
+ */
+function changeListener(pool: pg.Pool, origin: string) {
+  const channels = new Map<string, (() => void)[]>();
+  const listening = new Set<string>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<void> | undefined;
+  let closed = false;
+
+  const heard = (channel: string) => {
+    for (const listener of channels.get(channel) ?? []) listener();
+  };
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = undefined;
+    listening.clear();
+    c.end().catch(() => undefined);
+    if (!closed) setTimeout(() => void connect(), 1000).unref();
+  };
+  const listen = async (c: pg.Client, channel: string) => {
+    await c.query(`listen ${channel}`);
+    listening.add(channel);
+    // Anything may have changed before this point: the listener forgets what it kept.
+    heard(channel);
+  };
+  function connect(): Promise<void> {
+    connecting ??= (async () => {
+      const c = new pg.Client(pool.options);
+      try {
+        c.on('notification', (message) => {
+          if (message.payload !== origin) heard(message.channel);
+        });
+        c.on('error', () => lost(c));
+        c.on('end', () => lost(c));
+        await c.connect();
+        if (closed) return void (await c.end());
+        client = c;
+        for (const channel of channels.keys()) await listen(c, channel);
+      } catch {
+        // Lost after it was in use: `lost` retries; never in use: retry here.
+        if (client === c) lost(c);
+        else if (!closed) setTimeout(() => void connect(), 1000).unref();
+      } finally {
+        connecting = undefined;
+      }
+    })();
+    return connecting;
+  }
+
+  return {
+    watch(channel: string, listener: () => void): ChangeFeed {
+      const known = channels.get(channel);
+      if (known) known.push(listener);
+      else {
+        channels.set(channel, [listener]);
+        if (client) void listen(client, channel).catch(() => client && lost(client));
+        else void connect();
+      }
+      return {
+        get live() {
+          return listening.has(channel);
+        },
+      };
+    },
+    async close() {
+      closed = true;
+      await connecting;
+      const c = client;
+      client = undefined;
+      listening.clear();
+      await c?.end().catch(() => undefined);
+    },
   };
 }
 

@@ -11,7 +11,8 @@ export interface HttpOptions {
   logLevel: string;
   /** Validate every reply against its contract (tests and development). */
   checkReplies: boolean;
-  trustProxy?: boolean;
+  /** Fastify's trustProxy: false, a number of proxy hops, or the proxies' addresses (see `trustProxySetting`). */
+  trustProxy?: boolean | number | string;
   /** Where the JSON log lines go (tests read them); standard output by default. */
   logStream?: Writable;
 }
@@ -97,7 +98,8 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     genReqId: (req) => requestIdFrom(req.headers[REQUEST_ID_HEADER]),
-    trustProxy: options.trustProxy ?? false,
+    // A number of hops as the function Fastify's types take: the socket and the N-1 proxies behind the outermost are trusted.
+    trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     bodyLimit: 1024 * 1024,
   });
   app.addHook('onRequest', async (request, reply) => {
@@ -216,4 +218,8 @@ export function registerEndpoint<E extends Endpoint, Ctx>(
       return result;
     },
   });
+}
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }

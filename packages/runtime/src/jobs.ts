@@ -125,6 +125,28 @@ export function jobIdFor(queue: string, key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((Number.parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
 }
 
+/** A unique violation on a system catalog: concurrent DDL on an object both sessions saw as absent. */
+const isCatalogCollision = (error: unknown) =>
+  (error as { code?: string }).code === '23505' && /"pg_\w+_index"/.test(String((error as Error).message));
+
+/**
+ * Instances starting together create the same queues at once: pg-boss's `create_queue` inserts the
+ * queue's row, then locks the queue table to add its partition's foreign key, so one waiting on the
+ * other's row while holding its own row lock deadlocks, and PostgreSQL aborts one of them. Run
+ * again, the aborted one finds the queue made and does nothing.
+ */
+async function retryDeadlocked(step: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await step();
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 100 * attempt));
+    }
+  }
+}
+
 /** pg-boss's statement adding a job, as it reaches `onCommitted`. */
 const INSERT_JOB = (schema: string) => new RegExp(`^\\s*INSERT INTO ${schema}\\.job \\(`);
 
@@ -153,6 +175,14 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
       try {
         return { rows: await db.exec(sql) };
       } catch (error) {
+        // Two instances installing the schema at once: pg-boss serialises them with an advisory
+        // lock, but the second one's connection looked for the schema before it waited, and its
+        // catalog cache still says "absent" once it has the lock; `create schema if not exists`
+        // then collides with the one just committed (a unique violation, which pg-boss does not
+        // recognise as its lost race). Run again, in a new transaction, it sees the schema and
+        // fails as pg-boss expects ("already exists").
+        if (isCatalogCollision(error) && sql.includes(`CREATE SCHEMA IF NOT EXISTS ${schema}`))
+          return { rows: await db.exec(sql) };
         // A failed `BEGIN; …; COMMIT;` string leaves the session in the aborted transaction; on
         // PGlite that is the only connection. (pg drops a pool client that failed.)
         if (db.kind === 'pglite' && /^\s*BEGIN;/.test(sql)) await db.exec('ROLLBACK').catch(() => undefined);
@@ -240,9 +270,9 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
           retryBackoff: true,
           expireInSeconds: definition.expireInSeconds,
         };
-        await boss.createQueue(name, queue);
+        await retryDeadlocked(() => boss.createQueue(name, queue));
         // An existing queue takes this version's settings.
-        await boss.updateQueue(name, queue);
+        await retryDeadlocked(() => boss.updateQueue(name, queue));
       }
       created = true;
       if (!options.noWorkers) for (const name of definitions.keys()) await startWorker(name);

@@ -11,13 +11,15 @@ export function readMigrations(dir: string): { name: string; sql: string }[] {
 }
 
 export async function migrate(db: Db, dir: string): Promise<string[]> {
-  await db.exec(
-    'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
-  );
   const applied: string[] = [];
-  // One instance migrates at a time when several start together on one PostgreSQL server.
+  // One instance migrates at a time when several start together on one PostgreSQL server. The
+  // bookkeeping table is created under the lock too: two concurrent `create table if not exists`
+  // on an empty database collide (duplicate key in pg_type), and the second instance would fail.
   await db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock(7341001)');
+    await tx.query(
+      'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
+    );
     const done = new Set((await tx.query<{ name: string }>('select name from schema_migrations')).map((r) => r.name));
     for (const m of readMigrations(dir)) {
       if (done.has(m.name)) continue;

@@ -52,7 +52,12 @@ export async function seedDemo(db: Db, options: { hubUrl?: string | undefined; h
   const [existing] = await db.query<{ n: number }>('select count(*)::int as n from teams');
   if ((existing?.n ?? 0) > 0) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    // Instances started together on one PostgreSQL server (SEED_DEMO on each) seed one after the
+    // other: the second finds the teams and leaves them, instead of failing on their unique slugs.
+    await tx.query('lock table teams in exclusive mode');
+    const [again] = await tx.query<{ n: number }>('select count(*)::int as n from teams');
+    if ((again?.n ?? 0) > 0) return false;
     const northwind = await team(tx, {
       slug: 'northwind',
       name: 'Northwind Traders',
@@ -118,8 +123,8 @@ export async function seedDemo(db: Db, options: { hubUrl?: string | undefined; h
         ],
       );
     }
+    return true;
   });
-  return true;
 }
 
 async function team(tx: Queryable, t: Record<string, string>): Promise<string> {
