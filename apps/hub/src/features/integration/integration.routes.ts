@@ -1,5 +1,4 @@
 import {
-  AUX_SERVICES,
   hubDeleteConnectorEndpoint,
   hubEnabledServicesEndpoint,
   hubRegisterEndpoint,
@@ -7,12 +6,11 @@ import {
   hubSetServicesEndpoint,
   hubVerifyEndpoint,
 } from '@latchkey/contracts';
-import { AppError, type Db, type Router } from '@latchkey/runtime';
+import type { Db, Router } from '@latchkey/runtime';
 import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
 import type { HubKeys } from '../../platform/keys.ts';
 import type { HubSessionsService } from '../auth/index.ts';
-import { servicesFor } from '../connector/index.ts';
-import { registrationsRepository as repo } from '../registrations/index.ts';
+import { createIntegrationService } from './integration.service.ts';
 import { registerCredential } from './register.ts';
 import { verifyServerCall } from './server-call.ts';
 
@@ -25,8 +23,7 @@ export function integrationRoutes(
   keys: HubKeys,
   sessions: HubSessionsService,
 ) {
-  const offered = servicesFor(version);
-  const state = async (teamSlug: string) => ({ version, offered, enabled: await repo.enabledForTeam(db, teamSlug) });
+  const integration = createIntegrationService(db, version, sessions);
 
   router.handle(hubRegisterEndpoint, guard, async ({ input, request }) => {
     await registerCredential(db, keys.setupSecret, hubRegisterEndpoint.path, input, request.headers.authorization, request.body);
@@ -35,38 +32,21 @@ export function integrationRoutes(
 
   router.handle(hubVerifyEndpoint, guard, async ({ input, request }) => {
     await verifyServerCall(db, request, hubVerifyEndpoint.path, input.team_slug);
-    return state(input.team_slug);
+    return integration.state(input.team_slug);
   });
 
-  router.handle(hubSetServicesEndpoint, guard, async ({ input, request }) => {
-    const registration = await verifyServerCall(db, request, hubSetServicesEndpoint.path, input.team_slug);
-    const missing = input.enabled.filter((s) => !offered.includes(s));
-    if (missing.length > 0) {
-      throw new AppError('not_allowed', `This Hub (version ${version}) does not run: ${missing.join(', ')}.`).shows(
-        'errors.hub_lacks_services',
-        { version, missing: missing.join(', ') },
-      );
-    }
-    const enabled = AUX_SERVICES.filter((s) => input.enabled.includes(s));
-    await repo.setServices(db, registration.id, enabled);
-    return state(input.team_slug);
-  });
+  router.handle(hubSetServicesEndpoint, guard, async ({ input, request }) =>
+    integration.setServices(await verifyServerCall(db, request, hubSetServicesEndpoint.path, input.team_slug), input.enabled),
+  );
 
   router.handle(hubRevokeSessionsEndpoint, guard, async ({ input, request }) => {
     await verifyServerCall(db, request, hubRevokeSessionsEndpoint.path, input.team_slug);
-    const revoked = await sessions.revokeFromServer(input.team_slug, {
-      sessionIds: input.session_ids ?? [],
-      userId: input.user_id ?? null,
-    });
-    return { revoked };
+    return integration.revokeSessions(input.team_slug, input);
   });
 
-  router.handle(hubDeleteConnectorEndpoint, guard, async ({ ctx }) => {
-    const caller = requireHubCaller(ctx);
-    // Sessions cascade with the registration, the caller's own included.
-    await repo.deleteForTeam(db, caller.teamSlug);
-    return { code: 'connector_deleted' as const };
-  });
+  router.handle(hubDeleteConnectorEndpoint, guard, async ({ ctx }) =>
+    integration.deleteConnector(requireHubCaller(ctx).teamSlug),
+  );
 
-  router.handle(hubEnabledServicesEndpoint, guard, async ({ ctx }) => state(requireHubCaller(ctx).teamSlug));
+  router.handle(hubEnabledServicesEndpoint, guard, async ({ ctx }) => integration.state(requireHubCaller(ctx).teamSlug));
 }

@@ -1,0 +1,50 @@
+import { AUX_SERVICES, type AuxService } from '@latchkey/contracts';
+import { AppError, type Db } from '@latchkey/runtime';
+import type { HubSessionsService } from '../auth/index.ts';
+import { servicesFor } from '../connector/index.ts';
+import { type RegistrationRow, registrationsRepository as repo } from '../registrations/index.ts';
+
+/** What the licence server's signed calls change once they are verified, and the console's delete-connector call. */
+export function createIntegrationService(db: Db, version: string, sessions: HubSessionsService) {
+  const offered = servicesFor(version);
+  const state = async (teamSlug: string) => ({ version, offered, enabled: await repo.enabledForTeam(db, teamSlug) });
+
+  return {
+    state,
+
+    /** The services the team switched on; this Hub refuses any its version does not run. */
+    async setServices(registration: RegistrationRow, wanted: readonly AuxService[]) {
+      const missing = wanted.filter((s) => !offered.includes(s));
+      if (missing.length > 0) {
+        throw new AppError('not_allowed', `This Hub (version ${version}) does not run: ${missing.join(', ')}.`).shows(
+          'errors.hub_lacks_services',
+          { version, missing: missing.join(', ') },
+        );
+      }
+      await repo.setServices(
+        db,
+        registration.id,
+        AUX_SERVICES.filter((s) => wanted.includes(s)),
+      );
+      return state(registration.team_slug);
+    },
+
+    async revokeSessions(teamSlug: string, match: { session_ids?: string[] | undefined; user_id?: string | undefined }) {
+      const revoked = await sessions.revokeFromServer(teamSlug, {
+        sessionIds: match.session_ids ?? [],
+        userId: match.user_id ?? null,
+      });
+      return { revoked };
+    },
+
+    /** Sessions cascade with the registration, the caller's own included. */
+    async deleteConnector(teamSlug: string) {
+      await repo.deleteForTeam(db, teamSlug);
+      return { code: 'connector_deleted' as const };
+    },
+
+    /** The unprotected connector check: whether this Hub serves the team. */
+    registered: (teamSlug: string) => repo.existsForTeam(db, teamSlug),
+  };
+}
+export type IntegrationService = ReturnType<typeof createIntegrationService>;
