@@ -78,7 +78,7 @@ function show(name, line) {
   }
   if (entry.mail) {
     console.info(`\n✉  Mail to ${entry.mail.to} — ${entry.mail.subject}\n${entry.mail.text.replace(/^/gm, '   ')}\n`);
-  } else if (entry.level >= 40 || (!entry.reqId && entry.level >= 30)) {
+  } else if (entry.level >= 40 || (!entry.request_id && entry.level >= 30)) {
     console.info(`[${name}] ${entry.msg}`);
   }
 }
