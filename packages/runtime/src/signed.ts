@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, randomUUID, sign, verify } from 'node:crypto';
 import type { Queryable } from './db.ts';
+import { generateEd25519Key, type KeySource, loadKey } from './key-files.ts';
 
 /**
  * Ed25519 compact JWS, the one signature format between the licence server and a Hub (sign-in
@@ -33,6 +34,12 @@ export function privateKeyOf(pem: string): KeyObject {
 export function publicJwkOf(privateKey: KeyObject): Ed25519Jwk {
   const { x } = createPublicKey(privateKey).export({ format: 'jwk' });
   return { kty: 'OKP', crv: 'Ed25519', x: String(x) };
+}
+
+/** An Ed25519 signing key and its public half, from configuration or `<dataDir>/keys` (one loader for server and Hub). */
+export function loadSigningKey(dataDir: string, source: KeySource): { signing: KeyObject; publicJwk: Ed25519Jwk } {
+  const signing = privateKeyOf(loadKey(dataDir, 'hub-signing-ed25519.pem', source, generateEd25519Key));
+  return { signing, publicJwk: publicJwkOf(signing) };
 }
 
 /** A stored JWK back to a key; null for anything that is not an Ed25519 public key. */

@@ -1,13 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import {
-  type Ed25519Jwk,
-  generateEd25519Key,
-  generateSymmetricKey,
-  type KeySource,
-  loadKey,
-  privateKeyOf,
-  publicJwkOf,
-} from '@latchkey/runtime';
+import { type Ed25519Jwk, generateSymmetricKey, type KeySource, loadKey, loadSigningKey } from '@latchkey/runtime';
 import type { Config } from '../config.ts';
 
 /** Where the Hub's keys come from, by the name of their key file (and their old `app_secrets` row). */
@@ -37,19 +29,15 @@ interface KeyConfig {
 
 /** The Hub's keys: configuration, else a file, else generated once in DATA_DIR/keys (never the database). */
 export function loadHubKeys(config: KeyConfig): HubKeys {
-  const signing = privateKeyOf(
-    loadKey(
-      config.DATA_DIR,
-      'hub-signing-ed25519.pem',
-      { value: config.HUB_SIGNING_KEY, file: config.HUB_SIGNING_KEY_FILE },
-      generateEd25519Key,
-    ),
-  );
+  const { signing, publicJwk } = loadSigningKey(config.DATA_DIR, {
+    value: config.HUB_SIGNING_KEY,
+    file: config.HUB_SIGNING_KEY_FILE,
+  });
   const setupSecret = loadKey(
     config.DATA_DIR,
     'hub-setup-secret',
     { value: config.HUB_SETUP_SECRET, file: config.HUB_SETUP_SECRET_FILE },
     generateSymmetricKey,
   );
-  return { signing, publicJwk: publicJwkOf(signing), setupSecret };
+  return { signing, publicJwk, setupSecret };
 }

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { type Ed25519Jwk, generateEd25519Key, loadKey, privateKeyOf, publicJwkOf } from '@latchkey/runtime';
+import { type Ed25519Jwk, loadSigningKey } from '@latchkey/runtime';
 
 /** The server's Ed25519 key: signs sign-in grants and every call to a Hub. Only this server holds it. */
 export interface ServerKey {
@@ -15,13 +15,5 @@ interface KeyConfig {
 
 /** From configuration, else a file, else generated once in DATA_DIR/keys (never the database). */
 export function loadServerKey(config: KeyConfig): ServerKey {
-  const signing = privateKeyOf(
-    loadKey(
-      config.DATA_DIR,
-      'hub-signing-ed25519.pem',
-      { value: config.SERVER_SIGNING_KEY, file: config.SERVER_SIGNING_KEY_FILE },
-      generateEd25519Key,
-    ),
-  );
-  return { signing, publicJwk: publicJwkOf(signing) };
+  return loadSigningKey(config.DATA_DIR, { value: config.SERVER_SIGNING_KEY, file: config.SERVER_SIGNING_KEY_FILE });
 }
