@@ -16,6 +16,7 @@ export * from './metrics.ts';
 export * from './migrate.ts';
 export * from './openapi.ts';
 export * from './outbound.ts';
+export * from './refresh-tokens.ts';
 export * from './request-id.ts';
 export * from './router.ts';
 export * from './security-headers.ts';

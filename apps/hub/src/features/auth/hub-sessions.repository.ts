@@ -13,12 +13,6 @@ export interface HubSessionRow {
   revoked_at: Date | null;
 }
 
-export interface HubRefreshRow {
-  session_id: string;
-  expires_at: Date;
-  used_at: Date | null;
-}
-
 export interface NewHubSession {
   registrationId: string;
   userId: string;
@@ -89,30 +83,5 @@ export const hubSessionsRepository = {
        where id = $1`,
       [id, scopes, absoluteExpiresAt],
     );
-  },
-
-  async addRefresh(q: Queryable, tokenHash: string, sessionId: string, expiresAt: Date): Promise<void> {
-    await q.query('insert into hub_refresh_tokens (token_hash, session_id, expires_at) values ($1, $2, $3)', [
-      tokenHash,
-      sessionId,
-      expiresAt,
-    ]);
-  },
-
-  async findRefresh(q: Queryable, tokenHash: string): Promise<HubRefreshRow | undefined> {
-    const [row] = await q.query<HubRefreshRow>(
-      'select session_id, expires_at, used_at from hub_refresh_tokens where token_hash = $1',
-      [tokenHash],
-    );
-    return row;
-  },
-
-  /** Marks a refresh token used; false when another request used it first. */
-  async useRefresh(q: Queryable, tokenHash: string): Promise<boolean> {
-    const rows = await q.query(
-      'update hub_refresh_tokens set used_at = now() where token_hash = $1 and used_at is null returning 1',
-      [tokenHash],
-    );
-    return rows.length === 1;
   },
 };

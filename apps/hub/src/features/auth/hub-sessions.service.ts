@@ -1,5 +1,5 @@
 import type { HubTokens } from '@latchkey/contracts';
-import { AppError, accessTokens, type Db, hashToken, type Queryable, randomToken } from '@latchkey/runtime';
+import { AppError, accessTokens, type Db, type Queryable, refreshTokens } from '@latchkey/runtime';
 import { registrationsRepository } from '../registrations/index.ts';
 import type { AuxGrant } from './aux-grant.ts';
 import { type HubSessionRow, hubSessionsRepository as repo } from './hub-sessions.repository.ts';
@@ -15,8 +15,8 @@ export interface HubSessionPolicy {
 /** Keeps Hub access tokens apart from any other token signed with the same key. */
 const ACCESS_AUDIENCE = 'latchkey-hub-access';
 
-// RFC 6749 §5.2: a bad refresh token is a 400 invalid_grant (the contracts' status for the code).
-const invalidGrant = () => new AppError('invalid_grant', 'The Hub session has ended. Sign in again.');
+const refresh = refreshTokens('hub_refresh_tokens', 'The Hub session has ended. Sign in again.');
+const invalidGrant = refresh.invalidGrant;
 const sessionEnded = () => new AppError('token_expired', 'The Hub session has ended. Sign in again.', 401);
 const serverUnreachable = () =>
   new AppError('server_unreachable', 'The Hub cannot reach the licence server to confirm the session. Try again shortly.').shows(
@@ -39,9 +39,13 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
     const expiresAt = Math.min(now + policy.accessTtlSeconds * 1000, session.absolute_expires_at.getTime());
     const refreshExpiresAt = Math.min(now + policy.refreshTtlMinutes * 60_000, session.absolute_expires_at.getTime());
     const access = accessToken.sign({ sub: session.user_id, sid: session.id }, expiresAt);
-    const refresh = randomToken();
-    await repo.addRefresh(q, hashToken(refresh), session.id, new Date(refreshExpiresAt));
-    return { access, refresh, expires_at: expiresAt, refresh_expires_at: refreshExpiresAt, hub_version: policy.hubVersion };
+    return {
+      access,
+      refresh: await refresh.issue(q, session.id, new Date(refreshExpiresAt)),
+      expires_at: expiresAt,
+      refresh_expires_at: refreshExpiresAt,
+      hub_version: policy.hubVersion,
+    };
   }
 
   /**
@@ -86,22 +90,13 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
     },
 
     async rotate(refreshToken: string): Promise<HubTokens> {
-      const hash = hashToken(refreshToken);
-      const found = await repo.findRefresh(db, hash);
-      if (!found) throw invalidGrant();
-      const session = await repo.find(db, found.session_id);
-      if (!isLive(session)) throw invalidGrant();
-      if (found.used_at) {
-        await repo.revoke(db, session.id, 'refresh_reuse');
-        throw invalidGrant();
-      }
-      if (found.expires_at.getTime() <= Date.now()) throw invalidGrant();
-      const followed = await recheck(session);
-      if (!(await repo.useRefresh(db, hash))) {
-        await repo.revoke(db, session.id, 'refresh_reuse');
-        throw invalidGrant();
-      }
-      return tokens(followed, db);
+      const session = await refresh.spend(db, refreshToken, {
+        find: (id) => repo.find(db, id),
+        isLive,
+        onReuse: (s) => repo.revoke(db, s.id, 'refresh_reuse'),
+        beforeSpend: recheck,
+      });
+      return tokens(session, db);
     },
 
     /** The server's push: console sessions ended, so the Hub sessions they opened end now. */

@@ -1,7 +1,7 @@
 import type { TokenPair } from '@latchkey/contracts';
-import { AppError, accessTokens, type Db, hashToken, randomToken } from '@latchkey/runtime';
+import { AppError, accessTokens, type Db, refreshTokens } from '@latchkey/runtime';
 import { usersRepository } from '../users/index.ts';
-import { sessionsRepository as repo } from './sessions.repository.ts';
+import { sessionsRepository as repo, type SessionRow } from './sessions.repository.ts';
 
 export interface SessionPolicy {
   accessTtlSeconds: number;
@@ -14,8 +14,8 @@ export interface AccessClaims {
   sessionId: string;
 }
 
-// RFC 6749 §5.2: a refused refresh token is a 400 invalid_grant, as at the Hub.
-const invalidGrant = () => new AppError('invalid_grant', 'The session has ended. Sign in again.');
+const refresh = refreshTokens('refresh_tokens', 'The session has ended. Sign in again.');
+const invalidGrant = refresh.invalidGrant;
 
 /**
  * Console sessions: short-lived signed access tokens, and opaque refresh tokens that rotate on
@@ -40,9 +40,8 @@ export function createSessionsService(
     const expiresAt = now + policy.accessTtlSeconds * 1000;
     const refreshExpiresAt = Math.min(now + policy.idleMinutes * 60_000, absoluteExpiry.getTime());
     const token = access.sign({ sub: userId, sid: sessionId }, expiresAt);
-    const refresh = randomToken();
-    await repo.addRefresh(q, hashToken(refresh), sessionId, new Date(refreshExpiresAt));
-    return { access: token, refresh_token: refresh, expires_at: expiresAt, refresh_expires_at: refreshExpiresAt };
+    const refreshToken = await refresh.issue(q, sessionId, new Date(refreshExpiresAt));
+    return { access: token, refresh_token: refreshToken, expires_at: expiresAt, refresh_expires_at: refreshExpiresAt };
   }
 
   return {
@@ -66,24 +65,21 @@ export function createSessionsService(
     },
 
     async rotate(refreshToken: string): Promise<TokenPair> {
-      const hash = hashToken(refreshToken);
-      const found = await repo.findRefresh(db, hash);
-      if (!found) throw invalidGrant();
-      const session = await repo.find(db, found.session_id);
-      if (!session || session.revoked_at || session.absolute_expires_at.getTime() <= Date.now()) throw invalidGrant();
-      if (found.used_at || !(await repo.useRefresh(db, hash))) {
-        await repo.revoke(db, session.id, 'refresh_reuse');
-        await onEnded({ teamId: session.team_id, sessionIds: [session.id] });
-        // A stolen refresh token: the event log must show it.
-        await usersRepository.recordSecurityEvent(db, {
-          kind: 'session_revoked',
-          userId: session.user_id,
-          teamId: session.team_id,
-          detail: { reason: 'refresh_reuse' },
-        });
-        throw invalidGrant();
-      }
-      if (found.expires_at.getTime() <= Date.now()) throw invalidGrant();
+      const session = await refresh.spend(db, refreshToken, {
+        find: (id) => repo.find(db, id),
+        isLive: (s): s is SessionRow => Boolean(s && !s.revoked_at && s.absolute_expires_at.getTime() > Date.now()),
+        async onReuse(s) {
+          await repo.revoke(db, s.id, 'refresh_reuse');
+          await onEnded({ teamId: s.team_id, sessionIds: [s.id] });
+          // A stolen refresh token: the event log must show it.
+          await usersRepository.recordSecurityEvent(db, {
+            kind: 'session_revoked',
+            userId: s.user_id,
+            teamId: s.team_id,
+            detail: { reason: 'refresh_reuse' },
+          });
+        },
+      });
       return tokens(session.id, session.user_id, session.absolute_expires_at);
     },
 
