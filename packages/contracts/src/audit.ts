@@ -59,6 +59,7 @@ export const auditSummaryEndpoint = defineEndpoint({
   path: '/api/v1/audit/vault/summary/',
   auth: 'hubAuth',
   access: RULES.audit,
+  errors: ['not_found'],
   summary: "One member's vault summary and the devices that report it.",
   input: z.object({ team_slug: z.string().max(100), summary_id: z.uuid() }),
   output: z.object({

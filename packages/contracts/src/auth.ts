@@ -42,6 +42,7 @@ export const loginEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/console/auth/login/',
   auth: 'public',
+  errors: ['admin_not_found', 'email_notregistered', 'invalid_link'],
   summary:
     'Check an email: which teams it administers and how it signs in. With on_boarding_verification instead of an email, an invitation link: its email is sent a code.',
   input: z
@@ -86,6 +87,7 @@ export const verifyPasswordEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/console/auth/verify/password/',
   auth: 'public',
+  errors: ['admin_not_found', 'email_notregistered', 'password_invalid', 'sso_enforced'],
   summary: 'Check the password; sends an email code unless an authenticator is required.',
   input: z.object({
     email: Email,
@@ -129,6 +131,7 @@ export const verifyOtpEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/console/auth/verify/otp/',
   auth: 'public',
+  errors: ['admin_not_found', 'invalid_link', 'otp_invalid', 'password_invalid', 'sso_enforced'],
   summary: 'Finish sign-in with the emailed code (an admin without a password sets one first: set_password_first).',
   input: z.object({
     email: Email,
@@ -149,6 +152,7 @@ export const refreshTokenEndpoint = defineEndpoint({
   method: 'POST',
   path: '/oauth/refresh/token/',
   auth: 'public',
+  errors: ['invalid_grant'],
   encoding: 'form',
   summary: 'Rotate a refresh token. A reused refresh token revokes its whole session.',
   input: z.object({

@@ -27,6 +27,7 @@ export const memberDevicesEndpoint = defineEndpoint({
   path: '/api/v1/team/member/devices/',
   auth: 'session',
   access: RULES.people,
+  errors: ['member_not_found'],
   summary:
     "A current member's devices, most recently seen first; with `group_id`, only when the member is in that group (the group route).",
   input: z.object({ email: Email, group_id: z.string().uuid('No such group.').optional() }),

@@ -50,3 +50,21 @@ export type EndpointInput<E> = E extends Endpoint<infer I, z.ZodType> ? z.input<
 export type EndpointOutput<E> = E extends Endpoint<z.ZodType, infer O> ? z.output<O> : never;
 /** What a handler, and the service it calls, receives: the input after the schema's defaults and transforms. */
 export type EndpointArgs<E> = E extends Endpoint<infer I, z.ZodType> ? z.output<I> : never;
+
+/**
+ * Codes any call of its kind may answer without declaring them: bad input and overload for all;
+ * for an authenticated call, a missing, expired or insufficient credential (its guard's answers).
+ */
+const SHARED_ERRORS: Record<RouteInfo['auth'], readonly string[]> = {
+  public: ['invalid_input', 'too_many_requests_msg', 'internal_error'],
+  session: ['invalid_input', 'too_many_requests_msg', 'internal_error', 'unauthorized', 'token_expired', 'forbidden'],
+  hubAuth: ['invalid_input', 'too_many_requests_msg', 'internal_error', 'unauthorized', 'token_expired', 'forbidden'],
+  device: ['invalid_input', 'too_many_requests_msg', 'internal_error', 'unauthorized', 'forbidden'],
+};
+
+/** Whether a call may answer `code`: shared by its kind, or declared in its `errors`. */
+export function answers(endpoint: Endpoint, code: string): boolean {
+  return (
+    SHARED_ERRORS[endpoint.auth].includes(code) || (endpoint.errors as readonly string[] | undefined)?.includes(code) === true
+  );
+}

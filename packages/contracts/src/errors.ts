@@ -53,6 +53,16 @@ export const ERROR_STATUS = {
   last_super_admin: 400,
   conflict: 409,
   admin_in_other_team: 409,
+  // Sign-in by security key and SSO, branding, and the Hub's sharing and recovery.
+  u2f_invalid: 400,
+  sso_enforced: 400,
+  sso_not_found: 404,
+  saml_client_generation_failed: 400,
+  invalid_image: 400,
+  sharing_limit_exceeded: 400,
+  share_unavailable: 410,
+  user_key_missing: 400,
+  recovery_in_progress: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

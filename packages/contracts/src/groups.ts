@@ -108,6 +108,7 @@ export const groupPriorityEndpoint = defineEndpoint({
   path: '/api/v1/team/group/update/priority/',
   auth: 'session',
   access: RULES.people,
+  errors: ['group_not_found'],
   summary:
     "Set a group's priority (1 is first; a level already taken moves that group and those after it down one), or reset it to none (999999).",
   input: z
@@ -137,6 +138,7 @@ export const groupMembersAddEndpoint = defineEndpoint({
   path: '/api/v1/team/group/members/add/',
   auth: 'session',
   access: RULES.people,
+  errors: ['member_not_found'],
   summary: 'Add current members of the team to a group (those already in it are left as they are).',
   input: GroupMembersChange,
   output: z.object({ code: z.literal('updated'), added: z.number().int() }),

@@ -34,6 +34,7 @@ export const hubVerifyEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/integrate/verify/',
   auth: 'public',
+  errors: ['hub_not_registered', 'unauthorized'],
   summary: "Server to Hub (signed with the server's key): is the credential registered here, and what runs.",
   input: z.object({ team_slug: z.string().max(100) }),
   output: HubState,
@@ -45,6 +46,7 @@ export const hubSetServicesEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/integrate/services/',
   auth: 'public',
+  errors: ['not_allowed', 'unauthorized'],
   summary: "Server to Hub (signed with the server's key): the services the team has switched on.",
   input: z.object({ team_slug: z.string().max(100), enabled: z.array(AuxServiceSchema).max(10) }),
   output: HubState,
@@ -80,6 +82,7 @@ export const hubRegisterEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/integrate/register/',
   auth: 'public',
+  errors: ['not_allowed', 'setup_key_invalid', 'unauthorized'],
   summary:
     "Server to Hub (signed with the key it sends): registers a credential of a team. A team new to this Hub needs the operator's setup key for exactly that team (single use, short-lived); a team already registered needs the call to verify against a server key registered for it — a setup key alone is refused. The Hub answers with its own public key.",
   input: z.object({
@@ -99,6 +102,7 @@ export const hubRevokeSessionsEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/integrate/sessions/revoke/',
   auth: 'public',
+  errors: ['unauthorized'],
   summary:
     'Server to Hub (signed): console sessions ended (sign-out, removal, scope change, reset, password change); the Hub ends the Hub sessions that came from them, or every Hub session of a user.',
   input: z.object({
@@ -115,6 +119,7 @@ export const hubSessionCheckEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/hub/session/check/',
   auth: 'public',
+  errors: ['unauthorized'],
   summary:
     "Hub to server (signed with the Hub's key): is this console session still live, and what are its admin's scopes now. The Hub asks on every refresh of a Hub session.",
   input: z.object({ team_slug: z.string().min(1).max(100), sid: z.string().max(100), user_id: z.string().max(100) }),

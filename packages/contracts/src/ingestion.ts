@@ -17,6 +17,7 @@ export const deviceRegisterEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/devices/register/',
   auth: 'public',
+  errors: ['forbidden', 'unauthorized'],
   summary:
     "Register a member's device with an enrolment grant (Authorization: Bearer, signed for the team with its Hub credential). Returns the device credential once; the Hub keeps only its hash.",
   input: z.object({
@@ -63,6 +64,7 @@ export const shareCreateEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/shares/create/',
   auth: 'device',
+  errors: ['sharing_limit_exceeded'],
   summary: "Record a share link the member created; its expiry and view limit must be within the team's sharing limits.",
   input: z
     .object({
@@ -80,6 +82,7 @@ export const shareViewEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/shares/view/',
   auth: 'device',
+  errors: ['share_unavailable'],
   summary: 'Count one view of a share link; refused once it is revoked, expired or used up.',
   input: z.object({ share_id: z.uuid() }),
   output: z.object({ views: z.number().int(), view_limit: z.number().int() }),
@@ -102,6 +105,7 @@ export const recoveryRequestStatusEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/recovery/requests/status/',
   auth: 'device',
+  errors: ['not_found'],
   summary: "The state of the member's own recovery request and, once approved, when its link expires.",
   input: z.object({ request_id: z.uuid() }),
   output: z.object({ state: z.string(), link_expires_at: z.string().nullable() }),
@@ -124,6 +128,7 @@ export const recoveryAdminAcceptEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/recovery/admin/requests/accept/',
   auth: 'device',
+  errors: ['not_found', 'user_key_missing'],
   summary:
     "The nominated member's approval of becoming a recovery admin, from a device with a public key (which receives the recovery group secret).",
   input: z.object({ request_id: z.uuid() }),

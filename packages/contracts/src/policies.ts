@@ -115,6 +115,7 @@ export const policyGroupEndpoint = defineEndpoint({
   path: '/api/v1/policy/team/group/',
   auth: 'session',
   access: RULES.policies,
+  errors: ['not_found'],
   summary: "A group's policy; code 'not_found' when the group has none (read as an empty policy, spec §8).",
   input: z.object({ group_id: GroupId }),
   output: z.discriminatedUnion('code', [
@@ -138,6 +139,7 @@ export const policyGroupUpdateEndpoint = defineEndpoint({
   path: '/api/v1/policy/team/group/update/',
   auth: 'session',
   access: RULES.policies,
+  errors: ['not_found'],
   summary:
     "Replace a group's policy and priority; an empty policy resets policy_override to false and the priority to 999999 (spec §4).",
   input: GroupPolicyUpdate,
@@ -189,6 +191,7 @@ export const policyHistoryDiffEndpoint = defineEndpoint({
   path: '/api/v1/policy/team/history/diff/',
   auth: 'session',
   access: RULES.policyHistory,
+  errors: ['not_found'],
   summary: 'One change: the full before and after, and the difference per key.',
   input: z.object({ id: HistoryId }),
   output: z.object({
@@ -206,6 +209,7 @@ export const policyHistoryRestoreEndpoint = defineEndpoint({
   path: '/api/v1/policy/team/history/restore/',
   auth: 'session',
   access: RULES.policyHistory,
+  errors: ['not_found'],
   summary: 'Make the version a change produced current again, recorded as a new change.',
   input: z.object({ id: HistoryId }),
   output: z.object({ code: z.literal('updated'), id: z.string() }),
@@ -245,6 +249,7 @@ export const policyEffectiveEndpoint = defineEndpoint({
   path: '/api/v1/policy/team/member/effective/',
   auth: 'session',
   access: RULES.policies,
+  errors: ['member_not_found'],
   summary: "A member's effective policy: the team policy overridden by their groups in priority order, with each value's source.",
   input: z.object({ email: Email }),
   output: z.object({

@@ -33,6 +33,7 @@ export const u2fKeyRenameEndpoint = defineEndpoint({
   path: '/api/v1/console/auth/u2f/keys/rename/',
   auth: 'session',
   access: RULES.anyAdmin,
+  errors: ['not_found'],
   summary: 'Rename one of your security keys.',
   input: z.object({
     id: KeyId,
@@ -48,6 +49,7 @@ export const u2fKeyRemoveEndpoint = defineEndpoint({
   path: '/api/v1/console/auth/u2f/keys/remove/',
   auth: 'session',
   access: RULES.anyAdmin,
+  errors: ['not_found', 'password_invalid'],
   summary: 'Remove one of your security keys; needs the current password (a second factor goes away).',
   input: z.object({ id: KeyId, password: z.string().min(1, 'please enter your password').max(1024) }),
   output: z.object({ code: z.literal('security_key_removed') }),

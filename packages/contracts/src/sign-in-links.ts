@@ -27,6 +27,7 @@ export const appLoginVerifyEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/console/auth/app/login/verify/',
   auth: 'public',
+  errors: ['unauthorized'],
   summary:
     "family/{token}: the family app's one-time sign-in token, sent as 'Authorization: Basic {token}'. 401 when it is unknown, used or expired.",
   input: z.object({ device: Device }),
@@ -39,6 +40,7 @@ export const emailLinkVerifyEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/console/auth/email/link/verify/',
   auth: 'public',
+  errors: ['invalid_link'],
   summary: 'The email-link verification page: checks the invitation token of the link and returns its email.',
   input: z.object({ token: LinkToken }),
   output: z.object({ email: z.string(), team_slug: z.string(), team_name: z.string() }),
@@ -50,6 +52,7 @@ export const ssoStartEndpoint = defineEndpoint({
   method: 'POST',
   path: '/sso/login/saml/request/',
   auth: 'public',
+  errors: ['admin_not_found', 'saml_client_generation_failed', 'sso_not_found'],
   summary: "Start SAML sign-in with one of the team's connectors; returns where to send the browser.",
   input: z.object({
     email: Email,
@@ -66,6 +69,7 @@ export const ssoVerifyTokenEndpoint = defineEndpoint({
   method: 'POST',
   path: '/sso/login/verify/token/',
   auth: 'public',
+  errors: ['unauthorized'],
   summary: 'The SSO return page: exchanges the one-time token of a finished SAML sign-in for a session.',
   input: z.object({ token: LinkToken, device: Device, client_id: z.string().max(100).optional() }),
   output: LinkLoginSuccess,

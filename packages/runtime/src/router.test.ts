@@ -1,6 +1,7 @@
 import { defineEndpoint } from '@latchkey/contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { AppError } from './errors.ts';
 import { createHttpApp } from './http.ts';
 import { createRouter } from './router.ts';
 
@@ -44,5 +45,21 @@ describe('a program router', () => {
     expect((await app.inject({ method: 'POST', url: '/test/a/', payload: {} })).json()).toEqual({ ok: true });
     expect((await app.inject({ method: 'POST', url: '/test/b/', payload: {} })).statusCode).toBe(404);
     expect(app.servedRoutes.filter((r) => r.url.startsWith('/test/'))).toEqual([{ method: 'POST', url: '/test/a/' }]);
+  });
+
+  it("in tests, a call answering an error code its declaration does not list is the program's fault (500)", async () => {
+    const declared = { ...call('declared'), errors: ['not_found'] as const };
+    const app = createHttpApp({ logLevel: 'silent', checkReplies: true });
+    const router = createRouter(app, 'server', [declared, a, b]);
+    const missing = async () => Promise.reject(new AppError('not_found', 'Nothing here.'));
+    router.handle(declared, noGuard, missing);
+    router.handle(a, noGuard, missing);
+    // Codes every call may answer need no declaration.
+    router.handle(b, noGuard, async () => Promise.reject(new AppError('invalid_input', 'Bad.')));
+    router.complete();
+    const reply = (name: string) => app.inject({ method: 'POST', url: `/test/${name}/`, payload: {} });
+    expect((await reply('declared')).json()).toMatchObject({ code: 'not_found' });
+    expect((await reply('a')).statusCode).toBe(500);
+    expect((await reply('b')).json()).toMatchObject({ code: 'invalid_input' });
   });
 });
