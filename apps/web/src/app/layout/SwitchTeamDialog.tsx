@@ -1,4 +1,5 @@
 import { Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
 import { useAllTeamsQuery } from '../../features/console/api.ts';
@@ -15,16 +16,14 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
   const { t } = useTranslation();
   const teams = useAllTeamsQuery();
   const [chosen, setChosen] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const others = (teams.data ?? []).filter((team) => team.team_slug !== currentSlug);
-
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
+  const switchTeam = useMutation({
+    mutationFn: async () => {
       const reply = await call('login', { email, team_slug: chosen, device: deviceInfo() });
       if (reply.code !== 'ok') throw new Error('unexpected');
+      return reply;
+    },
+    onSuccess: (reply) => {
       resetLoginState({
         email,
         team_slug: reply.team_slug,
@@ -33,16 +32,13 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
         otp_sent: reply.otp_sent,
       });
       logout('team_switch', reply.auth_type === 'password' ? '/login/verify-password' : '/login/verify-otp');
-    } catch (e) {
-      setError(e);
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   return (
     <Modal opened onClose={onClose} title={t('switch_team.title')} centered>
       <Stack gap="md">
-        <ModalError error={error} />
+        <ModalError error={switchTeam.error} />
         <Text size="sm">{t('switch_team.body')}</Text>
         {teams.isPending ? (
           <Skeleton h={60} />
@@ -59,7 +55,12 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button onClick={confirm} disabled={!chosen} loading={busy} data-testid="confirm-switch">
+          <Button
+            onClick={() => switchTeam.mutate()}
+            disabled={!chosen}
+            loading={switchTeam.isPending || switchTeam.isSuccess}
+            data-testid="confirm-switch"
+          >
             {t('switch_team.confirm')}
           </Button>
         </Group>

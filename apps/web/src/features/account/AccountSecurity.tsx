@@ -84,24 +84,27 @@ function SignInMethodCard({
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [choice, setChoice] = useState(current);
-  const [password, setPassword] = useState('');
-  const { busy, run, alert, setError } = useSubmit();
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!password) return setError('please enter your password');
-    const done = await run(() => call('authTypeUpdate', { auth_type: choice, password }), 'account.method_saved');
+  const form = useForm({
+    initialValues: { auth_type: current, password: '' },
+    validate: { password: (value) => (value ? null : 'please enter your password') },
+  });
+  const { busy, run, alert } = useSubmit();
+  const submit = form.onSubmit(async (values) => {
+    const done = await run(() => call('authTypeUpdate', values), 'account.method_saved');
     if (done) {
-      setPassword('');
+      form.setFieldValue('password', '');
       await queryClient.invalidateQueries({ queryKey: ['account'] });
     }
-  }
+  });
   return (
     <Section title="account.sign_in_method" testId="sign-in-method">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           {alert}
-          <Radio.Group value={choice} onChange={(v) => setChoice(v === 'otp' ? 'otp' : 'password')}>
+          <Radio.Group
+            value={form.values.auth_type}
+            onChange={(v) => form.setFieldValue('auth_type', v === 'otp' ? 'otp' : 'password')}
+          >
             <Stack gap="xs">
               <Radio value="password" label={t('account.method_password')} />
               <Radio value="otp" label={t('account.method_otp')} disabled={totpEnabled} />
@@ -116,12 +119,11 @@ function SignInMethodCard({
             <PasswordInput
               label={t('account.current_password')}
               autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
+              {...fieldProps(form, 'password', t)}
             />
           )}
           <Group>
-            <Button type="submit" loading={busy} disabled={choice === current || !hasPassword}>
+            <Button type="submit" loading={busy} disabled={form.values.auth_type === current || !hasPassword}>
               {t('account.save')}
             </Button>
           </Group>

@@ -1,10 +1,12 @@
 import { SECURITY_KEY_NAME_MAX, type SecurityKey } from '@latchkey/contracts/client';
 import { Alert, Button, Group, Modal, PasswordInput, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
 import { call } from '../../lib/api.ts';
+import { fieldProps } from '../../lib/form.ts';
 import { formatDate } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -169,18 +171,16 @@ function useKeyMutation<T>(fn: (input: T) => Promise<unknown>, doneKey: string, 
 
 function RenameDialog({ securityKey: key, onClose }: { securityKey: SecurityKey; onClose: () => void }) {
   const { t } = useTranslation();
-  const [name, setName] = useState(key.name);
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { name: key.name },
+    validate: { name: (value) => (value.trim() ? null : 'this field is required') },
+  });
   const rename = useKeyMutation(
     (value: string) => call('u2fKeyRename', { id: key.id, name: value }),
     'account.security_key_renamed',
     onClose,
   );
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!name.trim()) return setFieldError('this field is required');
-    rename.mutate(name.trim());
-  }
+  const submit = form.onSubmit(({ name }) => rename.mutate(name.trim()));
   return (
     <Modal opened onClose={onClose} title={t('account.security_key_rename_title')} centered>
       <form onSubmit={submit} noValidate>
@@ -188,14 +188,9 @@ function RenameDialog({ securityKey: key, onClose }: { securityKey: SecurityKey;
           <ModalError error={rename.error} />
           <TextInput
             label={t('account.security_key_name')}
-            value={name}
             maxLength={SECURITY_KEY_NAME_MAX}
             data-autofocus
-            onChange={(e) => {
-              setName(e.currentTarget.value);
-              setFieldError(null);
-            }}
-            error={fieldError ? t(fieldError) : undefined}
+            {...fieldProps(form, 'name', t)}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
@@ -221,18 +216,16 @@ function RemoveDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [password, setPassword] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { password: '' },
+    validate: { password: (value) => (value ? null : 'please enter your password') },
+  });
   const remove = useKeyMutation(
     (value: string) => call('u2fKeyRemove', { id: key.id, password: value }),
     'account.security_key_removed',
     onClose,
   );
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!password) return setFieldError('please enter your password');
-    remove.mutate(password);
-  }
+  const submit = form.onSubmit(({ password }) => remove.mutate(password));
   return (
     <Modal opened onClose={onClose} title={t('account.security_key_remove_title')} centered>
       <form onSubmit={submit} noValidate>
@@ -243,13 +236,8 @@ function RemoveDialog({
             <PasswordInput
               label={t('account.current_password')}
               autoComplete="current-password"
-              value={password}
               data-autofocus
-              onChange={(e) => {
-                setPassword(e.currentTarget.value);
-                setFieldError(null);
-              }}
-              error={fieldError ? t(fieldError) : undefined}
+              {...fieldProps(form, 'password', t)}
             />
           )}
           <Group justify="flex-end">
