@@ -1,5 +1,6 @@
 import { NO_PRIORITY, POLICY_CATEGORIES, type PolicyGroup } from '@latchkey/contracts/client';
 import { Badge, Button, Card, Checkbox, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
@@ -77,9 +78,11 @@ function GroupPolicyLoader({ groupId }: { groupId: string }) {
 
 function GroupPolicyForm({ group, initial }: { group: PolicyGroup; initial: GroupDraft }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<GroupDraft>(initial);
+  // The draft's rules live in draft.ts (errors shown as the admin types); the form holds its values.
+  const form = useForm<GroupDraft>({ initialValues: initial });
+  const draft = form.getValues();
   const update = useMemo(() => groupUpdate(group.id, draft), [group.id, draft]);
-  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+  const dirty = form.isDirty();
   const errors = draftErrors(Object.fromEntries(Object.entries(draft.entries).map(([k, e]) => [k, e.value])), 'group');
   const priorityOk = isPriorityValid(draft.priority);
   const hasErrors = Object.keys(errors).length > 0 || !priorityOk;
@@ -88,13 +91,13 @@ function GroupPolicyForm({ group, initial }: { group: PolicyGroup; initial: Grou
   const toast = useSaveToast();
 
   const save = () => (hasErrors ? Promise.resolve(false) : toast(() => mutation.mutateAsync(update)));
-  const discard = () => setDraft(initial);
+  const discard = () => form.reset();
   useUnsavedChanges({ dirty, save, discard, warning: t('You have unsaved changes. Are you sure you want to leave?') });
 
   const setEntry = (key: string, change: Partial<GroupDraft['entries'][string]>) =>
-    setDraft((d) => ({
-      ...d,
-      entries: { ...d.entries, [key]: { ...(d.entries[key] as GroupDraft['entries'][string]), ...change } },
+    // Policy keys hold dots ('mp.min_length'), which form paths would read as nesting.
+    form.setValues((d) => ({
+      entries: { ...d.entries, [key]: { ...(d.entries?.[key] as GroupDraft['entries'][string]), ...change } },
     }));
   const defs = editable('group');
   // "Not set here" shows what the member gets instead: the team's value, or the default.
@@ -124,7 +127,7 @@ function GroupPolicyForm({ group, initial }: { group: PolicyGroup; initial: Grou
               description={t('policy.priority_help')}
               placeholder={t('policy.priority_next')}
               value={draft.priority}
-              onChange={(v) => setDraft((d) => ({ ...d, priority: v === '' ? '' : Number(v) }))}
+              onChange={(v) => form.setFieldValue('priority', v === '' ? '' : Number(v))}
               min={1}
               max={NO_PRIORITY - 1}
               allowDecimal={false}
@@ -140,9 +143,11 @@ function GroupPolicyForm({ group, initial }: { group: PolicyGroup; initial: Grou
               color="red"
               disabled={!overriding}
               onClick={() =>
-                setDraft((d) => ({
+                form.setValues((d) => ({
                   priority: '',
-                  entries: Object.fromEntries(Object.entries(d.entries).map(([k, e]) => [k, { ...e, value: 'auto' as const }])),
+                  entries: Object.fromEntries(
+                    Object.entries(d.entries ?? {}).map(([k, e]) => [k, { ...e, value: 'auto' as const }]),
+                  ),
                 }))
               }
             >

@@ -1,6 +1,7 @@
 import { POLICY_CATALOGUE, POLICY_CATEGORIES, type TeamPolicy } from '@latchkey/contracts/client';
 import { Skeleton, Stack } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useForm } from '@mantine/form';
+import { useMemo } from 'react';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { useUnsavedChanges } from '../../lib/unsaved-changes.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -35,9 +36,11 @@ export function TeamPolicyTab() {
 function TeamPolicyForm({ saved }: { saved: TeamPolicy }) {
   const { t } = useTranslation();
   const initial = useMemo(() => teamDraft(saved), [saved]);
-  const [draft, setDraft] = useState<TeamDraft>(initial);
+  // The draft's rules live in draft.ts (errors shown as the admin types); the form holds its values.
+  const form = useForm<TeamDraft>({ initialValues: initial });
+  const draft = form.getValues();
   const patch = useMemo(() => teamPatch(initial, draft), [initial, draft]);
-  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+  const dirty = form.isDirty();
   const errors = draftErrors(Object.fromEntries(Object.entries(draft).map(([k, e]) => [k, e.value])), 'team');
   const hasErrors = Object.keys(errors).length > 0;
   const impact = useImpactQuery(dirty && !hasErrors ? { scope: 'team', policy_json: patch } : null);
@@ -45,11 +48,12 @@ function TeamPolicyForm({ saved }: { saved: TeamPolicy }) {
   const toast = useSaveToast();
 
   const save = () => (hasErrors ? Promise.resolve(false) : toast(() => mutation.mutateAsync(patch)));
-  const discard = () => setDraft(initial);
+  const discard = () => form.reset();
   useUnsavedChanges({ dirty, save, discard, warning: t('You have unsaved changes. Are you sure you want to leave?') });
 
   const set = (key: string, change: Partial<TeamDraft[string]>) =>
-    setDraft((d) => ({ ...d, [key]: { ...(d[key] as TeamDraft[string]), ...change } }));
+    // Policy keys hold dots ('mp.min_length'), which form paths would read as nesting.
+    form.setValues((d) => ({ [key]: { ...(d[key] as TeamDraft[string]), ...change } }));
   const defs = editable('team');
 
   return (
