@@ -43,6 +43,11 @@ import { createPasswordResetService } from './features/security/password-reset.s
 import { rekeyLegacyRecoveryCodes } from './features/security/recovery-codes.ts';
 import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
+// SCIM provisioning (issue 14)
+import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
+import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
+import { SCIM_PREFIX, scimRoutes } from './features/scim/scim.routes.ts';
+import { createScimService } from './features/scim/scim.service.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';
@@ -235,6 +240,12 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
 
   // Security audit, sharing, recovery (issue 6)
   hubServicesRoutes(router, guard, db);
+
+  // SCIM provisioning (issue 14): connectors in the console, the SCIM server under /scim/v2.
+  const scimBase = () => `${(config.PUBLIC_URL ?? listeningUrl(app)).replace(/\/$/, '')}${SCIM_PREFIX}`;
+  const scimConnectors = createScimConnectorsService(db, codes, scimBase);
+  scimConnectorsRoutes(router, guard, scimConnectors);
+  await scimRoutes(app, scimConnectors, createScimService(db, mail, scimBase), scimBase);
 
   await jobs.start();
   app.addHook('onClose', () => jobs.stop());
