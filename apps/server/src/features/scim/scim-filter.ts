@@ -1,12 +1,44 @@
-import { type Filter, parse } from 'scim2-parse-filter';
+import type { Filter } from 'scim2-parse-filter';
+import { parseFilter as parseTokens, type Token, Tokens } from 'scim2-parse-filter/lib/src/parser.js';
 import { isCaseExact, isDateTime, splitUrn } from './scim-schema.ts';
 
 /** A filter the client got wrong: SCIM's 400 invalidFilter. */
 export class InvalidFilter extends Error {}
 
 /**
- * Parses a SCIM filter with scim2-parse-filter (the grammar), refusing what it would let through:
- * an empty filter and trailing garbage. Evaluation is ours ({@link matches}).
+ * Our tokenizer for scim2-parse-filter's grammar: the library's (0.2.10) refuses a negative number
+ * followed by a space or ")" (`not (a eq -1)`), undoes JSON escapes in strings, and turns
+ * `emails[...].value eq x` (not in RFC 7644's filter grammar) into an unrelated `and`.
+ */
+const TOKEN =
+  /^(?:(\s+)|("(?:[^"\\]|\\.)*")|(\]\.|[[()\]])|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?=[\s)\]]|$)|([A-Za-z$][-\w.:$]*))/;
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  let rest = text;
+  while (rest.length > 0) {
+    const m = TOKEN.exec(rest);
+    if (!m || m[0].length === 0) throw new InvalidFilter(`Unexpected text in the filter: ${rest.slice(0, 40)}`);
+    if (m[2]) out.push({ type: 'Quoted', literal: m[2] });
+    else if (m[3] === '].') throw new InvalidFilter('A sub-attribute after a value filter is not allowed in a filter.');
+    else if (m[3]) out.push({ type: 'Bracket', literal: m[3] });
+    else if (m[4]) out.push({ type: 'Number', literal: m[4] });
+    else if (m[5]) out.push({ type: 'Word', literal: m[5] });
+    rest = rest.slice(m[0].length);
+  }
+  out.push({ type: 'EOT', literal: '' });
+  return out;
+}
+
+function parse(text: string): Filter {
+  const tokens = new Tokens(tokenize(text));
+  const filter = parseTokens(tokens);
+  if (tokens.peek().type !== 'EOT') throw new InvalidFilter(`Unexpected "${tokens.peek().literal}" in the filter.`);
+  return filter;
+}
+
+/**
+ * Parses a SCIM filter with scim2-parse-filter's grammar (our tokens), refusing what it would let
+ * through: an empty filter and trailing garbage. Evaluation is ours ({@link matches}).
  */
 export function parseFilter(text: string): Filter {
   if (!text.trim()) throw new InvalidFilter('The filter is empty.');
@@ -15,6 +47,7 @@ export function parseFilter(text: string): Filter {
   try {
     ast = parse(text);
   } catch (error) {
+    if (error instanceof InvalidFilter) throw error;
     throw new InvalidFilter(`Invalid filter: ${(error as Error).message}`);
   }
   validate(ast, 0);
