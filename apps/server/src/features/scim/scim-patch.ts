@@ -151,7 +151,9 @@ export function applyPatch(resource: Obj, body: unknown, multiValued: readonly s
       if (op === 'remove') throw new ScimError(400, 'remove needs a path.', 'noTarget');
       if (!isObj(value)) throw new ScimError(400, `${op} without a path needs an object value.`, 'invalidValue');
       for (const [k, v] of Object.entries(value)) {
-        if (k.toLowerCase() === 'schemas') continue;
+        // Okta's replace without a path repeats the group's own id; schemas and meta are the server's.
+        if (['schemas', 'meta'].includes(k.toLowerCase())) continue;
+        if (k.toLowerCase() === 'id' && v === getProp(result, 'id')) continue;
         const known = KNOWN_SCHEMAS.find((u) => u.toLowerCase() === k.toLowerCase());
         if (known && known.includes(':extension:') && isObj(v)) {
           const ext = container(result, known, true) as Obj;
