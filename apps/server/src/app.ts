@@ -36,6 +36,11 @@ import { loadServerKey } from './features/integration/server-key.ts';
 import { peopleRoutes } from './features/people/people.routes.ts';
 // Policies (issue 5)
 import { policiesRoutes } from './features/policies/policies.routes.ts';
+import { SCIM_PREFIX, scimRoutes } from './features/scim/scim.routes.ts';
+import { createScimService } from './features/scim/scim.service.ts';
+// SCIM provisioning (issue 14)
+import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
+import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
 import { accountRoutes } from './features/security/account.routes.ts';
 import { createAccountService } from './features/security/account.service.ts';
 import { createLimiter, postgresCounters } from './features/security/limits.ts';
@@ -43,11 +48,6 @@ import { createPasswordResetService } from './features/security/password-reset.s
 import { rekeyLegacyRecoveryCodes } from './features/security/recovery-codes.ts';
 import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
-// SCIM provisioning (issue 14)
-import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
-import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
-import { SCIM_PREFIX, scimRoutes } from './features/scim/scim.routes.ts';
-import { createScimService } from './features/scim/scim.service.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';

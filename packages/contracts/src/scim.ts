@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { RULES } from './access.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { MAX_SCIM_CONNECTOR_NAME, SCIM_IDPS, SCIM_MAX_OVERLAP_HOURS } from './scim-constants.ts';
 
-/** Identity providers a SCIM connector is set up for (issue 14): each has its own setup steps. */
-export const SCIM_IDPS = ['entra', 'okta', 'onelogin', 'jumpcloud', 'google', 'generic'] as const;
-export type ScimIdp = (typeof SCIM_IDPS)[number];
-/** How long the previous token keeps working after a rotation, at most (hours). */
-export const SCIM_MAX_OVERLAP_HOURS = 168;
-export const SCIM_REQUESTS_PAGE_SIZE = 10;
-export const MAX_SCIM_CONNECTOR_NAME = 80;
+export * from './scim-constants.ts';
 
 const ConnectorId = z.string().uuid('No such connector.');
 
@@ -28,6 +23,7 @@ export const ScimConnector = z.object({
 export type ScimConnector = z.infer<typeof ScimConnector>;
 
 export const ScimRequest = z.object({
+  id: z.string(),
   at: z.string(),
   method: z.string(),
   path: z.string(),
@@ -92,7 +88,7 @@ export const scimConnectorRevokeEndpoint = defineEndpoint({
   auth: 'session',
   access: RULES.scim,
   errors: ['not_found'],
-  summary: "Revoke a connector: its tokens stop working at once; the groups it managed become editable in the console.",
+  summary: 'Revoke a connector: its tokens stop working at once; the groups it managed become editable in the console.',
   input: z.object({ id: ConnectorId }),
   output: z.object({ code: z.literal('updated') }),
 });

@@ -90,6 +90,7 @@ export const scimConnectorsRepository = {
       connectorId,
     ]);
     const rows = await q.query<{
+      id: string;
       at: Date;
       method: string;
       path: string;
@@ -97,7 +98,7 @@ export const scimConnectorsRepository = {
       duration_ms: number;
       error: string | null;
     }>(
-      `select at, method, path, status, duration_ms, error from scim_requests where connector_id = $1
+      `select id::text, at, method, path, status, duration_ms, error from scim_requests where connector_id = $1
        order by at desc, id desc limit $2 offset $3`,
       [connectorId, pageSize, (page - 1) * pageSize],
     );

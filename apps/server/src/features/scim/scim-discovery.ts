@@ -34,7 +34,8 @@ const attr = (name: string, type: string, extra: Record<string, unknown> = {}) =
   uniqueness: 'none',
   ...extra,
 });
-const multi = (name: string, subs: ReturnType<typeof attr>[]) => attr(name, 'complex', { multiValued: true, subAttributes: subs });
+const multi = (name: string, subs: ReturnType<typeof attr>[]) =>
+  attr(name, 'complex', { multiValued: true, subAttributes: subs });
 
 export const SCHEMAS = [
   {
@@ -63,7 +64,10 @@ export const SCHEMAS = [
         ...['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'].map((n) => attr(n, 'string')),
         attr('primary', 'boolean'),
       ]),
-      multi('groups', [attr('value', 'string', { mutability: 'readOnly' }), attr('display', 'string', { mutability: 'readOnly' })]),
+      multi('groups', [
+        attr('value', 'string', { mutability: 'readOnly' }),
+        attr('display', 'string', { mutability: 'readOnly' }),
+      ]),
     ],
     meta: { resourceType: 'Schema' },
   },
@@ -74,7 +78,11 @@ export const SCHEMAS = [
     attributes: [
       ...['employeeNumber', 'costCenter', 'organization', 'division', 'department'].map((n) => attr(n, 'string')),
       attr('manager', 'complex', {
-        subAttributes: [attr('value', 'string'), attr('$ref', 'reference'), attr('displayName', 'string', { mutability: 'readOnly' })],
+        subAttributes: [
+          attr('value', 'string'),
+          attr('$ref', 'reference'),
+          attr('displayName', 'string', { mutability: 'readOnly' }),
+        ],
       }),
     ],
     meta: { resourceType: 'Schema' },

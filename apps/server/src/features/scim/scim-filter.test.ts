@@ -72,7 +72,15 @@ function refParse(text: string): Ref {
     if (op === 'pr') return { k: 'pr', path };
     if (!['eq', 'ne', 'co', 'sw', 'ew', 'gt', 'ge', 'lt', 'le'].includes(op)) throw new Error('op');
     const raw = next();
-    const v = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw === 'true' ? true : raw === 'false' ? false : raw === 'null' ? null : Number(raw);
+    const v = raw.startsWith('"')
+      ? (JSON.parse(raw) as string)
+      : raw === 'true'
+        ? true
+        : raw === 'false'
+          ? false
+          : raw === 'null'
+            ? null
+            : Number(raw);
     return { k: 'cmp', op, path, v };
   };
   const f = or();
@@ -106,7 +114,9 @@ function refEval(f: Ref, r: unknown): boolean {
     case 'vp':
       return refValues(r, f.path).some((el) => el !== null && typeof el === 'object' && refEval(f.f, el));
     case 'pr':
-      return refValues(r, f.path).some((v) => v !== null && v !== undefined && v !== '' && !(typeof v === 'object' && Object.keys(v).length === 0));
+      return refValues(r, f.path).some(
+        (v) => v !== null && v !== undefined && v !== '' && !(typeof v === 'object' && Object.keys(v).length === 0),
+      );
     case 'cmp': {
       if (f.op === 'ne') return !refEval({ ...f, op: 'eq' }, r);
       // A complex multi-valued attribute compared directly: its "value".
@@ -124,7 +134,16 @@ function refEval(f: Ref, r: unknown): boolean {
         const x = exact ? a : a.toLowerCase();
         const y = exact ? f.v : f.v.toLowerCase();
         return (
-          { eq: x === y, co: x.includes(y), sw: x.startsWith(y), ew: x.endsWith(y), gt: x > y, ge: x >= y, lt: x < y, le: x <= y }[f.op] ?? false
+          {
+            eq: x === y,
+            co: x.includes(y),
+            sw: x.startsWith(y),
+            ew: x.endsWith(y),
+            gt: x > y,
+            ge: x >= y,
+            lt: x < y,
+            le: x <= y,
+          }[f.op] ?? false
         );
       });
     }
@@ -141,10 +160,24 @@ const resource = fc.record({
   active: fc.boolean(),
   age: fc.option(fc.integer({ min: -2, max: 2 }), { nil: undefined }),
   name: fc.option(fc.record({ givenName: fc.option(word, { nil: undefined }), familyName: word }), { nil: undefined }),
-  emails: fc.array(fc.record({ value: word, type: fc.constantFrom('work', 'home', 'Work'), primary: fc.boolean() }), { maxLength: 3 }),
+  emails: fc.array(fc.record({ value: word, type: fc.constantFrom('work', 'home', 'Work'), primary: fc.boolean() }), {
+    maxLength: 3,
+  }),
 });
 
-const attr = fc.constantFrom('id', 'externalId', 'userName', 'USERNAME', 'displayName', 'name.givenName', 'name.familyName', 'emails', 'emails.value', 'emails.type', 'emails.primary');
+const attr = fc.constantFrom(
+  'id',
+  'externalId',
+  'userName',
+  'USERNAME',
+  'displayName',
+  'name.givenName',
+  'name.familyName',
+  'emails',
+  'emails.value',
+  'emails.type',
+  'emails.primary',
+);
 const subAttr = fc.constantFrom('value', 'type', 'primary', 'VALUE');
 const op = fc.constantFrom('eq', 'ne', 'co', 'sw', 'ew', 'gt', 'ge', 'lt', 'le', 'EQ', 'Co');
 const value = fc.oneof(
@@ -185,7 +218,13 @@ describe('SCIM filter evaluation', () => {
     );
   });
 
-  const r = { userName: 'Alice@Example.com', externalId: 'E1', displayName: 'Alice', active: true, emails: [{ value: 'a@x', type: 'work' }] };
+  const r = {
+    userName: 'Alice@Example.com',
+    externalId: 'E1',
+    displayName: 'Alice',
+    active: true,
+    emails: [{ value: 'a@x', type: 'work' }],
+  };
   test.each([
     // not (A and B) is not (not A and not B)
     ['not (userName eq "alice@example.com" and displayName eq "bob")', true],
@@ -202,10 +241,18 @@ describe('SCIM filter evaluation', () => {
     expect(matches(parseFilter(text), r)).toBe(expected);
   });
 
-  test.each(['userName eq "x" or or', 'not', 'pr', 'and', '', '   ', 'userName eq', 'userName zz "x"', '(userName eq "x"', 'userName eq "x")'])(
-    'refused: %j',
-    (text) => {
-      expect(() => parseFilter(text)).toThrow(InvalidFilter);
-    },
-  );
+  test.each([
+    'userName eq "x" or or',
+    'not',
+    'pr',
+    'and',
+    '',
+    '   ',
+    'userName eq',
+    'userName zz "x"',
+    '(userName eq "x"',
+    'userName eq "x")',
+  ])('refused: %j', (text) => {
+    expect(() => parseFilter(text)).toThrow(InvalidFilter);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Filter } from 'scim2-parse-filter';
-import { InvalidFilter, getProp, matches, parseFilter } from './scim-filter.ts';
+import { getProp, InvalidFilter, matches, parseFilter } from './scim-filter.ts';
 import { isBoolean, KNOWN_SCHEMAS } from './scim-schema.ts';
 
 /** A SCIM protocol error (RFC 7644 §3.12). */
@@ -39,7 +39,9 @@ export function normalizeBooleans(resource: Obj): Obj {
   for (const key of Object.keys(resource)) {
     const v = resource[key];
     if (key.toLowerCase() === 'active') resource[key] = coerceBoolean('active', v);
-    if (Array.isArray(v)) for (const el of v) if (isObj(el)) for (const k of Object.keys(el)) el[k] = coerceBoolean(k === 'primary' ? 'primary' : k, el[k]);
+    if (Array.isArray(v))
+      for (const el of v)
+        if (isObj(el)) for (const k of Object.keys(el)) el[k] = coerceBoolean(k === 'primary' ? 'primary' : k, el[k]);
   }
   return resource;
 }
@@ -86,7 +88,8 @@ export function parsePath(raw: string): ParsedPath {
 const IMMUTABLE = new Set(['id', 'meta', 'schemas']);
 
 /** Values of a multi-valued attribute compared for de-duplication: by `value` when there is one. */
-const identity = (v: unknown): string => (isObj(v) && getProp(v, 'value') !== undefined ? `v:${String(getProp(v, 'value'))}` : JSON.stringify(v));
+const identity = (v: unknown): string =>
+  isObj(v) && getProp(v, 'value') !== undefined ? `v:${String(getProp(v, 'value'))}` : JSON.stringify(v);
 
 function container(resource: Obj, schema: string | null, create: boolean): Obj | undefined {
   if (!schema) return resource;
@@ -140,7 +143,8 @@ export function applyPatch(resource: Obj, body: unknown, multiValued: readonly s
     if (!isObj(raw)) throw new ScimError(400, 'Each operation must be an object.', 'invalidSyntax');
     const opName = getProp(raw, 'op');
     const op = typeof opName === 'string' ? opName.toLowerCase() : '';
-    if (op !== 'add' && op !== 'replace' && op !== 'remove') throw new ScimError(400, `Unknown op "${String(opName)}".`, 'invalidSyntax');
+    if (op !== 'add' && op !== 'replace' && op !== 'remove')
+      throw new ScimError(400, `Unknown op "${String(opName)}".`, 'invalidSyntax');
     const pathValue = getProp(raw, 'path');
     const value = getProp(raw, 'value');
     if (pathValue !== undefined && pathValue !== null && typeof pathValue !== 'string') {
@@ -155,7 +159,7 @@ export function applyPatch(resource: Obj, body: unknown, multiValued: readonly s
         if (['schemas', 'meta'].includes(k.toLowerCase())) continue;
         if (k.toLowerCase() === 'id' && v === getProp(result, 'id')) continue;
         const known = KNOWN_SCHEMAS.find((u) => u.toLowerCase() === k.toLowerCase());
-        if (known && known.includes(':extension:') && isObj(v)) {
+        if (known?.includes(':extension:') && isObj(v)) {
           const ext = container(result, known, true) as Obj;
           for (const [ek, ev] of Object.entries(v)) merge(ext, ek, ev, op, multi);
           continue;
@@ -209,7 +213,7 @@ function applyAtPath(resource: Obj, p: ParsedPath, op: 'add' | 'replace' | 'remo
         target[key] = [...elements, el];
         return;
       }
-      throw new ScimError(400, 'The path\'s filter matches nothing.', 'noTarget');
+      throw new ScimError(400, "The path's filter matches nothing.", 'noTarget');
     }
     for (const el of hits as Obj[]) {
       if (p.sub) el[keyOf(el, p.sub)] = coerced;
@@ -221,8 +225,10 @@ function applyAtPath(resource: Obj, p: ParsedPath, op: 'add' | 'replace' | 'remo
   if (p.sub) {
     if (Array.isArray(current)) {
       // emails.value on every element
-      if (op === 'remove') for (const el of current) if (isObj(el)) delete el[keyOf(el, p.sub)];
-      else for (const el of current) if (isObj(el)) el[keyOf(el, p.sub)] = coerced;
+      if (op === 'remove')
+        for (const el of current)
+          if (isObj(el)) delete el[keyOf(el, p.sub)];
+          else for (const el of current) if (isObj(el)) el[keyOf(el, p.sub)] = coerced;
       return;
     }
     if (op === 'remove') {

@@ -18,6 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
+// biome-ignore lint/suspicious/noExplicitAny: SCIM replies are read loosely, as an identity provider reads them
 type Json = Record<string, any>;
 async function send(method: string, path: string, body?: unknown) {
   const res = await fetch(`${h.url}/scim/v2${path}`, {
@@ -33,7 +34,10 @@ const q = (filter: string) => `filter=${encodeURIComponent(filter)}`;
 describe('Entra ID provisioning sequence', () => {
   test('create, query, update attributes, disable, groups with members, delete', async () => {
     // "Get User by query — zero results" precedes every create.
-    const none = await send('GET', `/Users?${q('userName eq "Test_User_dfeef4c5-5681-4387-b016-bdf221e82081@northwind.example"')}`);
+    const none = await send(
+      'GET',
+      `/Users?${q('userName eq "Test_User_dfeef4c5-5681-4387-b016-bdf221e82081@northwind.example"')}`,
+    );
     expect(none.status).toBe(200);
     expect(none.body).toMatchObject({ totalResults: 0, Resources: [], startIndex: 1 });
 
@@ -60,7 +64,10 @@ describe('Entra ID provisioning sequence', () => {
 
     // Get User, Get User by query (userName, then externalId)
     expect((await send('GET', `/Users/${id}`)).body.id).toBe(id);
-    const byName = await send('GET', `/Users?${q('userName eq "Test_User_ab6490ee-1e48-479e-a20b-2d77186b5dd1@northwind.example"')}`);
+    const byName = await send(
+      'GET',
+      `/Users?${q('userName eq "Test_User_ab6490ee-1e48-479e-a20b-2d77186b5dd1@northwind.example"')}`,
+    );
     expect(byName.body.Resources.map((r: Json) => r.id)).toEqual([id]);
     const byExternal = await send('GET', `/Users?${q('externalId eq "0a21f0f2-8d2a-4f8e-bf98-7363c4aed4ef"')}`);
     expect(byExternal.body.totalResults).toBe(1);
@@ -82,7 +89,11 @@ describe('Entra ID provisioning sequence', () => {
       schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
       Operations: [
         { op: 'Replace', path: 'userName', value: '5b50642d-79fc-4410-9e90-4c077cdd1a59@northwind.example' },
-        { op: 'Add', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager', value: '2819c223-7f76-453a-919d-413861904646' },
+        {
+          op: 'Add',
+          path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager',
+          value: '2819c223-7f76-453a-919d-413861904646',
+        },
         { op: 'Add', path: 'title', value: 'Manager' },
       ],
     });
@@ -111,7 +122,10 @@ describe('Entra ID provisioning sequence', () => {
 
     // Create Group (Entra creates without members, then PATCHes them in)
     const group = await send('POST', '/Groups', {
-      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group', 'http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM/2.0/Group'],
+      schemas: [
+        'urn:ietf:params:scim:schemas:core:2.0:Group',
+        'http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM/2.0/Group',
+      ],
       externalId: '8aa1a0c0-c4c3-4bc0-b4a5-2ef676900159',
       displayName: 'displayName',
       meta: { resourceType: 'Group' },
@@ -135,10 +149,21 @@ describe('Entra ID provisioning sequence', () => {
     // Update Group [Add Members]
     const addMembers = await send('PATCH', `/Groups/${gid}`, {
       schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-      Operations: [{ op: 'Add', path: 'members', value: [{ $ref: null, value: id }, { $ref: null, value: other.body.id }] }],
+      Operations: [
+        {
+          op: 'Add',
+          path: 'members',
+          value: [
+            { $ref: null, value: id },
+            { $ref: null, value: other.body.id },
+          ],
+        },
+      ],
     });
     expect(addMembers.status).toBe(204);
-    expect((await send('GET', `/Groups/${gid}`)).body.members.map((m: Json) => m.value).sort()).toEqual([id, other.body.id].sort());
+    expect((await send('GET', `/Groups/${gid}`)).body.members.map((m: Json) => m.value).sort()).toEqual(
+      [id, other.body.id].sort(),
+    );
 
     // Update Group [Remove Members]
     const removeMembers = await send('PATCH', `/Groups/${gid}`, {
@@ -164,7 +189,10 @@ describe('Entra ID provisioning sequence', () => {
         [team?.id],
       )
     ).map((r) => r.id);
-    const group = await send('POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Everyone bulk' });
+    const group = await send('POST', '/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'Everyone bulk',
+    });
     const started = Date.now();
     const add = await send('PATCH', `/Groups/${group.body.id}`, {
       schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
@@ -172,14 +200,18 @@ describe('Entra ID provisioning sequence', () => {
     });
     expect(add.status, JSON.stringify(add.body)).toBe(204);
     const took = Date.now() - started;
-    const [count] = await h.db.query<{ n: number }>('select count(*)::int as n from group_members where group_id = $1', [group.body.id]);
+    const [count] = await h.db.query<{ n: number }>('select count(*)::int as n from group_members where group_id = $1', [
+      group.body.id,
+    ]);
     expect(count?.n).toBe(2000);
     expect(took).toBeLessThan(10_000);
     const remove = await send('PATCH', `/Groups/${group.body.id}`, {
       Operations: [{ op: 'Remove', path: 'members', value: ids.slice(0, 1000).map((value) => ({ $ref: null, value })) }],
     });
     expect(remove.status).toBe(204);
-    const [left] = await h.db.query<{ n: number }>('select count(*)::int as n from group_members where group_id = $1', [group.body.id]);
+    const [left] = await h.db.query<{ n: number }>('select count(*)::int as n from group_members where group_id = $1', [
+      group.body.id,
+    ]);
     expect(left?.n).toBe(1000);
   });
 });
@@ -241,7 +273,10 @@ describe('Okta provisioning sequence', () => {
     expect(restored?.status).toBe('active');
 
     // Group push: create with members, rename, add and remove members (by value filter).
-    const second = await send('POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'okta.second@northwind.example' });
+    const second = await send('POST', '/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: 'okta.second@northwind.example',
+    });
     const group = await send('POST', '/Groups', {
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
       displayName: 'Test SCIMv2',

@@ -13,7 +13,8 @@ const ids: { user: string; group: string } = { user: '', group: '' };
 beforeAll(async () => {
   h = await startHarness({ rateLimitPerMinute: 1_000_000 });
   const admin = (await h.signIn(DEMO_ADMINS.superAdmin)).token.access;
-  token = (await h.post<{ token: string }>('/api/v1/team/scim/connector/create/', { idp: 'generic', name: 'Fuzz' }, admin)).body.token;
+  token = (await h.post<{ token: string }>('/api/v1/team/scim/connector/create/', { idp: 'generic', name: 'Fuzz' }, admin)).body
+    .token;
   const user = await fetch(`${h.url}/scim/v2/Users`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' },
@@ -72,7 +73,9 @@ const attrName = fc.constantFrom(
 const leaf = fc.oneof(hostile, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('True', 'False', null, true, false, 0, -1, 1e308));
 const value = fc.oneof(
   leaf,
-  fc.array(fc.record({ value: fc.oneof(hostile, fc.constant(ids.user), fc.uuid()), $ref: fc.constantFrom(null, 'x') }), { maxLength: 4 }),
+  fc.array(fc.record({ value: fc.oneof(hostile, fc.constant(ids.user), fc.uuid()), $ref: fc.constantFrom(null, 'x') }), {
+    maxLength: 4,
+  }),
   fc.dictionary(attrName, leaf, { maxKeys: 4 }),
 );
 const patchBody = fc.record(
@@ -81,7 +84,11 @@ const patchBody = fc.record(
     Operations: fc.oneof(
       fc.array(
         fc.record(
-          { op: fc.oneof(fc.constantFrom('add', 'Add', 'replace', 'Replace', 'remove', 'REMOVE', 'move'), hostile), path: fc.oneof(attrName, hostile), value },
+          {
+            op: fc.oneof(fc.constantFrom('add', 'Add', 'replace', 'Replace', 'remove', 'REMOVE', 'move'), hostile),
+            path: fc.oneof(attrName, hostile),
+            value,
+          },
           { requiredKeys: [] },
         ),
         { maxLength: 4 },
@@ -93,15 +100,39 @@ const patchBody = fc.record(
 );
 const resourceBody = fc.oneof(
   fc.dictionary(attrName, value, { maxKeys: 6 }),
-  fc.record({ userName: fc.oneof(hostile, fc.emailAddress()), displayName: fc.oneof(hostile, fc.string()), active: leaf, members: value, schemas: leaf }, { requiredKeys: [] }),
+  fc.record(
+    {
+      userName: fc.oneof(hostile, fc.emailAddress()),
+      displayName: fc.oneof(hostile, fc.string()),
+      active: leaf,
+      members: value,
+      schemas: leaf,
+    },
+    { requiredKeys: [] },
+  ),
   fc.jsonValue({ maxDepth: 3 }),
 );
 const filterText = fc.oneof(
   hostile,
-  fc.constantFrom('userName eq "x" or or', 'not', 'pr', 'and', 'a[b[c]]', 'emails[type eq "work"].value eq "x"', 'not (a eq -1)', '(((', 'a eq "\\x"', 'meta.lastModified gt "2011-05-13T04:42:34Z"'),
-  fc.tuple(attrName, fc.constantFrom('eq', 'ne', 'co', 'sw', 'ew', 'gt', 'ge', 'lt', 'le', 'pr', 'xx'), fc.jsonValue({ maxDepth: 0 })).map(
-    ([a, o, v]) => `${a} ${o} ${JSON.stringify(v)}`,
+  fc.constantFrom(
+    'userName eq "x" or or',
+    'not',
+    'pr',
+    'and',
+    'a[b[c]]',
+    'emails[type eq "work"].value eq "x"',
+    'not (a eq -1)',
+    '(((',
+    'a eq "\\x"',
+    'meta.lastModified gt "2011-05-13T04:42:34Z"',
   ),
+  fc
+    .tuple(
+      attrName,
+      fc.constantFrom('eq', 'ne', 'co', 'sw', 'ew', 'gt', 'ge', 'lt', 'le', 'pr', 'xx'),
+      fc.jsonValue({ maxDepth: 0 }),
+    )
+    .map(([a, o, v]) => `${a} ${o} ${JSON.stringify(v)}`),
 );
 const query = fc.record(
   {
@@ -116,7 +147,13 @@ const query = fc.record(
   { requiredKeys: [] },
 );
 
-async function send(method: string, path: string, body: string | undefined, contentType = 'application/scim+json', extra: Record<string, string> = {}) {
+async function send(
+  method: string,
+  path: string,
+  body: string | undefined,
+  contentType = 'application/scim+json',
+  extra: Record<string, string> = {},
+) {
   const res = await fetch(`${h.url}/scim/v2${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': contentType } : {}), ...extra },
@@ -155,7 +192,13 @@ test('fuzzing every SCIM route: no body, query, path or header is answered with 
         const qs = Object.entries(q)
           .map(([k, v]) => `${k}=${encode(String(v))}`)
           .join('&');
-        const r = await send(method, `${path}${qs ? `?${qs}` : ''}`, method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body), undefined, ifMatch ? { 'if-match': ifMatch } : {});
+        const r = await send(
+          method,
+          `${path}${qs ? `?${qs}` : ''}`,
+          method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body),
+          undefined,
+          ifMatch ? { 'if-match': ifMatch } : {},
+        );
         check(`${method} ${path}?${qs} ${JSON.stringify(body).slice(0, 300)}`, r);
       },
     ),
@@ -163,13 +206,17 @@ test('fuzzing every SCIM route: no body, query, path or header is answered with 
   );
   for (const [method, route] of ROUTES) {
     const path = route.replace(':user', ids.user).replace(':group', ids.group).replace(':any', 'User');
-    for (const raw of RAW_BODIES) if (method !== 'GET') check(`${method} ${path} raw ${raw.body}`, await send(method, path, raw.body, raw.contentType));
+    for (const raw of RAW_BODIES)
+      if (method !== 'GET') check(`${method} ${path} raw ${raw.body}`, await send(method, path, raw.body, raw.contentType));
     for (const q of RAW_QUERIES) check(`${method} ${path}${q.slice(0, 40)}`, await send(method, `${path}${q}`, undefined));
   }
   for (const heavy of HEAVY_BODIES) check(`heavy ${heavy.slice(0, 20)}`, await send('POST', '/Users', heavy));
   // Without a token or with a wrong one: SCIM 401 everywhere.
   for (const [method, route] of ROUTES) {
-    const res = await fetch(`${h.url}/scim/v2${route.replace(/:\w+/, ids.user)}`, { method, headers: { authorization: 'Bearer nope' } });
+    const res = await fetch(`${h.url}/scim/v2${route.replace(/:\w+/, ids.user)}`, {
+      method,
+      headers: { authorization: 'Bearer nope' },
+    });
     expect(res.status, `${method} ${route}`).toBe(401);
   }
   expect(failures).toEqual([]);

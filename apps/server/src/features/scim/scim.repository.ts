@@ -53,7 +53,10 @@ export const scimRepository = {
     const column = USER_COLUMNS[attribute];
     if (!column) return [];
     const v = attribute === 'username' ? value.toLowerCase() : value;
-    return q.query<ScimMemberRow>(`select ${MEMBER} from members where ${CURRENT} and ${column} = $2 order by email`, [teamId, v]);
+    return q.query<ScimMemberRow>(`select ${MEMBER} from members where ${CURRENT} and ${column} = $2 order by email`, [
+      teamId,
+      v,
+    ]);
   },
 
   async allMembers(q: Queryable, teamId: string): Promise<ScimMemberRow[]> {
@@ -136,7 +139,10 @@ export const scimRepository = {
   async existingMembers(q: Queryable, teamId: string, ids: string[]): Promise<string[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    const rows = await q.query<{ id: string }>(`select id from members where ${CURRENT} and id = any($2::uuid[])`, [teamId, valid]);
+    const rows = await q.query<{ id: string }>(`select id from members where ${CURRENT} and id = any($2::uuid[])`, [
+      teamId,
+      valid,
+    ]);
     return rows.map((r) => r.id);
   },
 
@@ -160,10 +166,10 @@ export const scimRepository = {
 
   async setGroupMembers(q: Queryable, groupId: string, memberIds: string[]): Promise<void> {
     await q.query('delete from group_members where group_id = $1 and not (member_id = any($2::uuid[]))', [groupId, memberIds]);
-    await q.query(
-      'insert into group_members (group_id, member_id) select $1, unnest($2::uuid[]) on conflict do nothing',
-      [groupId, memberIds],
-    );
+    await q.query('insert into group_members (group_id, member_id) select $1, unnest($2::uuid[]) on conflict do nothing', [
+      groupId,
+      memberIds,
+    ]);
   },
 
   async nameTaken(q: Queryable, teamId: string, name: string, exceptId?: string): Promise<boolean> {

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ListQuery, ScimService } from './scim.service.ts';
 import type { ScimCaller, ScimConnectorsService } from './scim-connectors.service.ts';
 import { RESOURCE_TYPES, resourceTypesResponse, SCHEMAS, schemasResponse, serviceProviderConfig } from './scim-discovery.ts';
 import { ScimError } from './scim-patch.ts';
 import { ERROR_SCHEMA, SCIM_CONTENT_TYPE } from './scim-schema.ts';
-import type { ListQuery, ScimService } from './scim.service.ts';
 
 /** Where the SCIM server lives on the licence server. */
 export const SCIM_PREFIX = '/scim/v2';
@@ -70,7 +70,13 @@ export async function scimRoutes(app: FastifyInstance, connectors: ScimConnector
         const e = error as { statusCode?: number; status?: number; code?: string; message?: string; description?: string };
         const status = e.statusCode ?? e.status;
         if (typeof status === 'number' && status >= 400 && status < 500) {
-          return scimError(request, reply, status, e.description ?? e.message ?? 'Bad request.', status === 400 ? 'invalidValue' : undefined);
+          return scimError(
+            request,
+            reply,
+            status,
+            e.description ?? e.message ?? 'Bad request.',
+            status === 400 ? 'invalidValue' : undefined,
+          );
         }
         request.log.error({ err: error }, 'scim request failed');
         return scimError(request, reply, 500, 'The request failed.');
@@ -117,7 +123,9 @@ export async function scimRoutes(app: FastifyInstance, connectors: ScimConnector
         reply.type(SCIM_CONTENT_TYPE).send(await scim.listUsers(caller(request), query(request))),
       );
       scope.post('/Users', async (request, reply) => resource(reply, await scim.createUser(caller(request), request.body), 201));
-      scope.get('/Users/:id', async (request, reply) => resource(reply, await scim.getUser(caller(request), id(request), query(request))));
+      scope.get('/Users/:id', async (request, reply) =>
+        resource(reply, await scim.getUser(caller(request), id(request), query(request))),
+      );
       scope.put('/Users/:id', async (request, reply) =>
         resource(reply, await scim.replaceUser(caller(request), id(request), request.body, ifMatch(request))),
       );
@@ -132,8 +140,12 @@ export async function scimRoutes(app: FastifyInstance, connectors: ScimConnector
       scope.get('/Groups', async (request, reply) =>
         reply.type(SCIM_CONTENT_TYPE).send(await scim.listGroups(caller(request), query(request))),
       );
-      scope.post('/Groups', async (request, reply) => resource(reply, await scim.createGroup(caller(request), request.body), 201));
-      scope.get('/Groups/:id', async (request, reply) => resource(reply, await scim.getGroup(caller(request), id(request), query(request))));
+      scope.post('/Groups', async (request, reply) =>
+        resource(reply, await scim.createGroup(caller(request), request.body), 201),
+      );
+      scope.get('/Groups/:id', async (request, reply) =>
+        resource(reply, await scim.getGroup(caller(request), id(request), query(request))),
+      );
       scope.put('/Groups/:id', async (request, reply) =>
         resource(reply, await scim.replaceGroup(caller(request), id(request), request.body, ifMatch(request))),
       );

@@ -5,11 +5,11 @@ import type { Filter } from 'scim2-parse-filter';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { groupsRepository } from '../groups/index.ts';
 import { peopleRepository } from '../people/index.ts';
+import { scimRepository as repo, type ScimGroupRow, type ScimMemberRow } from './scim.repository.ts';
 import type { ConnectorRow } from './scim-connectors.repository.ts';
 import { getProp, InvalidFilter, matches, parseFilter, simpleEquality, valuesAt } from './scim-filter.ts';
 import { applyPatch, normalizeBooleans, ScimError } from './scim-patch.ts';
 import { CORE_GROUP, CORE_USER, ENTERPRISE_USER, isCaseExact, LIST_RESPONSE, MAX_RESULTS } from './scim-schema.ts';
-import { type ScimGroupRow, type ScimMemberRow, scimRepository as repo } from './scim.repository.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -41,7 +41,8 @@ function checkIfMatch(ifMatch: string | undefined, version: number) {
 function paging(q: ListQuery) {
   const start = q.startIndex === undefined ? 1 : Number.parseInt(q.startIndex, 10);
   const count = q.count === undefined ? 100 : Number.parseInt(q.count, 10);
-  if (Number.isNaN(start) || Number.isNaN(count)) throw new ScimError(400, 'startIndex and count must be integers.', 'invalidValue');
+  if (Number.isNaN(start) || Number.isNaN(count))
+    throw new ScimError(400, 'startIndex and count must be integers.', 'invalidValue');
   return { start: Math.max(1, start), count: Math.min(MAX_RESULTS, Math.max(0, count)) };
 }
 
@@ -70,7 +71,8 @@ export function project(resource: Obj, attributes: string[], excluded: string[])
       const { ext, path } = split(a);
       const from = ext ? (resource[ext] as Obj | undefined) : resource;
       if (!isObj(from)) continue;
-      const into: Obj = ext ? ((out[ext] as Obj | undefined) ?? (out[ext] = {}) as Obj) : out;
+      if (ext && !isObj(out[ext])) out[ext] = {};
+      const into = (ext ? out[ext] : out) as Obj;
       if (path.length === 0) {
         Object.assign(into, from);
         continue;
@@ -82,7 +84,9 @@ export function project(resource: Obj, attributes: string[], excluded: string[])
         const inner = from[top];
         const sub = path[1] as string;
         if (Array.isArray(inner)) {
-          into[top] = inner.map((el) => (isObj(el) ? Object.fromEntries(Object.entries(el).filter(([k]) => k.toLowerCase() === sub.toLowerCase())) : el));
+          into[top] = inner.map((el) =>
+            isObj(el) ? Object.fromEntries(Object.entries(el).filter(([k]) => k.toLowerCase() === sub.toLowerCase())) : el,
+          );
         } else if (isObj(inner)) {
           const k = keyIn(inner, sub);
           if (k) into[top] = { ...((into[top] as Obj | undefined) ?? {}), [k]: inner[k] };
@@ -108,7 +112,8 @@ export function project(resource: Obj, attributes: string[], excluded: string[])
       const k = keyIn(from[top] as Obj, path[1] as string);
       if (k) delete (from[top] as Obj)[k];
     } else if (Array.isArray(from[top])) {
-      for (const el of from[top] as unknown[]) if (isObj(el)) for (const k of Object.keys(el)) if (k.toLowerCase() === (path[1] as string).toLowerCase()) delete el[k];
+      for (const el of from[top] as unknown[])
+        if (isObj(el)) for (const k of Object.keys(el)) if (k.toLowerCase() === (path[1] as string).toLowerCase()) delete el[k];
     }
   }
   return out;
@@ -217,7 +222,9 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
     id: g.id,
     ...(g.scim_external_id ? { externalId: g.scim_external_id } : {}),
     displayName: g.name,
-    ...(members ? { members: members.map((m) => ({ value: m.id, display: m.email, $ref: `${baseUrl()}/Users/${m.id}`, type: 'User' })) } : {}),
+    ...(members
+      ? { members: members.map((m) => ({ value: m.id, display: m.email, $ref: `${baseUrl()}/Users/${m.id}`, type: 'User' })) }
+      : {}),
     meta: {
       resourceType: 'Group',
       created: new Date(g.created_at).toISOString(),
@@ -273,7 +280,8 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
   const writeUser = async (tx: Queryable, c: ConnectorRow, row: ScimMemberRow, body: Obj) => {
     const f = userFields(body);
     if (f.email !== row.email) {
-      if (await repo.memberByEmail(tx, c.team_id, f.email)) throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
+      if (await repo.memberByEmail(tx, c.team_id, f.email))
+        throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
       if (await repo.isAdmin(tx, c.team_id, row.email)) {
         throw new ScimError(403, "An administrator's userName cannot be changed through SCIM.");
       }
@@ -303,8 +311,10 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
 
   const writeGroup = async (tx: Queryable, c: ConnectorRow, group: ScimGroupRow, body: Obj) => {
     const name = str(body, 'displayName')?.trim();
-    if (!name || name.length > 100) throw new ScimError(400, '"displayName" is required (at most 100 characters).', 'invalidValue');
-    if (await repo.nameTaken(tx, c.team_id, name, group.id)) throw new ScimError(409, `A group named "${name}" exists.`, 'uniqueness');
+    if (!name || name.length > 100)
+      throw new ScimError(400, '"displayName" is required (at most 100 characters).', 'invalidValue');
+    if (await repo.nameTaken(tx, c.team_id, name, group.id))
+      throw new ScimError(409, `A group named "${name}" exists.`, 'uniqueness');
     const ids = await memberIdsOf(tx, c, getProp(body, 'members'));
     await repo.updateGroup(tx, c.team_id, group.id, c.id, name, str(body, 'externalId') ?? null);
     if (ids) {
@@ -327,7 +337,11 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       let resources: Obj[];
       if (!filter && !q.sortBy) {
         const { rows, count: total } = await repo.membersPage(db, c.team_id, start - 1, count);
-        return listResponse(rows.map((r) => project(userResource(r), attrList(q.attributes), attrList(q.excludedAttributes))), total, start);
+        return listResponse(
+          rows.map((r) => project(userResource(r), attrList(q.attributes), attrList(q.excludedAttributes))),
+          total,
+          start,
+        );
       }
       const eq = filter ? simpleEquality(filter) : null;
       if (eq && repo.USER_LOOKUPS.includes(eq.attribute)) {
@@ -354,11 +368,15 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       const body = checkSchemas(raw);
       const f = userFields(body);
       const id = await db.transaction(async (tx) => {
-        if (await repo.memberByEmail(tx, c.team_id, f.email)) throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
+        if (await repo.memberByEmail(tx, c.team_id, f.email))
+          throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
         // Licences as for the console's invitations.
         const { total, used } = await peopleRepository.lockLicences(tx, c.team_id);
         if (total >= 0 && used + 1 > total) {
-          throw new ScimError(403, `No licence left for ${f.email}: ${used} of ${total} in use. Buy more licences or revoke unused ones.`);
+          throw new ScimError(
+            403,
+            `No licence left for ${f.email}: ${used} of ${total} in use. Buy more licences or revoke unused ones.`,
+          );
         }
         const invited = await peopleRepository.invite(tx, c.team_id, [f.email]);
         if (invited.length !== 1) throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
@@ -394,7 +412,16 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       await db.transaction(async (tx) => {
         const row = await mustUser(tx, c, id, true);
         checkIfMatch(ifMatch, row.scim_version);
-        const patched = applyPatch(userResource(row), raw, ['emails', 'phoneNumbers', 'addresses', 'roles', 'entitlements', 'ims', 'photos', 'x509Certificates']);
+        const patched = applyPatch(userResource(row), raw, [
+          'emails',
+          'phoneNumbers',
+          'addresses',
+          'roles',
+          'entitlements',
+          'ims',
+          'photos',
+          'x509Certificates',
+        ]);
         await writeUser(tx, c, row, patched);
       });
       return userResource(await mustUser(db, c, id));
@@ -421,7 +448,9 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       const needMembers =
         (q.filter ?? '').toLowerCase().includes('members') ||
         (q.sortBy ?? '').toLowerCase().includes('members') ||
-        (attributes.length > 0 ? attributes.some((a) => a.toLowerCase().startsWith('members')) : !excluded.some((a) => a.toLowerCase() === 'members'));
+        (attributes.length > 0
+          ? attributes.some((a) => a.toLowerCase().startsWith('members'))
+          : !excluded.some((a) => a.toLowerCase() === 'members'));
       const eq = filter ? simpleEquality(filter) : null;
       const rows =
         eq && repo.GROUP_LOOKUPS.includes(eq.attribute)
@@ -430,13 +459,21 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       let members = new Map<string, { id: string; email: string }[]>();
       if (needMembers) {
         members = new Map(rows.map((g) => [g.id, []]));
-        for (const m of await repo.groupMembers(db, rows.map((g) => g.id))) members.get(m.group_id)?.push(m);
+        for (const m of await repo.groupMembers(
+          db,
+          rows.map((g) => g.id),
+        ))
+          members.get(m.group_id)?.push(m);
       }
       let resources = rows.map((g) => groupResource(g, needMembers ? (members.get(g.id) ?? []) : null));
       if (filter) resources = resources.filter((r) => matches(filter, r));
       resources = sortResources(resources, q.sortBy, q.sortOrder);
       const page = resources.slice(start - 1, start - 1 + count);
-      return listResponse(page.map((r) => project(r, attributes, excluded)), resources.length, start);
+      return listResponse(
+        page.map((r) => project(r, attributes, excluded)),
+        resources.length,
+        start,
+      );
     },
 
     async getGroup(c: ConnectorRow, id: string, q: ListQuery) {
@@ -449,7 +486,8 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
     async createGroup(c: ConnectorRow, raw: unknown) {
       const body = checkSchemas(raw);
       const name = str(body, 'displayName')?.trim();
-      if (!name || name.length > 100) throw new ScimError(400, '"displayName" is required (at most 100 characters).', 'invalidValue');
+      if (!name || name.length > 100)
+        throw new ScimError(400, '"displayName" is required (at most 100 characters).', 'invalidValue');
       const id = await db.transaction(async (tx) => {
         if (await repo.nameTaken(tx, c.team_id, name)) throw new ScimError(409, `A group named "${name}" exists.`, 'uniqueness');
         const ids = (await memberIdsOf(tx, c, getProp(body, 'members'))) ?? [];

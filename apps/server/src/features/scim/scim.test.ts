@@ -21,6 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
+// biome-ignore lint/suspicious/noExplicitAny: SCIM replies are read loosely, as an identity provider reads them
 type Json = Record<string, any>;
 /** A SCIM client: the requests an IdP sends. */
 export async function scim(
@@ -53,12 +54,18 @@ const user = (userName: string, extra: Json = {}) => ({
 
 describe('SCIM connectors in the console', () => {
   test('create shows the token once; the list never does; rotate keeps the old one for the overlap; revoke ends both', async () => {
-    const list = await h.post<{ results: Json[]; tenant_url: string }>('/api/v1/team/scim/connectors/', {}, tokens.get('superAdmin'));
+    const list = await h.post<{ results: Json[]; tenant_url: string }>(
+      '/api/v1/team/scim/connectors/',
+      {},
+      tokens.get('superAdmin'),
+    );
     expect(list.status).toBe(200);
     expect(list.body.tenant_url).toBe(`${h.url}/scim/v2`);
     expect(list.text).not.toContain(scimToken);
     expect(list.body.results.find((c) => c.id === connectorId)).toMatchObject({ idp: 'entra', token_hint: scimToken.slice(-4) });
-    const [stored] = await h.db.query<{ token_hash: string }>('select token_hash from scim_connectors where id = $1', [connectorId]);
+    const [stored] = await h.db.query<{ token_hash: string }>('select token_hash from scim_connectors where id = $1', [
+      connectorId,
+    ]);
     expect(stored?.token_hash).not.toContain(scimToken);
 
     const extra = await h.post<{ token: string; connector: Json }>(
@@ -159,7 +166,9 @@ describe('SCIM Users', () => {
     expect(patched.body.active).toBe(false);
     expect(patched.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).toEqual({ department: 'Navy' });
     expect(patched.body.schemas).toContain('urn:ietf:params:scim:schemas:extension:enterprise:2.0:User');
-    const [suspended] = await h.db.query<{ status: string; name: string }>('select status, name from members where id = $1', [id]);
+    const [suspended] = await h.db.query<{ status: string; name: string }>('select status, name from members where id = $1', [
+      id,
+    ]);
     expect(suspended).toEqual({ status: 'suspended', name: 'Grace Hopper' });
 
     // ETag: a stale If-Match is refused, the current one accepted.
@@ -167,12 +176,22 @@ describe('SCIM Users', () => {
       'if-match': created.body.meta.version,
     });
     expect(stale.status).toBe(412);
-    const restored = await scim('PATCH', `/Users/${id}`, { Operations: [{ op: 'replace', value: { active: true } }] }, scimToken, {
-      'if-match': patched.body.meta.version,
-    });
+    const restored = await scim(
+      'PATCH',
+      `/Users/${id}`,
+      { Operations: [{ op: 'replace', value: { active: true } }] },
+      scimToken,
+      {
+        'if-match': patched.body.meta.version,
+      },
+    );
     expect(restored.body.active).toBe(true);
 
-    const put = await scim('PUT', `/Users/${id}`, user('grace.hopper@northwind.example', { displayName: 'Rear Admiral Hopper', active: 'true' }));
+    const put = await scim(
+      'PUT',
+      `/Users/${id}`,
+      user('grace.hopper@northwind.example', { displayName: 'Rear Admiral Hopper', active: 'true' }),
+    );
     expect(put.status).toBe(200);
     expect(put.body.displayName).toBe('Rear Admiral Hopper');
     expect(put.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).toBeUndefined();
@@ -256,7 +275,10 @@ describe('SCIM Users', () => {
     const names = all.body.Resources.map((r: Json) => r.userName);
     expect(names).toEqual([...names].sort().reverse());
     expect(page.body.Resources.map((r: Json) => r.userName)).toEqual(names.slice(2, 4));
-    expect((await scim('GET', '/ServiceProviderConfig')).body).toMatchObject({ patch: { supported: true }, etag: { supported: true } });
+    expect((await scim('GET', '/ServiceProviderConfig')).body).toMatchObject({
+      patch: { supported: true },
+      etag: { supported: true },
+    });
     expect((await scim('GET', '/Schemas')).body.totalResults).toBe(3);
     expect((await scim('GET', '/ResourceTypes')).body.Resources.map((r: Json) => r.id)).toEqual(['User', 'Group']);
   });
@@ -294,7 +316,10 @@ describe('SCIM Groups', () => {
     expect(oktaRemove.status).toBe(204);
     const read = await scim('GET', `/Groups/${gid}`);
     expect(read.body.members.map((m: Json) => m.value)).toEqual([ids[2]]);
-    const noMembers = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "scim crew"')}&excludedAttributes=members`);
+    const noMembers = await scim(
+      'GET',
+      `/Groups?filter=${encodeURIComponent('displayName eq "scim crew"')}&excludedAttributes=members`,
+    );
     expect(noMembers.body.totalResults).toBe(1);
     expect(noMembers.body.Resources[0].members).toBeUndefined();
     const unknown = await scim('PATCH', `/Groups/${gid}`, {
