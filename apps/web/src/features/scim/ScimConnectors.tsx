@@ -51,8 +51,8 @@ export function ScimConnectors() {
 
   return (
     <Stack gap="md" data-testid="scim-connectors">
-      <Group justify="space-between" gap="sm" align="flex-end">
-        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+      <Group justify="space-between" gap="sm" align="flex-end" wrap="wrap">
+        <Stack gap={2} style={{ minWidth: 0, flex: '1 1 300px' }}>
           <Text size="sm" fw={500}>
             {t('scim.tenant_url')}
           </Text>

@@ -11,14 +11,22 @@ export const scimKeys = {
   requests: (team: string, id: string, page: number) => [...scimKeys.all(team), 'requests', id, page] as const,
 };
 
+/** Always fresh on opening the page: the last request time moves without the console doing anything. */
 export const useConnectorsQuery = () =>
-  useQuery({ queryKey: scimKeys.list(useTeamSlug()), queryFn: () => call('scimConnectors', {}) });
+  useQuery({
+    queryKey: scimKeys.list(useTeamSlug()),
+    queryFn: () => call('scimConnectors', {}),
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
 
 export const useRequestsQuery = (id: string, page: number) =>
   useQuery({
     queryKey: scimKeys.requests(useTeamSlug(), id, page),
     queryFn: () => call('scimConnectorRequests', { id, page }),
     placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchOnMount: 'always',
   });
 
 export type ConnectorAction =
