@@ -5,6 +5,15 @@ import { RESOURCE_TYPES, resourceTypesResponse, SCHEMAS, schemasResponse, servic
 import { ScimError } from './scim-patch.ts';
 import { ERROR_SCHEMA, SCIM_CONTENT_TYPE } from './scim-schema.ts';
 
+/** The request's path and query as an admin reads it in the log: percent-escapes decoded when they decode. */
+function readablePath(url: string): string {
+  try {
+    return decodeURIComponent(url.replace(/\+/g, ' '));
+  } catch {
+    return url;
+  }
+}
+
 /** Where the SCIM server lives on the licence server. */
 export const SCIM_PREFIX = '/scim/v2';
 
@@ -97,7 +106,7 @@ export async function scimRoutes(app: FastifyInstance, connectors: ScimConnector
         await connectors
           .logRequest(connector.id, {
             method: request.method,
-            path: request.url.slice(0, 500),
+            path: readablePath(request.url).slice(0, 500),
             status: reply.statusCode,
             durationMs: Math.round(reply.elapsedTime),
             error: errors.get(request)?.slice(0, 500) ?? null,
