@@ -80,7 +80,8 @@ export const scimConnectorsRepository = {
     await q.query(
       `with logged as (insert into scim_requests (connector_id, method, path, status, duration_ms, error)
          values ($1, $2, $3, $4, $5, $6))
-       update scim_connectors set last_request_at = now() where id = $1`,
+       update scim_connectors set last_request_at = now() where id = $1
+         and (last_request_at is null or last_request_at < now() - interval '1 second')`,
       [connectorId, r.method, r.path, r.status, r.durationMs, r.error],
     );
   },

@@ -94,6 +94,12 @@ export const scimRepository = {
     return rows.length > 0;
   },
 
+  /** The team's licence total (-1: unlimited), read without a lock. */
+  async licenceTotal(q: Queryable, teamId: string): Promise<number> {
+    const [row] = await q.query<{ total: number }>('select total_licences as total from teams where id = $1', [teamId]);
+    return row?.total ?? -1;
+  },
+
   async isAdmin(q: Queryable, teamId: string, email: string): Promise<boolean> {
     const rows = await q.query(
       'select 1 from team_admins ta join users u on u.id = ta.user_id where ta.team_id = $1 and lower(u.email) = lower($2)',

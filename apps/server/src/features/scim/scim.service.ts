@@ -370,13 +370,15 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       const id = await db.transaction(async (tx) => {
         if (await repo.memberByEmail(tx, c.team_id, f.email))
           throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
-        // Licences as for the console's invitations.
-        const { total, used } = await peopleRepository.lockLicences(tx, c.team_id);
-        if (total >= 0 && used + 1 > total) {
-          throw new ScimError(
-            403,
-            `No licence left for ${f.email}: ${used} of ${total} in use. Buy more licences or revoke unused ones.`,
-          );
+        // Licences as for the console's invitations; an unlimited team needs no lock (nothing to run out of).
+        if ((await repo.licenceTotal(tx, c.team_id)) >= 0) {
+          const { total, used } = await peopleRepository.lockLicences(tx, c.team_id);
+          if (total >= 0 && used + 1 > total) {
+            throw new ScimError(
+              403,
+              `No licence left for ${f.email}: ${used} of ${total} in use. Buy more licences or revoke unused ones.`,
+            );
+          }
         }
         const invited = await peopleRepository.invite(tx, c.team_id, [f.email]);
         if (invited.length !== 1) throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
