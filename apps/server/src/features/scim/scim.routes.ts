@@ -77,6 +77,8 @@ export async function scimRoutes(app: FastifyInstance, connectors: ScimConnector
       scope.setErrorHandler((error: unknown, request, reply) => {
         if (error instanceof ScimError) return scimError(request, reply, error.status, error.detail, error.scimType);
         const e = error as { statusCode?: number; status?: number; code?: string; message?: string; description?: string };
+        // Two writes racing for one userName or group name: the unique index refuses the second.
+        if (e.code === '23505') return scimError(request, reply, 409, 'That userName or displayName is taken.', 'uniqueness');
         const status = e.statusCode ?? e.status;
         if (typeof status === 'number' && status >= 400 && status < 500) {
           return scimError(

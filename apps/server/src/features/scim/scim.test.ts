@@ -214,6 +214,17 @@ describe('SCIM Users', () => {
     expect(events.every((e) => e.actor_id === null && e.detail.actor_type === 'scim')).toBe(true);
   });
 
+  test("renaming a user to a former member's email is a SCIM uniqueness error, not a failure", async () => {
+    const a = await scim('POST', '/Users', user('former.one@northwind.example'));
+    const b = await scim('POST', '/Users', user('former.two@northwind.example'));
+    expect((await scim('DELETE', `/Users/${a.body.id}`)).status).toBe(204);
+    const res = await scim('PATCH', `/Users/${b.body.id}`, {
+      Operations: [{ op: 'replace', path: 'userName', value: 'former.one@northwind.example' }],
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.scimType).toBe('uniqueness');
+  });
+
   test('admins are never deactivated or removed by SCIM', async () => {
     const [admin] = await h.db.query<{ id: string }>(
       `insert into members (team_id, email, name) select id, $1, 'Adam' from teams where slug = 'northwind'
