@@ -41,7 +41,7 @@ test('SCIM: create a connector, copy its token, provision users and a group, see
   expect(tenantUrl).toMatch(/\/scim\/v2$/);
   await tokenDialog.getByTestId('scim-token-copy').click();
   await expect(tokenDialog.getByTestId('scim-token-copy')).toHaveText('Copied');
-  const token = await page.evaluate(() => navigator.clipboard.readText());
+  const token = await page.evaluate<string>('navigator.clipboard.readText()');
   expect(token).toBe(await tokenDialog.getByTestId('scim-token').textContent());
   await shots(page, 'scim-token');
   await tokenDialog.getByTestId('scim-token-done').click();
