@@ -44,3 +44,26 @@ alter table groups add column scim_version integer not null default 1;
 alter table groups add column updated_at timestamptz not null default now();
 -- Groups an IdP manages are read-only in the console until the connector is revoked.
 alter table groups add column scim_managed boolean not null default false;
+
+-- The ETag (meta.version) moves with every change a SCIM client can see, whoever makes it: the
+-- console's suspend, restore, remove or rename too, not only SCIM's own writes (which bump it themselves).
+create function members_scim_version() returns trigger language plpgsql as $$
+begin
+  if new.scim_version = old.scim_version
+     and (new.email, new.name, new.status, new.deboarded_at) is distinct from (old.email, old.name, old.status, old.deboarded_at) then
+    new.scim_version := old.scim_version + 1;
+    new.updated_at := now();
+  end if;
+  return new;
+end $$;
+create trigger members_scim_version before update on members for each row execute function members_scim_version();
+
+create function groups_scim_version() returns trigger language plpgsql as $$
+begin
+  if new.scim_version = old.scim_version and new.name is distinct from old.name then
+    new.scim_version := old.scim_version + 1;
+    new.updated_at := now();
+  end if;
+  return new;
+end $$;
+create trigger groups_scim_version before update on groups for each row execute function groups_scim_version();

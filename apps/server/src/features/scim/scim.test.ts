@@ -187,6 +187,28 @@ describe('SCIM Users', () => {
     );
     expect(restored.body.active).toBe(true);
 
+    // A console suspend moves the version too: the IdP's stale If-Match is refused.
+    const before = restored.body.meta.version;
+    const suspend = await h.post(
+      '/api/v1/team/members/status/update/',
+      { emails: ['grace.hopper@northwind.example'], action: 'suspend' },
+      tokens.get('admin'),
+    );
+    expect(suspend.status, suspend.text).toBe(200);
+    const afterSuspend = await scim('GET', `/Users/${id}`);
+    expect(afterSuspend.body.active).toBe(false);
+    expect(afterSuspend.body.meta.version).not.toBe(before);
+    const staleAgain = await scim(
+      'PATCH',
+      `/Users/${id}`,
+      { Operations: [{ op: 'replace', value: { active: true } }] },
+      scimToken,
+      {
+        'if-match': before,
+      },
+    );
+    expect(staleAgain.status).toBe(412);
+
     const put = await scim(
       'PUT',
       `/Users/${id}`,
@@ -211,7 +233,14 @@ describe('SCIM Users', () => {
     expect(events.map((e) => e.action)).toEqual(
       expect.arrayContaining(['member_invited', 'member_suspended', 'member_restored', 'member_removed']),
     );
-    expect(events.every((e) => e.actor_id === null && e.detail.actor_type === 'scim')).toBe(true);
+    // Every change but the console's own suspend is the connector's: no admin, actor type SCIM.
+    const [consoleSuspend, ...others] = [
+      ...events.filter((e) => e.actor_id !== null),
+      ...events.filter((e) => e.actor_id === null),
+    ];
+    expect(consoleSuspend).toMatchObject({ action: 'member_suspended', detail: {} });
+    expect(others.length).toBeGreaterThanOrEqual(5);
+    expect(others.every((e) => e.detail.actor_type === 'scim' && e.detail.connector === connectorId)).toBe(true);
   });
 
   test("renaming a user to a former member's email is a SCIM uniqueness error, not a failure", async () => {
