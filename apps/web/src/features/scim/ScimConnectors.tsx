@@ -69,7 +69,7 @@ export function ScimConnectors() {
         rowKey={(c) => c.id}
         rowProps={(c) => ({ 'data-testid': 'scim-connector-row', 'data-name': c.name })}
         testId="scim-connectors-table"
-        minWidth={720}
+        minWidth={340}
         skeletonRows={2}
         error={connectors.isError}
         onRetry={() => void connectors.refetch()}
@@ -137,6 +137,7 @@ function useConnectorColumns(open: (d: Dialog) => void, showLog: (c: ScimConnect
       key: 'last',
       header: 'scim.col.last_request',
       width: 200,
+      visibleFrom: 'sm',
       cell: (c) => (
         <Text size="sm" c={c.last_request_at ? undefined : 'dimmed'} data-testid="scim-last-request">
           {c.last_request_at ? formatDateTime(c.last_request_at) : t('scim.never')}
@@ -417,15 +418,26 @@ function RequestLog({ connector, onClose }: { connector: ScimConnector; onClose:
   const [page, setPage] = useState(1);
   const requests = useRequestsQuery(connector.id, page);
   const columns: Column<ScimRequest>[] = [
-    { key: 'at', header: 'scim.log.at', width: 190, cell: (r) => <Text size="sm">{formatDateTime(r.at)}</Text> },
+    {
+      key: 'at',
+      header: 'scim.log.at',
+      width: 190,
+      visibleFrom: 'sm',
+      cell: (r) => <Text size="sm">{formatDateTime(r.at)}</Text>,
+    },
     {
       key: 'request',
       header: 'scim.log.request',
       maxWidth: 320,
       cell: (r) => (
-        <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-          {r.method} {r.path}
-        </Text>
+        <>
+          <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+            {r.method} {r.path}
+          </Text>
+          <Text size="xs" c="dimmed" hiddenFrom="sm">
+            {formatDateTime(r.at)}
+          </Text>
+        </>
       ),
     },
     {
@@ -479,7 +491,7 @@ function RequestLog({ connector, onClose }: { connector: ScimConnector; onClose:
           rowKey={(r) => r.id}
           rowProps={() => ({ 'data-testid': 'scim-log-row' })}
           testId="scim-log-table"
-          minWidth={640}
+          minWidth={300}
           skeletonRows={3}
           error={requests.isError}
           onRetry={() => void requests.refetch()}
