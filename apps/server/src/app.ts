@@ -36,6 +36,11 @@ import { loadServerKey } from './features/integration/server-key.ts';
 import { peopleRoutes } from './features/people/people.routes.ts';
 // Policies (issue 5)
 import { policiesRoutes } from './features/policies/policies.routes.ts';
+import { SCIM_PREFIX, scimRoutes } from './features/scim/scim.routes.ts';
+import { createScimService } from './features/scim/scim.service.ts';
+// SCIM provisioning (issue 14)
+import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
+import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
 import { accountRoutes } from './features/security/account.routes.ts';
 import { createAccountService } from './features/security/account.service.ts';
 import { createLimiter, postgresCounters } from './features/security/limits.ts';
@@ -235,6 +240,12 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
 
   // Security audit, sharing, recovery (issue 6)
   hubServicesRoutes(router, guard, db);
+
+  // SCIM provisioning (issue 14): connectors in the console, the SCIM server under /scim/v2.
+  const scimBase = () => `${(config.PUBLIC_URL ?? listeningUrl(app)).replace(/\/$/, '')}${SCIM_PREFIX}`;
+  const scimConnectors = createScimConnectorsService(db, codes, scimBase);
+  scimConnectorsRoutes(router, guard, scimConnectors);
+  await scimRoutes(app, scimConnectors, createScimService(db, mail, scimBase), scimBase);
 
   await jobs.start();
   app.addHook('onClose', () => jobs.stop());

@@ -34,6 +34,9 @@ export type { EffectivePolicyItem, HistoryEntry, PolicyGroup } from './policies.
 export * from './policy-catalogue.ts';
 export type { RouteInfo } from './route-info.ts';
 export type { RouteName } from './routes.ts';
+export type { ScimConnector, ScimRequest } from './scim.ts';
+// SCIM provisioning (issue 14)
+export * from './scim-constants.ts';
 export type { SecurityKey } from './security-keys.ts';
 export * from './services-constants.ts';
 export * from './sign-in-constants.ts';

@@ -13,6 +13,7 @@ import * as integration from './integration.ts';
 import * as people from './people.ts';
 import * as policies from './policies.ts';
 import * as recovery from './recovery.ts';
+import * as scim from './scim.ts';
 import * as securityKeys from './security-keys.ts';
 import * as sharing from './sharing.ts';
 import * as signInLinks from './sign-in-links.ts';
@@ -37,6 +38,7 @@ const MODULES = {
   people,
   policies,
   recovery,
+  scim,
   securityKeys,
   sharing,
   signInLinks,

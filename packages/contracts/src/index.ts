@@ -28,6 +28,8 @@ export * from './policies.ts';
 export * from './recovery.ts';
 export * from './route-info.ts';
 export * from './routes.ts';
+// SCIM provisioning (issue 14)
+export * from './scim.ts';
 // Sign-in and account security (issue 3)
 export * from './security-keys.ts';
 export * from './services-constants.ts';

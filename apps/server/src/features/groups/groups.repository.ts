@@ -9,10 +9,11 @@ export interface GroupRow {
   priority_level: number;
   member_count: number;
   emails: string[];
+  scim_managed: boolean;
 }
 
 /** A group's columns with its current members: all their emails, or the first few for the list. */
-const groupColumns = (emailLimit: number | null) => `g.id, g.name, g.policy_override, g.priority_level,
+const groupColumns = (emailLimit: number | null) => `g.id, g.name, g.policy_override, g.priority_level, g.scim_managed,
   (select count(*)::int from group_members gm join members m on m.id = gm.member_id
     where gm.group_id = g.id and m.deboarded_at is null) as member_count,
   coalesce((select array_agg(e order by e) from (select m.email as e from group_members gm join members m on m.id = gm.member_id
@@ -81,6 +82,14 @@ export const groupsRepository = {
       ids,
     ]);
     return rows.map((r) => r.id);
+  },
+
+  async scimManagedNames(q: Queryable, teamId: string, ids: string[]): Promise<string[]> {
+    const rows = await q.query<{ name: string }>(
+      'select name from groups where team_id = $1 and id = any($2::uuid[]) and scim_managed order by name',
+      [teamId, ids],
+    );
+    return rows.map((r) => r.name);
   },
 
   async existing(q: Queryable, teamId: string, ids: string[]): Promise<string[]> {

@@ -11,9 +11,20 @@ const toGroup = (r: GroupRow): Group => ({
   priority_level: r.priority_level,
   emails: r.emails,
   member_count: r.member_count,
+  scim_managed: r.scim_managed,
 });
 
 const unique = (emails: string[]): string[] => [...new Set(emails)];
+
+/** A group an identity provider manages through SCIM is changed there, never in the console (issue 14). */
+export const scimManaged = (name: string) =>
+  new AppError('forbidden', `The group "${name}" is managed by your identity provider (SCIM).`, 403).shows(
+    'errors.group_scim_managed',
+    { name },
+  );
+const assertEditable = (group: GroupRow) => {
+  if (group.scim_managed) throw scimManaged(group.name);
+};
 
 export const groupNotFound = () =>
   new AppError('group_not_found', 'No such group in this team.', 404).shows('errors.group_not_found');
@@ -86,6 +97,7 @@ export function createGroupsService(db: Db) {
       return uniqueName(name, () =>
         db.transaction(async (tx) => {
           const before = await mustFind(tx, caller, id, true);
+          assertEditable(before);
           if (await repo.nameTaken(tx, caller.team.id, name, id)) throw nameTaken(name);
           await repo.rename(tx, caller.team.id, id, name);
           await record(tx, caller, 'group_renamed', name, { from: before.name });
@@ -99,6 +111,8 @@ export function createGroupsService(db: Db) {
       return db.transaction(async (tx) => {
         const existing = await repo.existing(tx, caller.team.id, wanted);
         if (existing.length !== wanted.length) throw groupNotFound();
+        const managed = await repo.scimManagedNames(tx, caller.team.id, wanted);
+        if (managed.length > 0) throw scimManaged(managed.join(', '));
         const removed = await repo.remove(tx, caller.team.id, wanted);
         await record(tx, caller, 'groups_removed', removed.join(','), { count: removed.length });
         return { code: 'updated' as const, removed: removed.length };
@@ -119,6 +133,7 @@ export function createGroupsService(db: Db) {
     async addMembers(caller: Caller, id: string, emails: string[]) {
       return db.transaction(async (tx) => {
         const group = await mustFind(tx, caller, id, true);
+        assertEditable(group);
         const added = await repo.addMembers(tx, id, await memberIds(tx, caller, emails));
         await record(tx, caller, 'group_members_added', group.name, { count: added });
         return { code: 'updated' as const, added };
@@ -128,6 +143,7 @@ export function createGroupsService(db: Db) {
     async removeMembers(caller: Caller, id: string, emails: string[]) {
       return db.transaction(async (tx) => {
         const group = await mustFind(tx, caller, id, true);
+        assertEditable(group);
         const removed = await repo.removeMembers(tx, id, await memberIds(tx, caller, emails));
         await record(tx, caller, 'group_members_removed', group.name, { count: removed });
         return { code: 'updated' as const, removed };

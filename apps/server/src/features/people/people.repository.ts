@@ -174,7 +174,8 @@ export const peopleRepository = {
   async recordEvents(
     q: Queryable,
     teamId: string,
-    actorId: string,
+    /** The admin who acted; null when no admin did (a SCIM connector: `detail.actor_type` says so). */
+    actorId: string | null,
     action: string,
     emails: string[],
     detail: Record<string, unknown> = {},

@@ -45,4 +45,7 @@ export const SCREENS: Record<string, Screen> = {
   recovery: screen(() => import('../../features/hub-services/screens.ts'), 'Recovery'),
   'recovery/admins': screen(() => import('../../features/hub-services/screens.ts'), 'RecoveryAdmins'),
   'settings/recovery': screen(() => import('../../features/hub-services/screens.ts'), 'RecoverySettings'),
+
+  // SCIM provisioning (issue 14)
+  'settings/scim-connectors': screen(() => import('../../features/scim/ScimConnectors.tsx'), 'ScimConnectors'),
 };

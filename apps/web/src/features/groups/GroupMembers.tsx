@@ -10,7 +10,7 @@ import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useGroupMutation, useGroupQuery } from './api.ts';
-import { PriorityBadge } from './Groups.tsx';
+import { PriorityBadge, ScimBadge } from './Groups.tsx';
 import { MemberPicker } from './MemberPicker.tsx';
 
 const STATUS_COLORS = { invited: 'blue', active: 'gray', suspended: 'orange' } as const;
@@ -20,6 +20,8 @@ export function GroupMembers() {
   const { t } = useTranslation();
   const { groupId = '' } = useParams<{ groupId: string }>();
   const group = useGroupQuery(groupId);
+  // Managed by the identity provider (SCIM): its members change there, not here.
+  const managed = group.data?.scim_managed ?? false;
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
@@ -70,9 +72,11 @@ export function GroupMembers() {
           >
             {t('devices.open')}
           </Button>
-          <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(m)}>
-            {t('groups.take_out')}
-          </Button>
+          {!managed && (
+            <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(m)}>
+              {t('groups.take_out')}
+            </Button>
+          )}
         </Group>
       ),
     },
@@ -98,11 +102,18 @@ export function GroupMembers() {
                   {t('groups.member_count', { n: formatNumber(group.data.member_count) })}
                 </Text>
                 <PriorityBadge level={group.data.priority_level} />
+                {managed && <ScimBadge />}
               </Group>
             </Stack>
-            <Button onClick={() => setAdding(true)} data-testid="group-add-open">
-              {t('groups.add_members')}
-            </Button>
+            {managed ? (
+              <Text size="sm" c="dimmed" maw={360} data-testid="group-scim-readonly">
+                {t('groups.scim_managed.hint')}
+              </Text>
+            ) : (
+              <Button onClick={() => setAdding(true)} data-testid="group-add-open">
+                {t('groups.add_members')}
+              </Button>
+            )}
           </Group>
         ) : (
           <Stack gap="xs">
@@ -133,7 +144,7 @@ export function GroupMembers() {
         empty={
           <>
             <Text c="dimmed">{term ? t('members.no_match') : t('groups.no_members')}</Text>
-            {!term && (
+            {!term && !managed && (
               <Button variant="light" onClick={() => setAdding(true)}>
                 {t('groups.add_members')}
               </Button>

@@ -1,5 +1,5 @@
 import { BADGE_MAX_CHARS_IN_LIST, type Group, NO_PRIORITY } from '@latchkey/contracts/client';
-import { Anchor, Badge, Button, Menu, Group as Row, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Menu, Group as Row, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
@@ -129,6 +129,7 @@ function useGroupColumns(open: (dialog: Dialog) => void): Column<Group>[] {
           <Anchor component={Link} href={`/groups/${g.id}`} fw={500} size="sm" data-testid="group-link">
             {g.name}
           </Anchor>
+          {g.scim_managed && <ScimBadge />}
           <Text size="xs" c="dimmed">
             {t('groups.member_count', { n: formatNumber(g.member_count) })}
           </Text>
@@ -156,16 +157,32 @@ function useGroupColumns(open: (dialog: Dialog) => void): Column<Group>[] {
       width: 48,
       cell: (g) => (
         <RowMenu label={t('members.actions_for', { email: g.name })}>
-          <Menu.Item onClick={() => open({ kind: 'rename', group: g })}>{t('groups.rename')}</Menu.Item>
+          {!g.scim_managed && <Menu.Item onClick={() => open({ kind: 'rename', group: g })}>{t('groups.rename')}</Menu.Item>}
           <Menu.Item onClick={() => open({ kind: 'priority', group: g })}>{t('groups.priority.set')}</Menu.Item>
-          <Menu.Divider />
-          <Menu.Item color="red" onClick={() => open({ kind: 'remove', groups: [g] })}>
-            {t('members.action.remove')}
-          </Menu.Item>
+          {!g.scim_managed && (
+            <>
+              <Menu.Divider />
+              <Menu.Item color="red" onClick={() => open({ kind: 'remove', groups: [g] })}>
+                {t('members.action.remove')}
+              </Menu.Item>
+            </>
+          )}
         </RowMenu>
       ),
     },
   ];
+}
+
+/** A group an identity provider manages (SCIM): changed there, read-only here. */
+export function ScimBadge() {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t('groups.scim_managed.hint')} withinPortal>
+      <Badge size="xs" variant="light" color="grape" ml={6} data-testid="group-scim-badge">
+        {t('groups.scim_managed')}
+      </Badge>
+    </Tooltip>
+  );
 }
 
 export function PriorityBadge({ level }: { level: number }) {

@@ -1,0 +1,543 @@
+import { randomUUID } from 'node:crypto';
+import { Email } from '@latchkey/contracts';
+import type { Db, Queryable } from '@latchkey/runtime';
+import type { Filter } from 'scim2-parse-filter';
+import type { MailOutbox } from '../../platform/mail.ts';
+import { groupsRepository } from '../groups/index.ts';
+import { peopleRepository } from '../people/index.ts';
+import { scimRepository as repo, type ScimGroupRow, type ScimMemberRow } from './scim.repository.ts';
+import type { ConnectorRow } from './scim-connectors.repository.ts';
+import { getProp, InvalidFilter, matches, parseFilter, simpleEquality, valuesAt } from './scim-filter.ts';
+import { applyPatch, normalizeBooleans, ScimError } from './scim-patch.ts';
+import { CORE_GROUP, CORE_USER, ENTERPRISE_USER, isCaseExact, LIST_RESPONSE, MAX_RESULTS } from './scim-schema.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface ListQuery {
+  filter?: string;
+  startIndex?: string;
+  count?: string;
+  sortBy?: string;
+  sortOrder?: string;
+  attributes?: string;
+  excludedAttributes?: string;
+}
+
+/** Attributes a member's SCIM resource keeps in columns, never in `scim_attributes`. */
+const USER_OWN = new Set(['schemas', 'id', 'meta', 'username', 'active', 'externalid', 'password', 'groups']);
+const MAX_ATTRIBUTES_BYTES = 32 * 1024;
+
+export const etag = (version: number) => `W/"${version}"`;
+
+function checkIfMatch(ifMatch: string | undefined, version: number) {
+  if (!ifMatch) return;
+  const tags = ifMatch.split(',').map((t) => t.trim());
+  if (tags.includes('*') || tags.includes(etag(version))) return;
+  throw new ScimError(412, 'The resource changed since that version (If-Match).');
+}
+
+/** Positive integer parameters, clamped as RFC 7644 §3.4.2.4 says. */
+function paging(q: ListQuery) {
+  const start = q.startIndex === undefined ? 1 : Number.parseInt(q.startIndex, 10);
+  const count = q.count === undefined ? 100 : Number.parseInt(q.count, 10);
+  if (Number.isNaN(start) || Number.isNaN(count))
+    throw new ScimError(400, 'startIndex and count must be integers.', 'invalidValue');
+  return { start: Math.max(1, start), count: Math.min(MAX_RESULTS, Math.max(0, count)) };
+}
+
+const attrList = (v: string | undefined) =>
+  v
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) ?? [];
+
+/** `attributes` / `excludedAttributes` (RFC 7644 §3.4.2.5): id and schemas always stay. */
+export function project(resource: Obj, attributes: string[], excluded: string[]): Obj {
+  const split = (a: string) => {
+    const lower = a.toLowerCase();
+    for (const urn of [ENTERPRISE_USER, CORE_USER, CORE_GROUP]) {
+      if (lower === urn.toLowerCase()) return { ext: urn, path: [] as string[] };
+      if (lower.startsWith(`${urn.toLowerCase()}:`)) {
+        return { ext: urn === ENTERPRISE_USER ? urn : null, path: a.slice(urn.length + 1).split('.') };
+      }
+    }
+    return { ext: null, path: a.split('.') };
+  };
+  const keyIn = (o: Obj, name: string) => Object.keys(o).find((k) => k.toLowerCase() === name.toLowerCase());
+  if (attributes.length > 0) {
+    const out: Obj = { schemas: resource.schemas, id: resource.id };
+    for (const a of attributes) {
+      const { ext, path } = split(a);
+      const from = ext ? (resource[ext] as Obj | undefined) : resource;
+      if (!isObj(from)) continue;
+      if (ext && !isObj(out[ext])) out[ext] = {};
+      const into = (ext ? out[ext] : out) as Obj;
+      if (path.length === 0) {
+        Object.assign(into, from);
+        continue;
+      }
+      const top = keyIn(from, path[0] as string);
+      if (!top) continue;
+      if (path.length === 1) into[top] = from[top];
+      else {
+        const inner = from[top];
+        const sub = path[1] as string;
+        if (Array.isArray(inner)) {
+          into[top] = inner.map((el) =>
+            isObj(el) ? Object.fromEntries(Object.entries(el).filter(([k]) => k.toLowerCase() === sub.toLowerCase())) : el,
+          );
+        } else if (isObj(inner)) {
+          const k = keyIn(inner, sub);
+          if (k) into[top] = { ...((into[top] as Obj | undefined) ?? {}), [k]: inner[k] };
+        }
+      }
+    }
+    return out;
+  }
+  if (excluded.length === 0) return resource;
+  const out = structuredClone(resource);
+  for (const a of excluded) {
+    const { ext, path } = split(a);
+    const from = ext ? (out[ext] as Obj | undefined) : out;
+    if (!isObj(from)) continue;
+    if (path.length === 0) {
+      if (ext) delete out[ext];
+      continue;
+    }
+    const top = keyIn(from, path[0] as string);
+    if (!top || (!ext && ['id', 'schemas'].includes(top.toLowerCase()))) continue;
+    if (path.length === 1) delete from[top];
+    else if (isObj(from[top])) {
+      const k = keyIn(from[top] as Obj, path[1] as string);
+      if (k) delete (from[top] as Obj)[k];
+    } else if (Array.isArray(from[top])) {
+      for (const el of from[top] as unknown[])
+        if (isObj(el)) for (const k of Object.keys(el)) if (k.toLowerCase() === (path[1] as string).toLowerCase()) delete el[k];
+    }
+  }
+  return out;
+}
+
+function sortResources(resources: Obj[], sortBy: string | undefined, sortOrder: string | undefined): Obj[] {
+  if (!sortBy) return resources;
+  const descending = sortOrder?.toLowerCase() === 'descending';
+  const exact = isCaseExact(sortBy);
+  const key = (r: Obj) => {
+    const [v] = valuesAt(r, sortBy).values;
+    if (v === undefined || v === null) return null;
+    const s = typeof v === 'string' ? v : JSON.stringify(v);
+    return exact ? s : s.toLowerCase();
+  };
+  const keyed = resources.map((r) => ({ r, k: key(r) }));
+  keyed.sort((a, b) => {
+    if (a.k === b.k) return 0;
+    if (a.k === null) return 1; // missing values last, whatever the order
+    if (b.k === null) return -1;
+    return (a.k < b.k ? -1 : 1) * (descending ? -1 : 1);
+  });
+  return keyed.map((x) => x.r);
+}
+
+function filterOf(q: ListQuery): Filter | null {
+  if (q.filter === undefined) return null;
+  try {
+    return parseFilter(q.filter);
+  } catch (error) {
+    if (error instanceof InvalidFilter) throw new ScimError(400, error.message, 'invalidFilter');
+    throw error;
+  }
+}
+
+const str = (body: Obj, name: string): string | undefined => {
+  const v = getProp(body, name);
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new ScimError(400, `"${name}" must be a string.`, 'invalidValue');
+  return v;
+};
+
+function checkSchemas(body: unknown): Obj {
+  if (!isObj(body)) throw new ScimError(400, 'The body must be a JSON object.', 'invalidSyntax');
+  const schemas = getProp(body, 'schemas');
+  if (schemas !== undefined && schemas !== null && (!Array.isArray(schemas) || schemas.some((s) => typeof s !== 'string'))) {
+    throw new ScimError(400, '"schemas" must be an array of URNs.', 'invalidSyntax');
+  }
+  return body;
+}
+
+/** What a user resource says about the member: email, display name, active, externalId, other attributes. */
+function userFields(body: Obj) {
+  normalizeBooleans(body);
+  const userName = str(body, 'userName');
+  if (!userName) throw new ScimError(400, '"userName" is required.', 'invalidValue');
+  const email = Email.safeParse(userName);
+  if (!email.success) throw new ScimError(400, '"userName" must be an email address.', 'invalidValue');
+  const active = getProp(body, 'active');
+  if (active !== undefined && active !== null && typeof active !== 'boolean') {
+    throw new ScimError(400, '"active" must be a boolean.', 'invalidValue');
+  }
+  const externalId = str(body, 'externalId') ?? null;
+  const attributes: Obj = {};
+  for (const [k, v] of Object.entries(body)) if (!USER_OWN.has(k.toLowerCase()) && v !== null) attributes[k] = v;
+  if (JSON.stringify(attributes).length > MAX_ATTRIBUTES_BYTES) throw new ScimError(413, 'The resource is too large.');
+  const nameObj = getProp(body, 'name');
+  const given = isObj(nameObj) ? getProp(nameObj, 'givenName') : undefined;
+  const family = isObj(nameObj) ? getProp(nameObj, 'familyName') : undefined;
+  const formatted = isObj(nameObj) ? getProp(nameObj, 'formatted') : undefined;
+  const display = getProp(body, 'displayName');
+  const name = (
+    (typeof display === 'string' && display) ||
+    (typeof formatted === 'string' && formatted) ||
+    [given, family].filter((s) => typeof s === 'string' && s).join(' ')
+  ).slice(0, 200);
+  return { email: email.data, active: active !== false, externalId, attributes, name };
+}
+
+/** SCIM Users and Groups over the team's members and groups, as the console's own actions do. */
+export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => string) {
+  const userResource = (r: ScimMemberRow): Obj => {
+    const attrs = r.scim_attributes ?? {};
+    const resource: Obj = {
+      schemas: getProp(attrs, ENTERPRISE_USER) ? [CORE_USER, ENTERPRISE_USER] : [CORE_USER],
+      id: r.id,
+      ...(r.scim_external_id ? { externalId: r.scim_external_id } : {}),
+      userName: r.email,
+      ...(r.name && !getProp(attrs, 'displayName') ? { displayName: r.name } : {}),
+      ...attrs,
+      active: r.status !== 'suspended',
+      meta: {
+        resourceType: 'User',
+        created: new Date(r.onboarded_at).toISOString(),
+        lastModified: new Date(r.updated_at).toISOString(),
+        location: `${baseUrl()}/Users/${r.id}`,
+        version: etag(r.scim_version),
+      },
+    };
+    if (!getProp(resource, 'emails')) resource.emails = [{ value: r.email, type: 'work', primary: true }];
+    return resource;
+  };
+
+  const groupResource = (g: ScimGroupRow, members: { id: string; email: string }[] | null): Obj => ({
+    schemas: [CORE_GROUP],
+    id: g.id,
+    ...(g.scim_external_id ? { externalId: g.scim_external_id } : {}),
+    displayName: g.name,
+    ...(members
+      ? { members: members.map((m) => ({ value: m.id, display: m.email, $ref: `${baseUrl()}/Users/${m.id}`, type: 'User' })) }
+      : {}),
+    meta: {
+      resourceType: 'Group',
+      created: new Date(g.created_at).toISOString(),
+      lastModified: new Date(g.updated_at).toISOString(),
+      location: `${baseUrl()}/Groups/${g.id}`,
+      version: etag(g.scim_version),
+    },
+  });
+
+  const listResponse = (resources: Obj[], total: number, start: number) => ({
+    schemas: [LIST_RESPONSE],
+    totalResults: total,
+    startIndex: start,
+    itemsPerPage: resources.length,
+    Resources: resources,
+  });
+
+  const event = (q: Queryable, c: ConnectorRow, action: string, targets: string[], detail: Obj = {}) =>
+    peopleRepository.recordEvents(q, c.team_id, null, action, targets, {
+      actor_type: 'scim',
+      connector: c.id,
+      connector_name: c.name,
+      ...detail,
+    });
+
+  const mustUser = async (q: Queryable, c: ConnectorRow, id: string, lock = false) => {
+    const row = await repo.member(q, c.team_id, id, lock);
+    if (!row) throw new ScimError(404, `No user ${id}.`);
+    return row;
+  };
+  const mustGroup = async (q: Queryable, c: ConnectorRow, id: string, lock = false) => {
+    const row = await repo.group(q, c.team_id, id, lock);
+    if (!row) throw new ScimError(404, `No group ${id}.`);
+    return row;
+  };
+  const membersOf = async (q: Queryable, groupId: string) =>
+    (await repo.groupMembers(q, [groupId])).map((m) => ({ id: m.id, email: m.email }));
+
+  /** Suspends or restores as the console does; admins are never suspended by SCIM. */
+  const applyActive = async (tx: Queryable, c: ConnectorRow, row: ScimMemberRow, active: boolean) => {
+    if (!active && row.status !== 'suspended') {
+      if (await repo.isAdmin(tx, c.team_id, row.email)) {
+        throw new ScimError(403, 'An administrator of this team cannot be deactivated through SCIM.');
+      }
+      await repo.setMemberStatus(tx, c.team_id, row.id, ['active', 'invited'], 'suspended');
+      await event(tx, c, 'member_suspended', [row.email]);
+    } else if (active && row.status === 'suspended') {
+      await repo.setMemberStatus(tx, c.team_id, row.id, ['suspended'], 'active');
+      await event(tx, c, 'member_restored', [row.email]);
+    }
+  };
+
+  const writeUser = async (tx: Queryable, c: ConnectorRow, row: ScimMemberRow, body: Obj) => {
+    const f = userFields(body);
+    if (f.email !== row.email) {
+      if (await repo.memberByEmail(tx, c.team_id, f.email))
+        throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
+      if (await repo.isAdmin(tx, c.team_id, row.email)) {
+        throw new ScimError(403, "An administrator's userName cannot be changed through SCIM.");
+      }
+    }
+    await repo.updateMember(tx, c.team_id, row.id, f);
+    await applyActive(tx, c, row, f.active);
+    await event(tx, c, 'member_updated', [f.email]);
+  };
+
+  const memberIdsOf = async (tx: Queryable, c: ConnectorRow, members: unknown): Promise<string[] | null> => {
+    if (members === undefined || members === null) return null;
+    if (!Array.isArray(members)) throw new ScimError(400, '"members" must be an array.', 'invalidValue');
+    const ids = [
+      ...new Set(
+        members.map((m) => {
+          const v = isObj(m) ? getProp(m, 'value') : undefined;
+          if (typeof v !== 'string') throw new ScimError(400, 'Each member needs a "value" (a user id).', 'invalidValue');
+          return v.toLowerCase();
+        }),
+      ),
+    ];
+    const found = new Set(await repo.existingMembers(tx, c.team_id, ids));
+    const absent = ids.filter((id) => !found.has(id));
+    if (absent.length > 0) throw new ScimError(400, `Not users of this team: ${absent.slice(0, 10).join(', ')}.`, 'invalidValue');
+    return ids;
+  };
+
+  const writeGroup = async (tx: Queryable, c: ConnectorRow, group: ScimGroupRow, body: Obj) => {
+    const name = str(body, 'displayName')?.trim();
+    if (!name || name.length > 100)
+      throw new ScimError(400, '"displayName" is required (at most 100 characters).', 'invalidValue');
+    if (await repo.nameTaken(tx, c.team_id, name, group.id))
+      throw new ScimError(409, `A group named "${name}" exists.`, 'uniqueness');
+    const ids = await memberIdsOf(tx, c, getProp(body, 'members'));
+    await repo.updateGroup(tx, c.team_id, group.id, c.id, name, str(body, 'externalId') ?? null);
+    if (ids) {
+      const before = new Set((await membersOf(tx, group.id)).map((m) => m.id));
+      const after = new Set(ids);
+      const added = ids.filter((id) => !before.has(id));
+      const removed = [...before].filter((id) => !after.has(id));
+      if (added.length > 0) await groupsRepository.addMembers(tx, group.id, added);
+      if (removed.length > 0) await groupsRepository.removeMembers(tx, group.id, removed);
+      if (added.length > 0) await event(tx, c, 'group_members_added', [name], { count: added.length });
+      if (removed.length > 0) await event(tx, c, 'group_members_removed', [name], { count: removed.length });
+    }
+    if (group.name !== name) await event(tx, c, 'group_renamed', [name], { from: group.name });
+  };
+
+  return {
+    async listUsers(c: ConnectorRow, q: ListQuery) {
+      const filter = filterOf(q);
+      const { start, count } = paging(q);
+      let resources: Obj[];
+      if (!filter && !q.sortBy) {
+        const { rows, count: total } = await repo.membersPage(db, c.team_id, start - 1, count);
+        return listResponse(
+          rows.map((r) => project(userResource(r), attrList(q.attributes), attrList(q.excludedAttributes))),
+          total,
+          start,
+        );
+      }
+      const eq = filter ? simpleEquality(filter) : null;
+      if (eq && repo.USER_LOOKUPS.includes(eq.attribute)) {
+        resources = (await repo.membersWhere(db, c.team_id, eq.attribute, eq.value)).map(userResource);
+      } else {
+        resources = (await repo.allMembers(db, c.team_id)).map(userResource);
+      }
+      if (filter) resources = resources.filter((r) => matches(filter, r));
+      resources = sortResources(resources, q.sortBy, q.sortOrder);
+      const page = resources.slice(start - 1, start - 1 + count);
+      return listResponse(
+        page.map((r) => project(r, attrList(q.attributes), attrList(q.excludedAttributes))),
+        resources.length,
+        start,
+      );
+    },
+
+    async getUser(c: ConnectorRow, id: string, q: ListQuery) {
+      const r = userResource(await mustUser(db, c, id));
+      return project(r, attrList(q.attributes), attrList(q.excludedAttributes));
+    },
+
+    async createUser(c: ConnectorRow, raw: unknown) {
+      const body = checkSchemas(raw);
+      const f = userFields(body);
+      const id = await db.transaction(async (tx) => {
+        if (await repo.memberByEmail(tx, c.team_id, f.email))
+          throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
+        // Licences as for the console's invitations; an unlimited team needs no lock (nothing to run out of).
+        if ((await repo.licenceTotal(tx, c.team_id)) >= 0) {
+          const { total, used } = await peopleRepository.lockLicences(tx, c.team_id);
+          if (total >= 0 && used + 1 > total) {
+            throw new ScimError(
+              403,
+              `No licence left for ${f.email}: ${used} of ${total} in use. Buy more licences or revoke unused ones.`,
+            );
+          }
+        }
+        const invited = await peopleRepository.invite(tx, c.team_id, [f.email]);
+        if (invited.length !== 1) throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
+        const row = (await repo.memberByEmail(tx, c.team_id, f.email)) as ScimMemberRow;
+        await repo.updateMember(tx, c.team_id, row.id, f);
+        await event(tx, c, 'member_invited', [f.email]);
+        if (!f.active) await applyActive(tx, c, row, false);
+        await mail.send(
+          tx,
+          {
+            to: f.email,
+            subject: "You're invited to your team on Latchkey",
+            text: `Your organisation added you to its Latchkey team, your team's password manager.\n\nInstall the Latchkey app and sign in with ${f.email} to accept.`,
+          },
+          `invitation:${c.team_id}:${f.email}:${randomUUID()}`,
+        );
+        return row.id;
+      });
+      return userResource(await mustUser(db, c, id));
+    },
+
+    async replaceUser(c: ConnectorRow, id: string, raw: unknown, ifMatch: string | undefined) {
+      const body = checkSchemas(raw);
+      await db.transaction(async (tx) => {
+        const row = await mustUser(tx, c, id, true);
+        checkIfMatch(ifMatch, row.scim_version);
+        await writeUser(tx, c, row, body);
+      });
+      return userResource(await mustUser(db, c, id));
+    },
+
+    async patchUser(c: ConnectorRow, id: string, raw: unknown, ifMatch: string | undefined) {
+      await db.transaction(async (tx) => {
+        const row = await mustUser(tx, c, id, true);
+        checkIfMatch(ifMatch, row.scim_version);
+        const patched = applyPatch(userResource(row), raw, [
+          'emails',
+          'phoneNumbers',
+          'addresses',
+          'roles',
+          'entitlements',
+          'ims',
+          'photos',
+          'x509Certificates',
+        ]);
+        await writeUser(tx, c, row, patched);
+      });
+      return userResource(await mustUser(db, c, id));
+    },
+
+    async deleteUser(c: ConnectorRow, id: string, ifMatch: string | undefined) {
+      await db.transaction(async (tx) => {
+        const row = await mustUser(tx, c, id, true);
+        checkIfMatch(ifMatch, row.scim_version);
+        if (await repo.isAdmin(tx, c.team_id, row.email)) {
+          throw new ScimError(403, 'An administrator of this team cannot be removed through SCIM.');
+        }
+        // As the console's remove: deboarded, licence freed.
+        const removed = await peopleRepository.deboard(tx, c.team_id, [row.email]);
+        await event(tx, c, 'member_removed', removed);
+      });
+    },
+
+    async listGroups(c: ConnectorRow, q: ListQuery) {
+      const filter = filterOf(q);
+      const { start, count } = paging(q);
+      const attributes = attrList(q.attributes);
+      const excluded = attrList(q.excludedAttributes);
+      const needMembers =
+        (q.filter ?? '').toLowerCase().includes('members') ||
+        (q.sortBy ?? '').toLowerCase().includes('members') ||
+        (attributes.length > 0
+          ? attributes.some((a) => a.toLowerCase().startsWith('members'))
+          : !excluded.some((a) => a.toLowerCase() === 'members'));
+      const eq = filter ? simpleEquality(filter) : null;
+      const rows =
+        eq && repo.GROUP_LOOKUPS.includes(eq.attribute)
+          ? await repo.groupsWhere(db, c.team_id, eq.attribute, eq.value)
+          : await repo.allGroups(db, c.team_id);
+      let members = new Map<string, { id: string; email: string }[]>();
+      if (needMembers) {
+        members = new Map(rows.map((g) => [g.id, []]));
+        for (const m of await repo.groupMembers(
+          db,
+          rows.map((g) => g.id),
+        ))
+          members.get(m.group_id)?.push(m);
+      }
+      let resources = rows.map((g) => groupResource(g, needMembers ? (members.get(g.id) ?? []) : null));
+      if (filter) resources = resources.filter((r) => matches(filter, r));
+      resources = sortResources(resources, q.sortBy, q.sortOrder);
+      const page = resources.slice(start - 1, start - 1 + count);
+      return listResponse(
+        page.map((r) => project(r, attributes, excluded)),
+        resources.length,
+        start,
+      );
+    },
+
+    async getGroup(c: ConnectorRow, id: string, q: ListQuery) {
+      const g = await mustGroup(db, c, id);
+      const excluded = attrList(q.excludedAttributes);
+      const members = excluded.some((a) => a.toLowerCase() === 'members') ? null : await membersOf(db, g.id);
+      return project(groupResource(g, members), attrList(q.attributes), excluded);
+    },
+
+    async createGroup(c: ConnectorRow, raw: unknown) {
+      const body = checkSchemas(raw);
+      const name = str(body, 'displayName')?.trim();
+      if (!name || name.length > 100)
+        throw new ScimError(400, '"displayName" is required (at most 100 characters).', 'invalidValue');
+      const id = await db.transaction(async (tx) => {
+        if (await repo.nameTaken(tx, c.team_id, name)) throw new ScimError(409, `A group named "${name}" exists.`, 'uniqueness');
+        const ids = (await memberIdsOf(tx, c, getProp(body, 'members'))) ?? [];
+        const created = await repo.createGroup(tx, c.team_id, c.id, name, str(body, 'externalId') ?? null);
+        if (ids.length > 0) await groupsRepository.addMembers(tx, created, ids);
+        await event(tx, c, 'group_created', [name], { members: ids.length });
+        return created;
+      });
+      const g = await mustGroup(db, c, id);
+      return groupResource(g, await membersOf(db, id));
+    },
+
+    async replaceGroup(c: ConnectorRow, id: string, raw: unknown, ifMatch: string | undefined) {
+      const body = checkSchemas(raw);
+      await db.transaction(async (tx) => {
+        const g = await mustGroup(tx, c, id, true);
+        checkIfMatch(ifMatch, g.scim_version);
+        await writeGroup(tx, c, g, body);
+      });
+      const g = await mustGroup(db, c, id);
+      return groupResource(g, await membersOf(db, id));
+    },
+
+    async patchGroup(c: ConnectorRow, id: string, raw: unknown, ifMatch: string | undefined) {
+      await db.transaction(async (tx) => {
+        const g = await mustGroup(tx, c, id, true);
+        checkIfMatch(ifMatch, g.scim_version);
+        const current = groupResource(g, await membersOf(tx, g.id));
+        const patched = applyPatch(current, raw, ['members']);
+        if (!getProp(patched, 'members')) patched.members = [];
+        await writeGroup(tx, c, g, patched);
+      });
+      return null;
+    },
+
+    async deleteGroup(c: ConnectorRow, id: string, ifMatch: string | undefined) {
+      await db.transaction(async (tx) => {
+        const g = await mustGroup(tx, c, id, true);
+        checkIfMatch(ifMatch, g.scim_version);
+        await repo.deleteGroup(tx, c.team_id, id);
+        await event(tx, c, 'groups_removed', [g.name]);
+      });
+    },
+
+    groupResourceById: async (c: ConnectorRow, id: string) => {
+      const g = await mustGroup(db, c, id);
+      return groupResource(g, await membersOf(db, id));
+    },
+  };
+}
+export type ScimService = ReturnType<typeof createScimService>;

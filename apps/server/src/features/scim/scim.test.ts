@@ -1,0 +1,429 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Harness, startHarness } from '../../test/harness.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
+
+let h: Harness;
+const tokens = new Map<string, string>();
+let scimToken = '';
+let connectorId = '';
+
+beforeAll(async () => {
+  h = await startHarness();
+  for (const [role, email] of Object.entries(DEMO_ADMINS)) tokens.set(role, (await h.signIn(email)).token.access);
+  const created = await h.post<{ token: string; tenant_url: string; connector: { id: string } }>(
+    '/api/v1/team/scim/connector/create/',
+    { idp: 'entra', name: 'Entra ID' },
+    tokens.get('superAdmin'),
+  );
+  expect(created.status, created.text).toBe(200);
+  scimToken = created.body.token;
+  connectorId = created.body.connector.id;
+});
+afterAll(() => h?.close());
+
+// biome-ignore lint/suspicious/noExplicitAny: SCIM replies are read loosely, as an identity provider reads them
+type Json = Record<string, any>;
+/** A SCIM client: the requests an IdP sends. */
+export async function scim(
+  method: string,
+  path: string,
+  body?: unknown,
+  token = scimToken,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json; headers: Headers }> {
+  const res = await fetch(`${h.url}/scim/v2${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/scim+json' } : {}),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : {}, headers: res.headers };
+}
+
+const user = (userName: string, extra: Json = {}) => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  userName,
+  name: { givenName: 'Test', familyName: 'User' },
+  active: true,
+  ...extra,
+});
+
+describe('SCIM connectors in the console', () => {
+  test('create shows the token once; the list never does; rotate keeps the old one for the overlap; revoke ends both', async () => {
+    const list = await h.post<{ results: Json[]; tenant_url: string }>(
+      '/api/v1/team/scim/connectors/',
+      {},
+      tokens.get('superAdmin'),
+    );
+    expect(list.status).toBe(200);
+    expect(list.body.tenant_url).toBe(`${h.url}/scim/v2`);
+    expect(list.text).not.toContain(scimToken);
+    expect(list.body.results.find((c) => c.id === connectorId)).toMatchObject({ idp: 'entra', token_hint: scimToken.slice(-4) });
+    const [stored] = await h.db.query<{ token_hash: string }>('select token_hash from scim_connectors where id = $1', [
+      connectorId,
+    ]);
+    expect(stored?.token_hash).not.toContain(scimToken);
+
+    const extra = await h.post<{ token: string; connector: Json }>(
+      '/api/v1/team/scim/connector/create/',
+      { idp: 'okta', name: 'Okta' },
+      tokens.get('superAdmin'),
+    );
+    const old = extra.body.token;
+    expect((await scim('GET', '/ServiceProviderConfig', undefined, old)).status).toBe(200);
+    const rotated = await h.post<{ token: string; connector: Json }>(
+      '/api/v1/team/scim/connector/rotate/',
+      { id: extra.body.connector.id, overlap_hours: 1 },
+      tokens.get('superAdmin'),
+    );
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect(rotated.body.connector.previous_valid_until).not.toBeNull();
+    expect((await scim('GET', '/ServiceProviderConfig', undefined, old)).status).toBe(200);
+    expect((await scim('GET', '/ServiceProviderConfig', undefined, rotated.body.token)).status).toBe(200);
+    const now = await h.post<{ token: string }>(
+      '/api/v1/team/scim/connector/rotate/',
+      { id: extra.body.connector.id, overlap_hours: 0 },
+      tokens.get('superAdmin'),
+    );
+    expect((await scim('GET', '/ServiceProviderConfig', undefined, rotated.body.token)).status).toBe(401);
+    expect((await scim('GET', '/ServiceProviderConfig', undefined, old)).status).toBe(401);
+    const revoke = await h.post('/api/v1/team/scim/connector/revoke/', { id: extra.body.connector.id }, tokens.get('superAdmin'));
+    expect(revoke.body).toEqual({ code: 'updated' });
+    const refused = await scim('GET', '/Users', undefined, now.body.token);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '401' });
+  });
+
+  test('only the super admin of an enterprise, standard or starter organisation; an unknown id is 404', async () => {
+    for (const who of ['admin', 'integrator', 'recoveryAgent']) {
+      const res = await h.post('/api/v1/team/scim/connectors/', {}, tokens.get(who));
+      expect(res.status, who).toBe(403);
+    }
+    await h.db.query(`update teams set organization_type = 'basic' where slug = 'northwind'`);
+    try {
+      const res = await h.post('/api/v1/team/scim/connectors/', {}, tokens.get('superAdmin'));
+      expect(res.status).toBe(403);
+    } finally {
+      await h.db.query(`update teams set organization_type = 'enterprise' where slug = 'northwind'`);
+    }
+    const missing = await h.post(
+      '/api/v1/team/scim/connector/requests/',
+      { id: '00000000-0000-4000-8000-000000000000' },
+      tokens.get('superAdmin'),
+    );
+    expect(missing.status).toBe(404);
+    const bad = await h.post('/api/v1/team/scim/connector/create/', { idp: 'myspace', name: 'x' }, tokens.get('superAdmin'));
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('SCIM Users', () => {
+  test('create, read, filter, PATCH (Entra forms), PUT, deactivate, delete — as the console does', async () => {
+    const created = await scim('POST', '/Users', user('Grace.Hopper@Northwind.example', { externalId: 'gh-1' }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.headers.get('content-type')).toContain('application/scim+json');
+    expect(created.headers.get('etag')).toBe(created.body.meta.version);
+    const id = created.body.id as string;
+    expect(created.body).toMatchObject({ userName: 'grace.hopper@northwind.example', active: true, externalId: 'gh-1' });
+    const [member] = await h.db.query<{ status: string; licensed: boolean; name: string }>(
+      'select status, licensed, name from members where id = $1',
+      [id],
+    );
+    expect(member).toEqual({ status: 'invited', licensed: true, name: 'Test User' });
+
+    const dupe = await scim('POST', '/Users', user('grace.hopper@northwind.example'));
+    expect(dupe.status).toBe(409);
+    expect(dupe.body.scimType).toBe('uniqueness');
+
+    // Entra: userName eq, case-insensitive (caseExact false).
+    const found = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "GRACE.HOPPER@northwind.example"')}`);
+    expect(found.body.totalResults).toBe(1);
+    expect(found.body.Resources[0].id).toBe(id);
+    const byExternal = await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "GH-1"')}`);
+    expect(byExternal.body.totalResults).toBe(0); // externalId is caseExact
+    const complex = await scim(
+      'GET',
+      `/Users?filter=${encodeURIComponent('not (userName sw "a" or userName sw "b") and name.givenName eq "test" and emails[type eq "work" and value co "hopper"]')}&attributes=userName`,
+    );
+    expect(complex.body.Resources.map((r: Json) => r.id)).toContain(id);
+    expect(Object.keys(complex.body.Resources[0]).sort()).toEqual(['id', 'schemas', 'userName']);
+
+    // Entra PATCH: capitalised ops, string booleans, filtered path, enterprise extension.
+    const patched = await scim('PATCH', `/Users/${id}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [
+        { op: 'Replace', path: 'displayName', value: 'Grace Hopper' },
+        { op: 'Add', path: 'emails[type eq "work"].value', value: 'grace.hopper@northwind.example' },
+        { op: 'Add', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', value: 'Navy' },
+        { op: 'Replace', path: 'active', value: 'False' },
+      ],
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.active).toBe(false);
+    expect(patched.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).toEqual({ department: 'Navy' });
+    expect(patched.body.schemas).toContain('urn:ietf:params:scim:schemas:extension:enterprise:2.0:User');
+    const [suspended] = await h.db.query<{ status: string; name: string }>('select status, name from members where id = $1', [
+      id,
+    ]);
+    expect(suspended).toEqual({ status: 'suspended', name: 'Grace Hopper' });
+
+    // ETag: a stale If-Match is refused, the current one accepted.
+    const stale = await scim('PATCH', `/Users/${id}`, { Operations: [{ op: 'replace', value: { active: true } }] }, scimToken, {
+      'if-match': created.body.meta.version,
+    });
+    expect(stale.status).toBe(412);
+    const restored = await scim(
+      'PATCH',
+      `/Users/${id}`,
+      { Operations: [{ op: 'replace', value: { active: true } }] },
+      scimToken,
+      {
+        'if-match': patched.body.meta.version,
+      },
+    );
+    expect(restored.body.active).toBe(true);
+
+    // A console suspend moves the version too: the IdP's stale If-Match is refused.
+    const before = restored.body.meta.version;
+    const suspend = await h.post(
+      '/api/v1/team/members/status/update/',
+      { emails: ['grace.hopper@northwind.example'], action: 'suspend' },
+      tokens.get('admin'),
+    );
+    expect(suspend.status, suspend.text).toBe(200);
+    const afterSuspend = await scim('GET', `/Users/${id}`);
+    expect(afterSuspend.body.active).toBe(false);
+    expect(afterSuspend.body.meta.version).not.toBe(before);
+    const staleAgain = await scim(
+      'PATCH',
+      `/Users/${id}`,
+      { Operations: [{ op: 'replace', value: { active: true } }] },
+      scimToken,
+      {
+        'if-match': before,
+      },
+    );
+    expect(staleAgain.status).toBe(412);
+
+    const put = await scim(
+      'PUT',
+      `/Users/${id}`,
+      user('grace.hopper@northwind.example', { displayName: 'Rear Admiral Hopper', active: 'true' }),
+    );
+    expect(put.status).toBe(200);
+    expect(put.body.displayName).toBe('Rear Admiral Hopper');
+    expect(put.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).toBeUndefined();
+
+    const del = await scim('DELETE', `/Users/${id}`);
+    expect(del.status).toBe(204);
+    const [gone] = await h.db.query<{ deboarded: boolean; licensed: boolean }>(
+      'select deboarded_at is not null as deboarded, licensed from members where id = $1',
+      [id],
+    );
+    expect(gone).toEqual({ deboarded: true, licensed: false });
+    expect((await scim('GET', `/Users/${id}`)).status).toBe(404);
+
+    const events = await h.db.query<{ action: string; actor_id: string | null; detail: Json }>(
+      `select action, actor_id, detail from member_events where target_email = 'grace.hopper@northwind.example' order by id`,
+    );
+    expect(events.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['member_invited', 'member_suspended', 'member_restored', 'member_removed']),
+    );
+    // Every change but the console's own suspend is the connector's: no admin, actor type SCIM.
+    const [consoleSuspend, ...others] = [
+      ...events.filter((e) => e.actor_id !== null),
+      ...events.filter((e) => e.actor_id === null),
+    ];
+    expect(consoleSuspend).toMatchObject({ action: 'member_suspended', detail: {} });
+    expect(others.length).toBeGreaterThanOrEqual(5);
+    expect(others.every((e) => e.detail.actor_type === 'scim' && e.detail.connector === connectorId)).toBe(true);
+  });
+
+  test("renaming a user to a former member's email is a SCIM uniqueness error, not a failure", async () => {
+    const a = await scim('POST', '/Users', user('former.one@northwind.example'));
+    const b = await scim('POST', '/Users', user('former.two@northwind.example'));
+    expect((await scim('DELETE', `/Users/${a.body.id}`)).status).toBe(204);
+    const res = await scim('PATCH', `/Users/${b.body.id}`, {
+      Operations: [{ op: 'replace', path: 'userName', value: 'former.one@northwind.example' }],
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.scimType).toBe('uniqueness');
+  });
+
+  test('admins are never deactivated or removed by SCIM', async () => {
+    const [admin] = await h.db.query<{ id: string }>(
+      `insert into members (team_id, email, name) select id, $1, 'Adam' from teams where slug = 'northwind'
+       on conflict (team_id, email) do update set deboarded_at = null returning id`,
+      [DEMO_ADMINS.admin],
+    );
+    const off = await scim('PATCH', `/Users/${admin?.id}`, { Operations: [{ op: 'replace', path: 'active', value: false }] });
+    expect(off.status).toBe(403);
+    expect((await scim('DELETE', `/Users/${admin?.id}`)).status).toBe(403);
+    const [still] = await h.db.query<{ status: string; deboarded_at: Date | null }>(
+      'select status, deboarded_at from members where id = $1',
+      [admin?.id],
+    );
+    expect(still).toEqual({ status: 'active', deboarded_at: null });
+  });
+
+  test('licences: a clear SCIM error when none remain, nothing written', async () => {
+    const [used] = await h.db.query<{ n: number }>(
+      `select count(*)::int as n from members m join teams t on t.id = m.team_id where t.slug = 'northwind' and m.deboarded_at is null and m.licensed`,
+    );
+    await h.db.query(`update teams set total_licences = $1 where slug = 'northwind'`, [used?.n]);
+    try {
+      const res = await scim('POST', '/Users', user('no.licence@northwind.example'));
+      expect(res.status).toBe(403);
+      expect(res.body.detail).toMatch(/No licence left/);
+      expect(await h.db.query(`select 1 from members where email = 'no.licence@northwind.example'`)).toEqual([]);
+    } finally {
+      await h.db.query(`update teams set total_licences = -1 where slug = 'northwind'`);
+    }
+  });
+
+  test('bad input answers SCIM errors with scimType, never 500', async () => {
+    const cases: [string, string, unknown, number, string?][] = [
+      ['GET', `/Users?filter=${encodeURIComponent('userName eq "x" or or')}`, undefined, 400, 'invalidFilter'],
+      ['GET', '/Users?filter=not', undefined, 400, 'invalidFilter'],
+      ['GET', '/Users?filter=pr', undefined, 400, 'invalidFilter'],
+      ['GET', '/Users?filter=and', undefined, 400, 'invalidFilter'],
+      ['POST', '/Users', { schemas: null, userName: 'schemas.null@northwind.example' }, 201],
+      ['POST', '/Users', { schemas: 'x', userName: 'a@b.example' }, 400, 'invalidSyntax'],
+      ['POST', '/Users', { userName: 'not an email' }, 400, 'invalidValue'],
+      ['POST', '/Users', '{"userName":', 400, 'invalidSyntax'],
+      ['PATCH', '/Users/00000000-0000-4000-8000-000000000000', { Operations: [] }, 404],
+      ['GET', '/Users/not-a-uuid', undefined, 404],
+      ['GET', '/Users?startIndex=abc', undefined, 400, 'invalidValue'],
+    ];
+    for (const [method, path, body, status, scimType] of cases) {
+      const res = await scim(method, path, body);
+      expect(res.status, `${method} ${path} ${JSON.stringify(res.body)}`).toBe(status);
+      if (scimType) expect(res.body.scimType).toBe(scimType);
+      if (status >= 400) expect(res.body.schemas).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
+    }
+  });
+
+  test('paging, sorting and the discovery endpoints', async () => {
+    const page = await scim('GET', '/Users?startIndex=3&count=2&sortBy=userName&sortOrder=descending');
+    expect(page.body.startIndex).toBe(3);
+    expect(page.body.itemsPerPage).toBe(2);
+    const all = await scim('GET', '/Users?sortBy=userName&sortOrder=descending&count=1000&attributes=userName');
+    const names = all.body.Resources.map((r: Json) => r.userName);
+    expect(names).toEqual([...names].sort().reverse());
+    expect(page.body.Resources.map((r: Json) => r.userName)).toEqual(names.slice(2, 4));
+    expect((await scim('GET', '/ServiceProviderConfig')).body).toMatchObject({
+      patch: { supported: true },
+      etag: { supported: true },
+    });
+    expect((await scim('GET', '/Schemas')).body.totalResults).toBe(3);
+    expect((await scim('GET', '/ResourceTypes')).body.Resources.map((r: Json) => r.id)).toEqual(['User', 'Group']);
+  });
+});
+
+describe('SCIM Groups', () => {
+  test('POST and PUT honour members; PATCH add/remove (Entra $ref null, Okta filter); read-only in the console', async () => {
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) ids.push((await scim('POST', '/Users', user(`crew${n}@northwind.example`))).body.id);
+    const created = await scim('POST', '/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'SCIM Crew',
+      externalId: 'okta-crew',
+      members: [{ value: ids[0] }, { value: ids[1] }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const gid = created.body.id as string;
+    expect(created.body.members.map((m: Json) => m.value).sort()).toEqual([ids[0], ids[1]].sort());
+
+    const put = await scim('PUT', `/Groups/${gid}`, { displayName: 'SCIM Crew', members: [{ value: ids[2] }] });
+    expect(put.body.members.map((m: Json) => m.value)).toEqual([ids[2]]);
+
+    const add = await scim('PATCH', `/Groups/${gid}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'Add', path: 'members', value: [{ value: ids[0] }, { value: ids[1] }] }],
+    });
+    expect(add.status).toBe(204);
+    const entraRemove = await scim('PATCH', `/Groups/${gid}`, {
+      Operations: [{ op: 'Remove', path: 'members', value: [{ $ref: null, value: ids[0] }] }],
+    });
+    expect(entraRemove.status).toBe(204);
+    const oktaRemove = await scim('PATCH', `/Groups/${gid}`, {
+      Operations: [{ op: 'remove', path: `members[value eq "${ids[1]}"]` }],
+    });
+    expect(oktaRemove.status).toBe(204);
+    const read = await scim('GET', `/Groups/${gid}`);
+    expect(read.body.members.map((m: Json) => m.value)).toEqual([ids[2]]);
+    const noMembers = await scim(
+      'GET',
+      `/Groups?filter=${encodeURIComponent('displayName eq "scim crew"')}&excludedAttributes=members`,
+    );
+    expect(noMembers.body.totalResults).toBe(1);
+    expect(noMembers.body.Resources[0].members).toBeUndefined();
+    const unknown = await scim('PATCH', `/Groups/${gid}`, {
+      Operations: [{ op: 'add', path: 'members', value: [{ value: '00000000-0000-4000-8000-000000000000' }] }],
+    });
+    expect(unknown.status).toBe(400);
+
+    // The console sees it, marked, and may not edit it.
+    const detail = await h.post('/api/v1/team/group/', { id: gid }, tokens.get('admin'));
+    expect(detail.body).toMatchObject({ name: 'SCIM Crew', scim_managed: true, member_count: 1 });
+    for (const [path, body] of [
+      ['/api/v1/team/group/edit/', { id: gid, name: 'Mine' }],
+      ['/api/v1/team/group/remove/', { id: [gid] }],
+      ['/api/v1/team/group/members/add/', { id: gid, emails: ['crew1@northwind.example'] }],
+      ['/api/v1/team/group/members/remove/', { id: gid, emails: ['crew3@northwind.example'] }],
+    ] as const) {
+      const res = await h.post(path, body, tokens.get('admin'));
+      expect(res.status, path).toBe(403);
+      expect(res.body).toMatchObject({ message_key: 'errors.group_scim_managed' });
+    }
+
+    const del = await scim('DELETE', `/Groups/${gid}`);
+    expect(del.status).toBe(204);
+    expect((await scim('GET', `/Groups/${gid}`)).status).toBe(404);
+  });
+
+  test('a token never reaches another team', async () => {
+    const other = await h.post<{ token: string; connector: Json }>(
+      '/api/v1/team/scim/connector/create/',
+      { idp: 'generic', name: 'Elsewhere' },
+      tokens.get('superAdmin'),
+    );
+    await h.db.query(`update scim_connectors set team_id = (select id from teams where slug = 'sam-family') where id = $1`, [
+      other.body.connector.id,
+    ]);
+    const [northwind] = await h.db.query<{ id: string }>(
+      `select m.id from members m join teams t on t.id = m.team_id where t.slug = 'northwind' and m.deboarded_at is null limit 1`,
+    );
+    const t = other.body.token;
+    expect((await scim('GET', `/Users/${northwind?.id}`, undefined, t)).status).toBe(404);
+    expect((await scim('DELETE', `/Users/${northwind?.id}`, undefined, t)).status).toBe(404);
+    const list = await scim('GET', '/Users?count=1000', undefined, t);
+    const [family] = await h.db.query<{ n: number }>(
+      `select count(*)::int as n from members m join teams t on t.id = m.team_id where t.slug = 'sam-family' and m.deboarded_at is null`,
+    );
+    expect(list.body.totalResults).toBe(family?.n);
+    expect(list.body.Resources.map((r: Json) => r.id)).not.toContain(northwind?.id);
+  });
+
+  test('the request log shows method, path, status, duration and error', async () => {
+    const res = await h.post<{ results: Json[]; count: number }>(
+      '/api/v1/team/scim/connector/requests/',
+      { id: connectorId },
+      tokens.get('superAdmin'),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBeGreaterThan(10);
+    expect(res.body.results[0]).toMatchObject({ method: expect.any(String), path: expect.stringMatching(/^\/scim\/v2\//) });
+    const errors = await h.db.query<{ error: string }>(
+      `select error from scim_requests where connector_id = $1 and status = 400 and error like 'invalidFilter%'`,
+      [connectorId],
+    );
+    expect(errors.length).toBeGreaterThan(0);
+    const listed = await h.post<{ results: Json[] }>('/api/v1/team/scim/connectors/', {}, tokens.get('superAdmin'));
+    expect(listed.body.results.find((c) => c.id === connectorId)?.last_request_at).not.toBeNull();
+  });
+});
