@@ -46,7 +46,8 @@ export function renderInvoicePdf(inv: InvoiceRow, seller: { name: string }): Pro
   const top = doc.y;
   const columns = [56, 330, 390, 470];
   doc.font('Helvetica-Bold');
-  ['Description', 'Qty', 'Unit price', 'Amount'].forEach((h, i) => doc.text(h, columns[i], top, { width: i === 0 ? 270 : 75 }));
+  for (const [i, heading] of ['Description', 'Qty', 'Unit price', 'Amount'].entries())
+    doc.text(heading, columns[i], top, { width: i === 0 ? 270 : 75 });
   doc.font('Helvetica');
   let y = top + 18;
   for (const line of inv.lines) {
