@@ -11,6 +11,7 @@ export type BillFrequency = (typeof BILL_FREQUENCIES)[number];
 /** Bill states seen (spec §3, §4): billed, pending (grace period), expired, refunded, trial. */
 export const BILL_STATES = ['billed', 'pending', 'expired', 'refunded', 'trial'] as const;
 export type BillState = (typeof BILL_STATES)[number];
+export const BILL_STATE_DISPLAYS = ['active', 'grace', 'ended', 'trial'] as const;
 /** How the console shows a bill state (spec §4 Subscription display). */
 export const BILL_STATE_DISPLAY = {
   billed: 'active',
@@ -18,8 +19,8 @@ export const BILL_STATE_DISPLAY = {
   expired: 'ended',
   refunded: 'ended',
   trial: 'trial',
-} as const satisfies Record<BillState, string>;
-export type BillStateDisplay = (typeof BILL_STATE_DISPLAY)[BillState];
+} as const satisfies Record<BillState, (typeof BILL_STATE_DISPLAYS)[number]>;
+export type BillStateDisplay = (typeof BILL_STATE_DISPLAYS)[number];
 
 /** Who sells the team its subscription (spec §3 purchase_partner); reseller and benefit teams are managed elsewhere. */
 export const PURCHASE_PARTNERS = ['b2b_benefit', 'fastspring', 'reseller'] as const;

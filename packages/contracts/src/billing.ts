@@ -3,7 +3,7 @@ import { RULES } from './access.ts';
 import { Email } from './auth.ts';
 import {
   BILL_FREQUENCIES,
-  BILL_STATE_DISPLAY,
+  BILL_STATE_DISPLAYS,
   BILL_STATES,
   BILL_TYPES,
   INVOICE_STATES,
@@ -28,7 +28,7 @@ export const Subscription = z.object({
   /** The team's bill state: billed, pending (grace period), expired, refunded or trial. */
   state: z.enum(BILL_STATES),
   /** How the console shows `state` (spec §4). */
-  display_state: z.enum(Object.values(BILL_STATE_DISPLAY) as [string, ...string[]]),
+  display_state: z.enum(BILL_STATE_DISPLAYS),
   plan: z.enum(PLAN_TYPES),
   plan_duration: z.enum(BILL_FREQUENCIES),
   /** The plan's SKU (`standard-1`). */

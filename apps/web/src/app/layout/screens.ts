@@ -45,4 +45,7 @@ export const SCREENS: Record<string, Screen> = {
   recovery: screen(() => import('../../features/hub-services/screens.ts'), 'Recovery'),
   'recovery/admins': screen(() => import('../../features/hub-services/screens.ts'), 'RecoveryAdmins'),
   'settings/recovery': screen(() => import('../../features/hub-services/screens.ts'), 'RecoverySettings'),
+
+  // Billing and licences (issue 15)
+  billing: screen(() => import('../../features/billing/screens.ts'), 'Billing'),
 };
