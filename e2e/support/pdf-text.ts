@@ -7,7 +7,11 @@ export function pdfText(pdf: Buffer): string {
   return [...body.matchAll(/\[([^\]]*)\]\s*TJ/g)]
     .map((m) =>
       [...(m[1] ?? '').matchAll(/<([0-9a-f]*)>/gi)]
-        .map((hex) => Buffer.from(hex[1] ?? '', 'hex').toString('latin1').replace(/\x80/g, '€'))
+        .map((hex) =>
+          Buffer.from(hex[1] ?? '', 'hex')
+            .toString('latin1')
+            .replace(/\x80/g, '€'),
+        )
         .join(''),
     )
     .join('\n');

@@ -18,9 +18,30 @@ async function openBilling(page: Page, email: string) {
 
 const STATES = [
   { email: NORTHWIND_ALEX, state: 'Active', plan: 'Enterprise · Yearly', managed: false, total: /\d+/ },
-  { email: 'dana@adatum.example', state: 'Ended', plan: 'Starter · Yearly', managed: false, total: '10', notice: 'billing-ended' },
-  { email: 'tom@tailspin.example', state: 'Active', plan: 'Enterprise · Yearly', managed: true, total: '—', notice: 'billing-managed' },
-  { email: 'wendy@woodgrove.example', state: 'Ended', plan: 'Standard · Yearly', managed: true, total: '25', notice: 'billing-managed' },
+  {
+    email: 'dana@adatum.example',
+    state: 'Ended',
+    plan: 'Starter · Yearly',
+    managed: false,
+    total: '10',
+    notice: 'billing-ended',
+  },
+  {
+    email: 'tom@tailspin.example',
+    state: 'Active',
+    plan: 'Enterprise · Yearly',
+    managed: true,
+    total: '—',
+    notice: 'billing-managed',
+  },
+  {
+    email: 'wendy@woodgrove.example',
+    state: 'Ended',
+    plan: 'Standard · Yearly',
+    managed: true,
+    total: '25',
+    notice: 'billing-managed',
+  },
   { email: 'lee@litware.example', state: 'Active', plan: 'Standard · Yearly', managed: false, total: '15' },
 ] as const;
 

@@ -189,8 +189,8 @@ function BillingEmail({ s }: { s: Subscription }) {
   if (!editing)
     return (
       <Fact label={t('billing.billing_email')}>
-        <Group gap="xs" wrap="nowrap">
-          <Text size="sm" fw={500} truncate data-testid="billing-email">
+        <Group gap={4} wrap="wrap">
+          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }} data-testid="billing-email">
             {s.billing_email}
           </Text>
           <Button
@@ -498,7 +498,7 @@ function InvoicesCard({ s, open }: { s: Subscription; open: (d: Dialog) => void 
         rowKey={(i) => i.id}
         rowProps={(i) => ({ 'data-testid': 'invoice-row', 'data-number': i.number, 'data-state': i.state })}
         testId="invoices-table"
-        minWidth={520}
+        minWidth={340}
         skeletonRows={3}
         error={invoices.isError}
         onRetry={() => void invoices.refetch()}
@@ -561,14 +561,16 @@ function AddLicencesDialog({ s, onClose }: { s: Subscription; onClose: () => voi
         {quote.isError && <ModalError error={quote.error} />}
         {ready && quote.data && (
           <Card withBorder radius="sm" padding="sm" data-testid="licences-quote">
-            <Group justify="space-between">
-              <Text size="sm">{t('billing.quote.per_licence')}</Text>
+            <Group justify="space-between" wrap="nowrap" align="flex-start">
+              <Text size="sm" style={{ flex: 1 }}>
+                {t('billing.quote.per_licence')}
+              </Text>
               <Text size="sm" fw={500} data-testid="quote-per-licence">
                 {formatMoney(quote.data.price_per_license, quote.data.currency)}
               </Text>
             </Group>
-            <Group justify="space-between">
-              <Text size="sm">
+            <Group justify="space-between" wrap="nowrap" align="flex-start">
+              <Text size="sm" style={{ flex: 1 }}>
                 {t('billing.quote.pro_rated', {
                   n: formatNumber(quote.data.quantity),
                   days: formatNumber(quote.data.remaining_days),
@@ -701,8 +703,8 @@ function PlanChangeDialog({ s, planId, onClose }: { s: Subscription; planId: str
 
 function Row({ label, value, strong, testId }: { label: string; value: string; strong?: boolean; testId: string }) {
   return (
-    <Group justify="space-between" gap="sm">
-      <Text size="sm" fw={strong ? 700 : 400}>
+    <Group justify="space-between" gap="sm" wrap="nowrap" align="flex-start">
+      <Text size="sm" fw={strong ? 700 : 400} style={{ flex: 1 }}>
         {label}
       </Text>
       <Text size="sm" fw={strong ? 700 : 500} data-testid={testId}>
