@@ -227,6 +227,24 @@ describe('licences', () => {
     expect(ok.body).toEqual({ code: 'updated', total_license: s.total_license - 2, available_license_after_removal: free - 2 });
   });
 
+  test('two orders at once cannot pass the 500 cap together (the rows are locked)', async () => {
+    const s = await subscription('fastspring');
+    const max = 500 - s.total_license - s.licenses_on_order;
+    const quantity = Math.floor(max / 2) + 1;
+    const replies = await Promise.all(
+      [1, 2].map(() => h.post('/api/v1/billing/licenses/add/', { quantity }, token('fastspring'))),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(replies.find((r) => r.status === 400)?.body.code).toBe('licence_cap_exceeded');
+    expect((await subscription('fastspring')).licenses_on_order).toBe(s.licenses_on_order + quantity);
+    // A FastSpring team's order waits for FastSpring: it cannot be marked paid in the console.
+    const open = (replies.find((r) => r.status === 200)?.body as { invoice: { id: string; provider: string } }).invoice;
+    expect(open.provider).toBe('fastspring');
+    expect((await h.post('/api/v1/billing/invoice/paid/', { id: open.id }, token('fastspring'))).body.code).toBe(
+      'invoice_not_open',
+    );
+  });
+
   test('a team managed by a reseller cannot buy', async () => {
     const res = await h.post('/api/v1/billing/licenses/add/', { quantity: 1 }, token('reseller'));
     expect(res.body).toMatchObject({ code: 'billing_managed', message_key: 'billing.errors.managed' });
