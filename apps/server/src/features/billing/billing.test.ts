@@ -238,7 +238,7 @@ describe('licences', () => {
     expect(replies.find((r) => r.status === 400)?.body.code).toBe('licence_cap_exceeded');
     expect((await subscription('fastspring')).licenses_on_order).toBe(s.licenses_on_order + quantity);
     // A FastSpring team's order waits for FastSpring: it cannot be marked paid in the console.
-    const open = (replies.find((r) => r.status === 200)?.body as { invoice: { id: string; provider: string } }).invoice;
+    const open = Invoice.parse((replies.find((r) => r.status === 200)?.body as { invoice?: unknown } | undefined)?.invoice);
     expect(open.provider).toBe('fastspring');
     expect((await h.post('/api/v1/billing/invoice/paid/', { id: open.id }, token('fastspring'))).body.code).toBe(
       'invoice_not_open',
