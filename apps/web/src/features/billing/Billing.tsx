@@ -25,7 +25,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
@@ -331,6 +331,8 @@ function PlansCard({ s, open }: { s: Subscription; open: (d: Dialog) => void }) 
   const { t } = useTranslation();
   const plans = usePlansQuery();
   const [frequency, setFrequency] = useState<string>(s.plan_duration);
+  // After a switch (the saving plan), the plans shown follow the new frequency.
+  useEffect(() => setFrequency(s.plan_duration), [s.plan_duration]);
   const saving = savingPlanOf(s.plan_id);
   const savingPlan = plans.data?.plans.find((p) => p.id === saving);
   const monthly = plans.data?.plans.find((p) => p.id === s.plan_id);
@@ -498,7 +500,7 @@ function InvoicesCard({ s, open }: { s: Subscription; open: (d: Dialog) => void 
         rowKey={(i) => i.id}
         rowProps={(i) => ({ 'data-testid': 'invoice-row', 'data-number': i.number, 'data-state': i.state })}
         testId="invoices-table"
-        minWidth={340}
+        minWidth={280}
         skeletonRows={3}
         error={invoices.isError}
         onRetry={() => void invoices.refetch()}
