@@ -456,8 +456,11 @@ function InvoicesCard({ s, open }: { s: Subscription; open: (d: Dialog) => void 
     {
       key: 'state',
       header: 'billing.invoice.state',
+      nowrap: true,
       cell: (i) => (
         <Badge
+          size="sm"
+          style={{ flexShrink: 0, overflow: 'visible' }}
           variant="light"
           color={i.state === 'paid' ? 'teal' : i.state === 'open' ? 'yellow' : 'gray'}
           data-testid="invoice-state"
