@@ -162,3 +162,24 @@ test('grace period team: add licences with the quote, refuse bad quantities, mar
   expect(text).toMatch(/Total: \$1,\d{3}\.\d{2}/);
   await shots(page, 'billing-after');
 });
+
+test("family trial: the banner's upgrade link opens /billing with the trial and the plans that convert it", async ({ page }) => {
+  await signIn(page, 'sam@northwind.example', { team: 'The Okafor Family' });
+  // The expiry popup comes first on a new browser (people-dashboard.spec.ts is its subject).
+  await expect(page.getByTestId('trial-popup')).toBeVisible();
+  await page.getByRole('button', { name: 'Later' }).click();
+  await page.getByTestId('trial-banner').getByRole('link', { name: 'Upgrade' }).click();
+  await expect(page).toHaveURL(atRoute('/billing'));
+  await expect(page.getByTestId('billing-state')).toHaveText('Trial');
+  await expect(page.getByTestId('billing-trial')).toBeVisible();
+  const starter = page.getByTestId('plan-card').first();
+  await expect(starter).toHaveAttribute('data-plan', 'starter-1');
+  await expect(starter.getByTestId('plan-price')).toHaveText('€4.00');
+  await expect(starter.getByTestId('plan-choose')).toHaveText('Choose this plan');
+  // Converting quotes a whole new term, nothing credited (the conversion itself: billing.test.ts).
+  await page.getByTestId('plan-card').nth(1).getByTestId('plan-choose').click();
+  await expect(page.getByRole('dialog', { name: 'Buy Standard · Monthly?' })).toBeVisible();
+  await expect(page.getByTestId('plan-quote-credit')).toHaveText('− €0.00');
+  await shots(page, 'billing-trial', { fullPage: false });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+});
