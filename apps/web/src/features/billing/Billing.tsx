@@ -45,6 +45,9 @@ import {
 import { QuantityInput } from './QuantityInput.tsx';
 import { addableLicences, quantityProblem, STATE_COLORS } from './rules.ts';
 
+/** The term's last day is the day before its renewal date. */
+const DAY_MS = 86_400_000;
+
 type Dialog = { kind: 'add' } | { kind: 'remove' } | { kind: 'plan'; planId: string } | { kind: 'paid'; invoice: Invoice };
 
 /** /billing (super admin): the subscription, plans, licences and invoices (spec §3–§5, §9). */
@@ -696,7 +699,10 @@ function PlanChangeDialog({ s, planId, onClose }: { s: Subscription; planId: str
           <Row label={t('billing.quote.credit')} value={`− ${formatMoney(q.credit, q.currency)}`} testId="plan-quote-credit" />
           <Row label={t('billing.quote.due')} value={formatMoney(q.amount_due, q.currency)} strong testId="plan-quote-due" />
           <Text size="xs" c="dimmed">
-            {t('billing.quote.new_term', { from: formatDate(q.term_start), to: formatDate(q.bill_end_date) })}
+            {t('billing.quote.new_term', {
+              from: formatDate(q.term_start),
+              to: formatDate(Date.parse(q.bill_end_date) - DAY_MS),
+            })}
           </Text>
         </Stack>
       ) : quote.isError ? null : (
