@@ -23,6 +23,8 @@ import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
 import { createSessionsService } from './features/auth/sessions.service.ts';
 import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
 // Groups, branding, member devices (issue 4)
+// Billing and licences (issue 15)
+import { billingRoutes } from './features/billing/billing.routes.ts';
 import { brandingRoutes } from './features/branding/branding.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
@@ -246,9 +248,12 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   const scimConnectors = createScimConnectorsService(db, codes, scimBase);
   scimConnectorsRoutes(router, guard, scimConnectors);
   await scimRoutes(app, scimConnectors, createScimService(db, mail, scimBase), scimBase);
+  // Billing and licences (issue 15)
+  const billing = billingRoutes(app, router, guard, db, jobs, { fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET });
 
   await jobs.start();
   app.addHook('onClose', () => jobs.stop());
+  await billing.startSchedule();
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {

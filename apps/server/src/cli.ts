@@ -19,6 +19,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
+import { createBillingService } from './features/billing/index.ts';
 import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
@@ -38,7 +39,7 @@ const log = {
   debug: () => {},
 } as unknown as FastifyBaseLogger;
 
-async function withOperator<T>(fn: (operator: OperatorService) => Promise<T>): Promise<T> {
+async function withOperator<T>(fn: (operator: OperatorService, db: Db) => Promise<T>): Promise<T> {
   let db: Db;
   try {
     db = await openDb({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
@@ -58,7 +59,7 @@ async function withOperator<T>(fn: (operator: OperatorService) => Promise<T>): P
     await jobs.start();
     try {
       const consoleUrl = config.PUBLIC_URL?.replace(/\/$/, '') ?? null;
-      return await fn(createOperatorService(db, { hubSessions, consoleUrl }));
+      return await fn(createOperatorService(db, { hubSessions, consoleUrl }), db);
     } finally {
       await jobs.stop();
     }
@@ -111,6 +112,18 @@ process.exitCode = await runCli(
           console.info(
             `The sign-in of ${v.email} in "${v.team}" is reset and their sessions ended. They set a new password with "Forgot password" on the sign-in page.`,
           );
+        }),
+    },
+    'invoice-paid': {
+      summary: 'record a manual invoice as paid (bank transfer received): applies its order (licences, plan, renewal)',
+      usage: '--number <LK-000042 or 42>',
+      options: { number: { required: true } },
+      run: (v) =>
+        withOperator(async (_operator, db) => {
+          const number = Number(String(v.number).replace(/^LK-/i, ''));
+          if (!Number.isInteger(number) || number < 1) throw new CliError('--number is an invoice number such as LK-000042.');
+          const invoice = await createBillingService(db).markPaidByNumber(number);
+          console.info(`Invoice ${invoice.number} (${invoice.description}) is paid and applied.`);
         }),
     },
     'rotate-keys': {

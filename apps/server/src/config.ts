@@ -62,6 +62,8 @@ const Config = z.object({
    * may reach although they are private: on-premise Hubs. Comma-separated; empty by default.
    */
   OUTBOUND_ALLOW: z.string().optional().transform(parseAllowList),
+  /** FastSpring's webhook HMAC secret (its "HMAC SHA256 Secret"); without it the webhook refuses every call. */
+  FASTSPRING_WEBHOOK_SECRET: z.string().min(16).optional(),
 });
 export type Config = z.output<typeof Config>;
 

@@ -2,7 +2,8 @@ import { migrate, moveLegacyKeys, openDb } from '@latchkey/runtime';
 import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
-import { seedSecurityDemo } from './features/demo/index.ts';
+import { seedBillingDemo } from './features/billing/index.ts';
+import { DEMO_PASSWORD, seedSecurityDemo } from './features/demo/index.ts';
 import { seedDemo } from './features/demo/seed.ts';
 import { serverKeySources } from './platform/keys.ts';
 
@@ -15,6 +16,7 @@ const app = await buildServer({ config, db });
 if (config.SEED_DEMO) {
   const seeded = await seedDemo(db, { hubUrl: config.DEMO_HUB_URL, hubKey: config.DEMO_HUB_KEY });
   if (seeded) await seedSecurityDemo(db);
+  if (seeded) await seedBillingDemo(db, DEMO_PASSWORD);
   if (seeded) app.log.info('seeded the demo teams');
 }
 await app.listen({ host: config.HOST, port: config.PORT });

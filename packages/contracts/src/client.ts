@@ -4,6 +4,9 @@
  */
 export * from './access.ts';
 export type { LoginSuccess, TokenPair } from './auth.ts';
+// Billing and licences (issue 15)
+export type { Invoice, Plan, PlanQuote, ProRated, Subscription } from './billing.ts';
+export * from './billing-constants.ts';
 export type { TeamLogo } from './branding.ts';
 export * from './constants.ts';
 export type { MemberDevice } from './devices.ts';

@@ -2,6 +2,7 @@ import * as account from './account.ts';
 import * as admins from './admins.ts';
 import * as audit from './audit.ts';
 import * as auth from './auth.ts';
+import * as billing from './billing.ts';
 import * as branding from './branding.ts';
 import * as devices from './devices.ts';
 import type { Endpoint, Program } from './endpoint.ts';
@@ -28,6 +29,7 @@ const MODULES = {
   admins,
   audit,
   auth,
+  billing,
   branding,
   devices,
   groups,

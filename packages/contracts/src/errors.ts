@@ -63,6 +63,15 @@ export const ERROR_STATUS = {
   share_unavailable: 410,
   user_key_missing: 400,
   recovery_in_progress: 409,
+  // Billing and licences (issue 15)
+  billing_managed: 409,
+  licence_cap_exceeded: 400,
+  licence_removal_below_in_use: 400,
+  licences_unlimited: 409,
+  plan_unchanged: 400,
+  invoice_not_found: 404,
+  invoice_not_open: 409,
+  signature_invalid: 401,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

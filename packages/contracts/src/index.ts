@@ -4,6 +4,8 @@ export * from './admins.ts';
 // Security audit, sharing, recovery (issue 6)
 export * from './audit.ts';
 export * from './auth.ts';
+// Billing and licences (issue 15)
+export * from './billing.ts';
 // Groups, branding, member devices (issue 4)
 export * from './branding.ts';
 export * from './constants.ts';

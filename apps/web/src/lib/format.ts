@@ -20,3 +20,11 @@ export const formatDateTime = (iso: string): string =>
   }).format(new Date(iso));
 export const formatMonth = (epochMs: number): string =>
   new Intl.DateTimeFormat(currentLocale(), { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(epochMs));
+/** Prices with 2 decimals in a currency (spec §9), as the locale writes them. */
+export const formatMoney = (amount: number, currency: string): string =>
+  new Intl.NumberFormat(currentLocale(), {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(amount);

@@ -79,7 +79,9 @@ export function createPeopleService(db: Db, mail: MailOutbox) {
 
   return {
     notification(caller: Caller): Notification {
-      if (caller.team.bill_state !== 'trial') return { code: null, days_left: null, notification: null };
+      // Spec §2: the trial banner and popup are for family teams (issue 15).
+      if (caller.team.bill_state !== 'trial' || caller.team.team_type !== 'family')
+        return { code: null, days_left: null, notification: null };
       const days = daysLeft(caller.team.valid_till);
       const notification =
         days < 0 ? 'Your trial has expired.' : days === 0 ? 'Your trial expires today.' : `Your trial ends in ${days} days.`;

@@ -48,4 +48,6 @@ export const SCREENS: Record<string, Screen> = {
 
   // SCIM provisioning (issue 14)
   'settings/scim-connectors': screen(() => import('../../features/scim/ScimConnectors.tsx'), 'ScimConnectors'),
+  // Billing and licences (issue 15)
+  billing: screen(() => import('../../features/billing/screens.ts'), 'Billing'),
 };

@@ -483,13 +483,16 @@ function ShortcutCards() {
 
 const TRIAL_COLORS = { info: 'blue', warning: 'yellow', today: 'yellow', expired: 'red' } as const;
 
-/** The trial banner linking to /billing, and the expiry popup at 0–3 days once a day (spec §4). */
+/** The trial banner linking to /billing, and the expiry popup at 0–3 days once a day (spec §2, §4). */
 function TrialNotice() {
   const { t } = useTranslation();
   const notice = useNotificationQuery();
   const team = useSession()?.team_slug ?? '';
+  const shell = useConsoleContext();
   const [popup, setPopup] = useState(false);
-  const days = notice.data?.code === 'trial' ? notice.data.days_left : null;
+  // Spec §2: family teams only, and only for admins who can open /billing to upgrade.
+  const eligible = shell.team.team_type === 'family' && canAccess(RULES.billing, shell.ctx);
+  const days = eligible && notice.data?.code === 'trial' ? notice.data.days_left : null;
   useEffect(() => {
     if (days !== null && shouldShowTrialPopup(days, team, localStorage)) {
       rememberTrialPopup(team, localStorage);

@@ -1,0 +1,2 @@
+/** The billing screen (lazy chunk, app/layout/screens.ts). */
+export { Billing } from './Billing.tsx';
