@@ -186,7 +186,7 @@ export const membersInviteEndpoint = defineEndpoint({
   path: '/api/v1/team/members/invite/',
   auth: 'session',
   access: RULES.people,
-  errors: ['member_already_exists'],
+  errors: ['member_already_exists', 'licence_limit_exceeded'],
   summary: 'Invite people by email (one, or many from a CSV file); each gets a licence and an invitation email.',
   input: z.object({ emails: Emails }),
   output: z.object({ invited: z.array(z.string()) }),
