@@ -44,6 +44,11 @@ import { rekeyLegacyRecoveryCodes } from './features/security/recovery-codes.ts'
 import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
+// Onboarding wizard, family plan (issue 16)
+import { familyRoutes } from './features/family/family.routes.ts';
+import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
+import { onboardingRoutes } from './features/onboarding/onboarding.routes.ts';
+import { createOnboardingService } from './features/onboarding/onboarding.service.ts';
 import { createGuard } from './http/guard.ts';
 import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';
@@ -235,6 +240,32 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
 
   // Security audit, sharing, recovery (issue 6)
   hubServicesRoutes(router, guard, db);
+
+  // Onboarding wizard, family plan (issue 16)
+  // A cloud with a configured consent app uses its real admin-consent address; outside production
+  // the others get this server's stand-in consent page.
+  const standIn = config.NODE_ENV !== 'production';
+  const fallback = standIn ? standInConsent(consoleUrl) : undefined;
+  onboardingRoutes(
+    app,
+    router,
+    guard,
+    createOnboardingService(db, {
+      providers: {
+        google_drive: config.GOOGLE_WORKSPACE_CLIENT_ID
+          ? googleWorkspaceConsent(config.GOOGLE_WORKSPACE_CLIENT_ID, config.GOOGLE_WORKSPACE_SCOPES)
+          : fallback,
+        one_drive: config.MICROSOFT_ENTRA_CLIENT_ID
+          ? microsoftEntraConsent(config.MICROSOFT_ENTRA_CLIENT_ID, config.MICROSOFT_ENTRA_SCOPES)
+          : fallback,
+      },
+      callbackUrl: consoleUrl,
+      downloadsUrl: config.DOWNLOADS_URL,
+      downloadLocations: config.DOWNLOAD_LOCATIONS,
+    }),
+    { standIn },
+  );
+  familyRoutes(router, guard, db);
 
   await jobs.start();
   app.addHook('onClose', () => jobs.stop());

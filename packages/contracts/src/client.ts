@@ -16,7 +16,10 @@ export type { HubTokens } from './hub.ts';
 export type { Credential } from './integration.ts';
 // Hub integration (issue 6)
 export * from './integration-constants.ts';
+export type { FamilyBenefit } from './family.ts';
 export * from './locales.ts';
+// Onboarding, family plan (issue 16)
+export * from './onboarding-constants.ts';
 export { LOGOUT_REASONS, type LogoutReason } from './logout.ts';
 export * from './messages.ts';
 export * from './password-rules.ts';

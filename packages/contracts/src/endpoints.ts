@@ -4,12 +4,14 @@ import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as branding from './branding.ts';
 import * as devices from './devices.ts';
+import * as family from './family.ts';
 import type { Endpoint, Program } from './endpoint.ts';
 import * as groups from './groups.ts';
 import * as hub from './hub.ts';
 import * as hubIntegration from './hub-integration.ts';
 import * as ingestion from './ingestion.ts';
 import * as integration from './integration.ts';
+import * as onboarding from './onboarding.ts';
 import * as people from './people.ts';
 import * as policies from './policies.ts';
 import * as recovery from './recovery.ts';
@@ -29,11 +31,13 @@ const MODULES = {
   auth,
   branding,
   devices,
+  family,
   groups,
   hub,
   hubIntegration,
   ingestion,
   integration,
+  onboarding,
   people,
   policies,
   recovery,

@@ -53,6 +53,10 @@ export const ERROR_STATUS = {
   last_super_admin: 400,
   conflict: 409,
   admin_in_other_team: 409,
+  // Onboarding (issue 16, spec §8)
+  url_fetch_failed: 502,
+  app_addition_not_verified: 409,
+  cloud_not_connected: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
