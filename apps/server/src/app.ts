@@ -126,6 +126,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     },
     // The same refusal as frame-ancestors 'none', for browsers that only read X-Frame-Options.
     frameguard: { action: 'deny' },
+    // The onboarding consent popup goes through the cloud's pages and posts back to the console:
+    // the console keeps the popups it opens (no other page may still reach it).
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     // HSTS only means something on https; helmet sends it, browsers ignore it on http.
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
   });

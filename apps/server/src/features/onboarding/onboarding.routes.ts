@@ -37,7 +37,8 @@ export function onboardingRoutes(
   app.get<{ Querystring: Record<string, string | undefined> }>(CONSENT_CALLBACK_PATH, async (request, reply) => {
     const outcome = await onboarding.consentReturned(request.query ?? {});
     const page = html(consentPage(outcome));
-    return reply.header('content-type', page['content-type']).send(page.body);
+    // The popup came from the cloud's pages: it must stay linked to the console that opened it.
+    return reply.header('cross-origin-opener-policy', 'unsafe-none').header('content-type', page['content-type']).send(page.body);
   });
   app.get(CONSENT_SCRIPT_PATH, async (_request, reply) =>
     reply.header('content-type', 'text/javascript; charset=utf-8').send(consentScript()),
@@ -46,6 +47,6 @@ export function onboardingRoutes(
   app.get<{ Querystring: { state?: string } }>(STAND_IN_PATH, async (request, reply) => {
     if (!options.standIn) return reply.code(404).send({ code: 'not_found', description: 'No such page.' });
     const page = html(standInPage(request.query.state ?? ''));
-    return reply.header('content-type', page['content-type']).send(page.body);
+    return reply.header('cross-origin-opener-policy', 'unsafe-none').header('content-type', page['content-type']).send(page.body);
   });
 }

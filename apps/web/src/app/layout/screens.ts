@@ -45,4 +45,9 @@ export const SCREENS: Record<string, Screen> = {
   recovery: screen(() => import('../../features/hub-services/screens.ts'), 'Recovery'),
   'recovery/admins': screen(() => import('../../features/hub-services/screens.ts'), 'RecoveryAdmins'),
   'settings/recovery': screen(() => import('../../features/hub-services/screens.ts'), 'RecoverySettings'),
+
+  // Onboarding wizard, settings index, family plan (issue 16)
+  onboarding: screen(() => import('../../features/onboarding/screens.ts'), 'Onboarding'),
+  settings: screen(() => import('../../features/settings/screens.ts'), 'SettingsIndex'),
+  'settings/family-plan': screen(() => import('../../features/family/screens.ts'), 'FamilyPlan'),
 };
