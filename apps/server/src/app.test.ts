@@ -2,8 +2,8 @@ import { ERROR_STATUS, endpointsOf } from '@latchkey/contracts';
 import { documentedOperations } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildServer } from './app.ts';
-import { CONSENT_PAGES } from './features/onboarding/onboarding.routes.ts';
 import { LOGO_FILE_PATH } from './features/branding/branding.service.ts';
+import { CONSENT_PAGES } from './features/onboarding/onboarding.routes.ts';
 import { type Harness, startHarness } from './test/harness.ts';
 
 let h: Harness;
@@ -54,7 +54,15 @@ describe('operations', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     // Routes that are not calls: probes, the document itself, metrics, the console's files, the logo image and the consent popup's pages.
-    const notCalls = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/*', `${LOGO_FILE_PATH}:id`, ...CONSENT_PAGES]);
+    const notCalls = new Set([
+      '/healthz',
+      '/readyz',
+      '/openapi.json',
+      '/metrics',
+      '/*',
+      `${LOGO_FILE_PATH}:id`,
+      ...CONSENT_PAGES,
+    ]);
     const served = h.app.servedRoutes
       .filter((r) => r.method !== 'HEAD' && !notCalls.has(r.url))
       .map((r) => `${r.method} ${r.url}`);

@@ -25,6 +25,8 @@ import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
 // Groups, branding, member devices (issue 4)
 import { brandingRoutes } from './features/branding/branding.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
+// Onboarding wizard, family plan (issue 16)
+import { familyRoutes } from './features/family/family.routes.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
 // Security audit, sharing, recovery (issue 6)
 import { hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
@@ -33,6 +35,9 @@ import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { integrationRoutes } from './features/integration/integration.routes.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
+import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
+import { onboardingRoutes } from './features/onboarding/onboarding.routes.ts';
+import { createOnboardingService } from './features/onboarding/onboarding.service.ts';
 import { peopleRoutes } from './features/people/people.routes.ts';
 // Policies (issue 5)
 import { policiesRoutes } from './features/policies/policies.routes.ts';
@@ -44,11 +49,6 @@ import { rekeyLegacyRecoveryCodes } from './features/security/recovery-codes.ts'
 import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
-// Onboarding wizard, family plan (issue 16)
-import { familyRoutes } from './features/family/family.routes.ts';
-import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
-import { onboardingRoutes } from './features/onboarding/onboarding.routes.ts';
-import { createOnboardingService } from './features/onboarding/onboarding.service.ts';
 import { createGuard } from './http/guard.ts';
 import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';

@@ -22,7 +22,7 @@ export const familyBenefitEndpoint = defineEndpoint({
   path: '/api/v1/benefits/family/grant/type/',
   auth: 'session',
   access: RULES.familyPlan,
-  summary: "Who gets the family plan as a benefit: nobody, every member, or the members of chosen groups.",
+  summary: 'Who gets the family plan as a benefit: nobody, every member, or the members of chosen groups.',
   input: z.object({}).passthrough(),
   output: FamilyBenefit,
 });

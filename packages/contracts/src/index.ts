@@ -8,10 +8,10 @@ export * from './auth.ts';
 export * from './branding.ts';
 export * from './constants.ts';
 export * from './devices.ts';
-export * from './family.ts';
 export * from './endpoint.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
+export * from './family.ts';
 export * from './groups.ts';
 export * from './hub.ts';
 // Hub integration (issue 6)
@@ -21,8 +21,8 @@ export * from './integration.ts';
 export * from './integration-constants.ts';
 export * from './locales.ts';
 export * from './logout.ts';
-export * from './onboarding.ts';
 export * from './messages.ts';
+export * from './onboarding.ts';
 export * from './password-rules.ts';
 export * from './people.ts';
 // Policies (issue 5)

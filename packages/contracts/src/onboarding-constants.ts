@@ -12,7 +12,16 @@ export const ONBOARDING_STAGES = ['welcome', 'add_to_enterprise', 'admin_help', 
 export type OnboardingStage = (typeof ONBOARDING_STAGES)[number];
 
 /** What a wizard event reports (spec §4: each Next, Skip or Back posts one). */
-export const WIZARD_ACTIONS = ['next', 'skip', 'back', 'add_to_enterprise', 'resume', 'explore_console', 'download', 'logout'] as const;
+export const WIZARD_ACTIONS = [
+  'next',
+  'skip',
+  'back',
+  'add_to_enterprise',
+  'resume',
+  'explore_console',
+  'download',
+  'logout',
+] as const;
 export type WizardAction = (typeof WIZARD_ACTIONS)[number];
 export const WIZARD_EVENTS = ['click', 'initiated', 'success', 'failed'] as const;
 export const WIZARD_EVENT_STATES = ['success', 'failed'] as const;

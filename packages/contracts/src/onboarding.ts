@@ -106,7 +106,7 @@ export const productDownloadEndpoint = defineEndpoint({
   path: '/api/v1/onboarding/wizard/product/download/',
   auth: 'session',
   access: RULES.onboarding,
-  summary: "Where to download the product for an operating system (`all`: the public downloads page).",
+  summary: 'Where to download the product for an operating system (`all`: the public downloads page).',
   input: z.object({ id: z.enum(DOWNLOAD_IDS) }),
   output: z.object({ location: z.string().url() }),
 });

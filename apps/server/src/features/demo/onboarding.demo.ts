@@ -8,9 +8,27 @@ import { DEMO_PASSWORD } from './seed.ts';
  * add-to-enterprise-apps step), Tailspin in none. Each has an admin too (no wizard for them).
  */
 export const ONBOARDING_DEMO = {
-  fabrikam: { slug: 'fabrikam', name: 'Fabrikam Studios', cloud: 'google_drive', superAdmin: 'fay@fabrikam.example', admin: 'finn@fabrikam.example' },
-  litware: { slug: 'litware', name: 'Litware Inc', cloud: 'one_drive', superAdmin: 'lia@litware.example', admin: 'leo@litware.example' },
-  tailspin: { slug: 'tailspin', name: 'Tailspin Toys', cloud: 'none', superAdmin: 'tia@tailspin.example', admin: 'tom@tailspin.example' },
+  fabrikam: {
+    slug: 'fabrikam',
+    name: 'Fabrikam Studios',
+    cloud: 'google_drive',
+    superAdmin: 'fay@fabrikam.example',
+    admin: 'finn@fabrikam.example',
+  },
+  litware: {
+    slug: 'litware',
+    name: 'Litware Inc',
+    cloud: 'one_drive',
+    superAdmin: 'lia@litware.example',
+    admin: 'leo@litware.example',
+  },
+  tailspin: {
+    slug: 'tailspin',
+    name: 'Tailspin Toys',
+    cloud: 'none',
+    superAdmin: 'tia@tailspin.example',
+    admin: 'tom@tailspin.example',
+  },
 } as const;
 
 const NEW_WIZARD = { show_wizard: true, enable_console: false, resume_notification: false, state: { stage: 'welcome' } };
@@ -33,7 +51,8 @@ export async function seedOnboardingDemo(tx: Queryable): Promise<void> {
         'insert into users (email, name, password_hash) values ($1, $2, $3) on conflict (email) do nothing returning id',
         [email, name, passwordHash],
       );
-      if (user) await tx.query('insert into team_admins (team_id, user_id, scopes) values ($1, $2, $3)', [team.id, user.id, scopes]);
+      if (user)
+        await tx.query('insert into team_admins (team_id, user_id, scopes) values ($1, $2, $3)', [team.id, user.id, scopes]);
     }
     await tx.query(
       `insert into members (team_id, email, name, usage) values ($1, $2, 'Member One', 'active'), ($1, $3, 'Member Two', 'unresponsive')`,

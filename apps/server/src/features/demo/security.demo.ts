@@ -1,7 +1,7 @@
 import type { Db } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
-import { DEMO_PASSWORD } from './seed.ts';
 import { seedOnboardingDemo } from './onboarding.demo.ts';
+import { DEMO_PASSWORD } from './seed.ts';
 import { seedSignInDemo } from './sign-in.demo.ts';
 
 /**

@@ -37,10 +37,10 @@ export const familyRepository = {
     await q.query('update family_benefits set grant_type = $2, updated_at = now() where team_id = $1', [teamId, grantType]);
     await q.query('delete from family_benefit_groups where team_id = $1', [teamId]);
     if (groupIds.length > 0) {
-      await q.query(
-        'insert into family_benefit_groups (team_id, group_id) select $1, g from unnest($2::uuid[]) as g',
-        [teamId, groupIds],
-      );
+      await q.query('insert into family_benefit_groups (team_id, group_id) select $1, g from unnest($2::uuid[]) as g', [
+        teamId,
+        groupIds,
+      ]);
     }
   },
 

@@ -21,7 +21,8 @@ const current = async () => {
   expect(res.status, res.text).toBe(200);
   return FamilyBenefit.strict().parse(res.body);
 };
-const update = async (body: Record<string, unknown>, who = 'super') => h.post('/api/v1/benefits/family/grant/type/update/', body, token(who));
+const update = async (body: Record<string, unknown>, who = 'super') =>
+  h.post('/api/v1/benefits/family/grant/type/update/', body, token(who));
 const updated = async (body: Record<string, unknown>) => {
   const res = await update({ team: 'northwind', ...body });
   expect(res.status, res.text).toBe(200);
@@ -86,7 +87,12 @@ describe('family plan benefit (spec §3, §4, §5, §7)', () => {
     expect(all.removed_groups.length).toBe(1);
 
     const none = await updated({ benefit_grant_type: 'none' });
-    expect(none).toMatchObject({ benefit_grant_type: 'none', benefit_groups: [], members_with_benefit: 0, removed: all.members_with_benefit });
+    expect(none).toMatchObject({
+      benefit_grant_type: 'none',
+      benefit_groups: [],
+      members_with_benefit: 0,
+      removed: all.members_with_benefit,
+    });
     expect(await holders()).toEqual([]);
   });
 

@@ -15,7 +15,10 @@ a.button{display:inline-block;padding:8px 16px;border-radius:6px;text-decoration
 
 /** The page the popup lands on after the cloud: its outcome as data, read by the script. */
 export function consentPage(outcome: { status: 'success' | 'failed'; code?: string }): string {
-  const text = outcome.status === 'success' ? 'The app was added. You can close this window.' : 'The app was not added. You can close this window.';
+  const text =
+    outcome.status === 'success'
+      ? 'The app was added. You can close this window.'
+      : 'The app was not added. You can close this window.';
   return frame(
     'Latchkey',
     `<p id="consent" data-status="${outcome.status}" data-code="${escapeHtml(outcome.code ?? '')}">${text}</p>

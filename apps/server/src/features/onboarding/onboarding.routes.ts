@@ -25,9 +25,7 @@ export function onboardingRoutes(
 ) {
   router.handle(onboardingUpdateEndpoint, guard, ({ ctx, input }) => onboarding.update(requireCaller(ctx), input));
   router.handle(onboardingActionEndpoint, guard, ({ ctx, input }) => onboarding.action(requireCaller(ctx), input));
-  router.handle(onboardingConsentUrlEndpoint, guard, ({ ctx, input }) =>
-    onboarding.consentUrl(requireCaller(ctx), input.cloud),
-  );
+  router.handle(onboardingConsentUrlEndpoint, guard, ({ ctx, input }) => onboarding.consentUrl(requireCaller(ctx), input.cloud));
   router.handle(onboardingVerifyUserEndpoint, guard, ({ ctx }) => onboarding.verifyUser(requireCaller(ctx)));
   router.handle(onboardingCloudConnectionEndpoint, guard, ({ ctx }) => onboarding.cloudConnection(requireCaller(ctx)));
   router.handle(productDownloadEndpoint, guard, ({ input }) => onboarding.download(input.id));

@@ -115,7 +115,8 @@ export function createOnboardingService(db: Db, options: OnboardingOptions) {
           return { status: 'failed' as const, code: 'process_failed' };
         }
         const provider = options.providers[consent.cloud];
-        const outcome = provider?.name === consent.provider ? provider.outcome(query) : { granted: false as const, reason: 'provider_changed' };
+        const outcome =
+          provider?.name === consent.provider ? provider.outcome(query) : { granted: false as const, reason: 'provider_changed' };
         await repo.spendConsent(tx, hash, outcome.granted ? 'granted' : outcome.reason.slice(0, 60));
         if (!outcome.granted) return { status: 'failed' as const, code: 'app_not_activated' };
         const wizard = await repo.lockWizard(tx, consent.team_id);

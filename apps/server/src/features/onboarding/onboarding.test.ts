@@ -41,7 +41,12 @@ const consent = async (who: string, cloud: string, answer: string) => {
 
 describe('onboarding wizard state (spec §3, §4, §7)', () => {
   test('the stage and flags are saved in the team, and a new sign-in reads them', async () => {
-    expect(await wizardOf('fay')).toEqual({ show_wizard: true, enable_console: false, resume_notification: false, state: { stage: 'welcome' } });
+    expect(await wizardOf('fay')).toEqual({
+      show_wizard: true,
+      enable_console: false,
+      resume_notification: false,
+      state: { stage: 'welcome' },
+    });
     const res = await post('/api/v2/onboarding/wizard/update/', state('add_to_enterprise'), 'fay');
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ show_wizard: true, state: { stage: 'add_to_enterprise' } });
@@ -67,14 +72,18 @@ describe('onboarding wizard state (spec §3, §4, §7)', () => {
     const rows = await h.db.query('select stage, action, event, state, payload from onboarding_events order by id');
     expect(rows).toEqual([{ stage: 'setup', action: 'download', event: 'click', state: 'success', payload: { os: 'windows' } }]);
     expect((await post('/api/v2/onboarding/wizard/action/', { ...event, action: 'dance' }, 'tia')).status).toBe(400);
-    expect((await post('/api/v2/onboarding/wizard/action/', { ...event, payload: { os: 'x', secret: 1 } }, 'tia')).status).toBe(400);
+    expect((await post('/api/v2/onboarding/wizard/action/', { ...event, payload: { os: 'x', secret: 1 } }, 'tia')).status).toBe(
+      400,
+    );
   });
 
   test('add to enterprise apps: the stand-in consent grants once; verify/user and cloud/connection then agree', async () => {
     expect((await post('/api/v2/onboarding/wizard/verify/user/', {}, 'fay')).body).toMatchObject({
       code: 'app_addition_not_verified',
     });
-    expect((await post('/api/v2/onboarding/wizard/cloud/connection/', {}, 'fay')).body).toMatchObject({ code: 'cloud_not_connected' });
+    expect((await post('/api/v2/onboarding/wizard/cloud/connection/', {}, 'fay')).body).toMatchObject({
+      code: 'cloud_not_connected',
+    });
 
     const { url, state: s, back } = await consent('fay', 'google_drive', 'stand_in=granted');
     expect(url.pathname).toBe('/onboarding/consent/stand-in/');
@@ -83,7 +92,7 @@ describe('onboarding wizard state (spec §3, §4, §7)', () => {
     expect(JSON.stringify(await h.db.query('select * from onboarding_consents'))).not.toContain(s);
     const stand = await page(`${url.pathname}${url.search}`);
     expect(stand.status).toBe(200);
-    expect(stand.text).toContain("Grant");
+    expect(stand.text).toContain('Grant');
     expect(back.status).toBe(200);
     expect(back.text).toContain('data-status="success"');
     expect(back.text).toContain('src="/onboarding/consent/done.js"');
@@ -136,13 +145,25 @@ describe('onboarding wizard state (spec §3, §4, §7)', () => {
     const reopen = await post('/api/v2/onboarding/wizard/update/', state('welcome'), 'tia');
     expect(reopen.status).toBe(409);
     expect(reopen.body).toMatchObject({ code: 'not_allowed' });
-    expect((await post('/api/v2/onboarding/wizard/action/', { stage: 'welcome', action: 'next', event: 'click', state: 'success' }, 'tia')).status).toBe(409);
+    expect(
+      (
+        await post(
+          '/api/v2/onboarding/wizard/action/',
+          { stage: 'welcome', action: 'next', event: 'click', state: 'success' },
+          'tia',
+        )
+      ).status,
+    ).toBe(409);
     // Northwind finished long ago.
     expect((await post('/api/v2/onboarding/wizard/update/', state('welcome'), 'alex')).status).toBe(409);
   });
 
   test('only the super admin', async () => {
-    for (const path of ['/api/v2/onboarding/wizard/update/', '/api/v2/onboarding/wizard/verify/user/', '/organization/auth/verify/url/']) {
+    for (const path of [
+      '/api/v2/onboarding/wizard/update/',
+      '/api/v2/onboarding/wizard/verify/user/',
+      '/organization/auth/verify/url/',
+    ]) {
       expect((await post(path, state('welcome'), 'finn')).status, path).toBe(403);
     }
   });

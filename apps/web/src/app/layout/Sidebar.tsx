@@ -15,6 +15,7 @@ import {
   type NavItem,
   SETTINGS_NAV,
 } from './nav.ts';
+
 const resumeStage = (stage: string): OnboardingStage =>
   (ONBOARDING_STAGES as readonly string[]).includes(stage) ? (stage as OnboardingStage) : 'welcome';
 

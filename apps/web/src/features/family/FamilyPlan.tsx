@@ -97,7 +97,7 @@ export function FamilyPlan() {
               {t(`family.type.${data.benefit_grant_type}`)}
             </Badge>
             <Text size="sm" data-testid="family-holders">
-              {t('family.holders', { count: data.members_with_benefit, n: formatNumber(data.members_with_benefit) })}
+              {t('family.holders', { n: formatNumber(data.members_with_benefit) })}
             </Text>
           </Group>
           {data.benefit_grant_type === 'groups' && (
@@ -181,7 +181,12 @@ function AssignDialog({
   const disabled = assignDisabled(before, next, groups.data?.length ?? 0, loading);
 
   return (
-    <Modal opened onClose={onClose} title={t(current.benefit_grant_type === 'none' ? 'family.assign.title' : 'family.update.title')} centered>
+    <Modal
+      opened
+      onClose={onClose}
+      title={t(current.benefit_grant_type === 'none' ? 'family.assign.title' : 'family.update.title')}
+      centered
+    >
       <Stack gap="md" data-testid="family-dialog">
         <ModalError error={error} />
         <Radio.Group value={type} onChange={(v) => setType(v as BenefitGrantType)} label={t('family.assign.who')}>

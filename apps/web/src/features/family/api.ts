@@ -20,7 +20,10 @@ export const useBenefitGroupsQuery = (enabled: boolean) =>
   useQuery({
     queryKey: familyKeys.groups(useTeamSlug()),
     queryFn: async () =>
-      (await call('groups', { page: 1, page_size: GROUPS_PAGE_SIZE, filters: {} })).results.map((g) => ({ id: g.id, name: g.name })),
+      (await call('groups', { page: 1, page_size: GROUPS_PAGE_SIZE, filters: {} })).results.map((g) => ({
+        id: g.id,
+        name: g.name,
+      })),
     enabled,
   });
 

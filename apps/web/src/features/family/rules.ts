@@ -7,7 +7,11 @@ export interface Assignment {
 
 /** Spec §4: groups chosen but empty count as unassigned. */
 export const normalise = (a: Assignment): Assignment =>
-  a.type === 'groups' && a.groupIds.length === 0 ? { type: 'none', groupIds: [] } : a.type === 'groups' ? a : { type: a.type, groupIds: [] };
+  a.type === 'groups' && a.groupIds.length === 0
+    ? { type: 'none', groupIds: [] }
+    : a.type === 'groups'
+      ? a
+      : { type: a.type, groupIds: [] };
 
 export const sameAssignment = (a: Assignment, b: Assignment): boolean => {
   const x = normalise(a);

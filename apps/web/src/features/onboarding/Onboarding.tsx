@@ -33,8 +33,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { Icon, type IconName } from '../../components/Icon.tsx';
-import { ApiError, SOMETHING_WENT_WRONG } from '../../lib/api-error.ts';
 import { call } from '../../lib/api.ts';
+import { ApiError, SOMETHING_WENT_WRONG } from '../../lib/api-error.ts';
 import { registerBeforeLogout } from '../../lib/before-logout.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -119,7 +119,12 @@ function Wizard() {
     setProblem(null);
     try {
       await event(action);
-      await update.mutateAsync({ show: true, enable_console: false, resume_notification: false, stage: (steps[to] as WizardStep).stage });
+      await update.mutateAsync({
+        show: true,
+        enable_console: false,
+        resume_notification: false,
+        stage: (steps[to] as WizardStep).stage,
+      });
       setIndex(to);
       if (after) setProblem(after);
     } catch {
@@ -188,7 +193,14 @@ function Wizard() {
   const stage = resuming ? 'resume' : step.stage;
   const progress = progressAt(steps, index);
   return (
-    <Card withBorder radius="md" padding={0} data-testid="onboarding-wizard" data-stage={stage} data-step={resuming ? 'resume' : step.number}>
+    <Card
+      withBorder
+      radius="md"
+      padding={0}
+      data-testid="onboarding-wizard"
+      data-stage={stage}
+      data-step={resuming ? 'resume' : step.number}
+    >
       <Grid gap={0}>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="lg" p="xl" mih={440} justify="space-between">
@@ -248,7 +260,12 @@ function Wizard() {
                 ) : (
                   <>
                     {step.stage === 'add_to_enterprise' && (
-                      <Button variant="subtle" disabled={busy} onClick={() => void go('next', at('admin_help'))} data-testid="onboarding-not-admin">
+                      <Button
+                        variant="subtle"
+                        disabled={busy}
+                        onClick={() => void go('next', at('admin_help'))}
+                        data-testid="onboarding-not-admin"
+                      >
                         {t('onboarding.add.not_admin')}
                       </Button>
                     )}
@@ -258,7 +275,12 @@ function Wizard() {
                       </Button>
                     )}
                     {step.skip && (
-                      <Button variant="subtle" disabled={busy} onClick={() => void go('skip', index + 1)} data-testid="onboarding-skip">
+                      <Button
+                        variant="subtle"
+                        disabled={busy}
+                        onClick={() => void go('skip', index + 1)}
+                        data-testid="onboarding-skip"
+                      >
                         {t('onboarding.skip')}
                       </Button>
                     )}
@@ -270,7 +292,9 @@ function Wizard() {
                       ) : (
                         <Button
                           loading={busy}
-                          onClick={() => (step.stage === 'add_to_enterprise' ? void verifyThenNext() : void go('next', index + 1))}
+                          onClick={() =>
+                            step.stage === 'add_to_enterprise' ? void verifyThenNext() : void go('next', index + 1)
+                          }
                           data-testid="onboarding-next"
                         >
                           {t(step.stage === 'welcome' ? 'onboarding.welcome.action' : 'onboarding.next')}
@@ -378,7 +402,10 @@ function AddToEnterprise({
       try {
         await call('onboardingVerifyUser', {});
       } catch (error) {
-        result = { status: 'failed', code: codeOf(error) === 'app_addition_not_verified' ? 'app_addition_not_verified' : 'process_failed' };
+        result = {
+          status: 'failed',
+          code: codeOf(error) === 'app_addition_not_verified' ? 'app_addition_not_verified' : 'process_failed',
+        };
       }
     }
     if (result.status === 'success') {
@@ -514,7 +541,12 @@ function Setup({ withCloud }: { withCloud: boolean }) {
         </Anchor>
       </Group>
       {!withCloud && (
-        <Alert color="blue" icon={<Icon name="lock" />} title={t('onboarding.master_password.title')} data-testid="master-password">
+        <Alert
+          color="blue"
+          icon={<Icon name="lock" />}
+          title={t('onboarding.master_password.title')}
+          data-testid="master-password"
+        >
           {t('onboarding.master_password.body')}
         </Alert>
       )}

@@ -1,4 +1,4 @@
-import type { DownloadId, EndpointInput, ApiMap, Team } from '@latchkey/contracts/client';
+import type { ApiMap, DownloadId, EndpointInput, Team } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.ts';

@@ -30,7 +30,11 @@ describe('onboarding steps (spec §4, §9)', () => {
 
   test('logging out saves the stage; the last step finishes; 1.1 saves add to enterprise', () => {
     expect(stateOnLogout(STEPS_WITH_CLOUD[4] as never)).toEqual({ show: false, enable_console: true, stage: 'all_set' });
-    expect(stateOnLogout(STEPS_WITH_CLOUD[2] as never)).toEqual({ show: true, enable_console: false, stage: 'add_to_enterprise' });
+    expect(stateOnLogout(STEPS_WITH_CLOUD[2] as never)).toEqual({
+      show: true,
+      enable_console: false,
+      stage: 'add_to_enterprise',
+    });
     expect(stateOnLogout(STEPS_WITH_CLOUD[3] as never)).toEqual({ show: true, enable_console: false, stage: 'setup' });
   });
 

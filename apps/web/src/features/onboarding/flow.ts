@@ -1,14 +1,9 @@
-import {
-  type DownloadId,
-  type OnboardingStage,
-  progressTotal,
-  type WizardStep,
-} from '@latchkey/contracts/client';
+import { type DownloadId, type OnboardingStage, progressTotal, type WizardStep } from '@latchkey/contracts/client';
 
 /** The step a saved stage resumes at (an unknown or 'resume' stage starts at the beginning). */
 export function stepIndexOf(steps: readonly WizardStep[], stage: string): number {
   const i = steps.findIndex((s) => s.stage === stage);
-  return i < 0 ? 0 : i;
+  return Math.max(0, i);
 }
 
 export const indexOfStage = (steps: readonly WizardStep[], stage: OnboardingStage): number => stepIndexOf(steps, stage);
