@@ -4,6 +4,7 @@ import {
   hasOnboardingCloud,
   ONBOARDING_ERROR_KEYS,
   type OnboardingErrorCode,
+  type Team,
   type WizardAction,
   type WizardStep,
   wizardSteps,
@@ -68,14 +69,19 @@ const MEDIA: Record<string, IconName> = {
 export function Onboarding() {
   const { t } = useTranslation();
   const small = useMediaQuery('(max-width: 47.99em)', false);
-  if (small) {
-    return (
-      <Alert color="gray" icon={<Icon name="mobile" />} data-testid="onboarding-desktop-only">
-        {t('onboarding.only_desktop_supported')}
-      </Alert>
-    );
-  }
-  return <Wizard />;
+  // The wizard stays mounted (hidden) on small screens, so turning a tablet keeps its place.
+  return (
+    <>
+      {small && (
+        <Alert color="gray" icon={<Icon name="mobile" />} data-testid="onboarding-desktop-only">
+          {t('onboarding.only_desktop_supported')}
+        </Alert>
+      )}
+      <Box display={small ? 'none' : undefined}>
+        <Wizard />
+      </Box>
+    </>
+  );
 }
 
 function Wizard() {
@@ -105,9 +111,11 @@ function Wizard() {
       registerBeforeLogout(async () => {
         const s = current.current;
         await postWizardEvent({ stage: s.stage, action: 'logout', event: 'click', state: 'success' }).catch(() => undefined);
-        await call('onboardingUpdate', { state: { ...stateOnLogout(s), resume_notification: false } });
+        const wizard = await call('onboardingUpdate', { state: { ...stateOnLogout(s), resume_notification: false } });
+        // The next sign-in in this tab reads the saved state, not the one cached before.
+        client.setQueryData<Team>(consoleKeys.team(slug), (old) => (old ? { ...old, onboarding_wizard: wizard } : old));
       }),
-    [],
+    [client, slug],
   );
 
   const event = (action: WizardAction, state: 'success' | 'failed' = 'success', payload?: { os?: string; code?: string }) =>
