@@ -34,35 +34,23 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   await expect(page.getByTestId('onboarding-skip')).toHaveCount(0);
 
   // The browser blocks the popup: popups_blocked, with the steps to allow them.
-  await page.evaluate(() => {
-    const w = window as unknown as { realOpen: typeof window.open };
-    w.realOpen = window.open;
-    window.open = () => null;
-  });
+  await page.evaluate('window.realOpen = window.open; window.open = () => null;');
   await page.getByTestId('consent-start').click();
   await expect(error(page)).toContainText('Your browser blocked the window');
   await expect(page.getByTestId('popup-steps').getByRole('listitem')).toHaveCount(3);
-  await page.evaluate(() => {
-    window.open = (window as unknown as { realOpen: typeof window.open }).realOpen;
-  });
+  await page.evaluate('window.open = window.realOpen;');
 
   // The admin closes the 600×500 popup: popup_closed.
-  await page.evaluate(() => {
-    const w = window as unknown as { features: string[] };
+  await page.evaluate(`
+    window.features = [];
     const open = window.open;
-    w.features = [];
-    window.open = (...args: Parameters<typeof window.open>) => {
-      w.features.push(String(args[2]));
-      return open.apply(window, args);
-    };
-  });
+    window.open = (...args) => { window.features.push(String(args[2])); return open.apply(window, args); };
+  `);
   let popupOpens = page.waitForEvent('popup');
   await page.getByTestId('consent-start').click();
   let popup = await popupOpens;
   await expect(popup.getByRole('link', { name: 'Grant' })).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { features: string[] }).features)).toEqual([
-    expect.stringMatching(/^popup=yes,width=600,height=500,/),
-  ]);
+  expect(await page.evaluate<string[]>('window.features')).toEqual([expect.stringMatching(/^popup=yes,width=600,height=500,/)]);
   await popup.close();
   await expect(error(page)).toContainText('The window was closed before Latchkey was added');
 
@@ -86,7 +74,7 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   await expect(link).toHaveValue(/\/onboarding\/consent\/stand-in\/\?state=/);
   await page.getByTestId('help-link-copy').click();
   await expect(page.getByTestId('help-link-copy')).toHaveText('Copied');
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await link.inputValue());
+  expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(await link.inputValue());
   await expect(page.getByTestId('help-link-copy')).toHaveText('Copy', { timeout: 4000 });
   await shots(page, 'onboarding-admin-help');
   await page.getByTestId('onboarding-back').click();
@@ -184,7 +172,7 @@ test('without a cloud: 0, 1, 2; logging out on the last step finishes the wizard
   await expect(page).toHaveURL(atRoute('/dashboard'));
 });
 
-test("an admin of a team in onboarding never sees the wizard (super admin only)", async ({ page }) => {
+test('an admin of a team in onboarding never sees the wizard (super admin only)', async ({ page }) => {
   await signIn(page, TOM, { expectPath: '/dashboard' });
   await page.goto('/#/onboarding');
   await expect(page).toHaveURL(atRoute('/dashboard'));
