@@ -69,7 +69,7 @@ export const familyRepository = {
 
   async holders(q: Queryable, teamId: string): Promise<number> {
     const [row] = await q.query<{ n: number }>(
-      'select count(*)::int as n from members where team_id = $1 and family_benefit_since is not null',
+      'select count(*)::int as n from members where team_id = $1 and deboarded_at is null and family_benefit_since is not null',
       [teamId],
     );
     return row?.n ?? 0;

@@ -15,6 +15,17 @@ async function current(q: Queryable, teamId: string): Promise<FamilyBenefit> {
   };
 }
 
+/**
+ * Gives the benefit to the members the assignment now covers and takes it from the others, each
+ * change recorded per member: after an assignment change, and after a group's members change.
+ */
+export async function applyFamilyBenefit(tx: Queryable, teamId: string, actorId: string, reason: Record<string, unknown>) {
+  const { granted, removed } = await repo.applyToMembers(tx, teamId);
+  await peopleRepository.recordEvents(tx, teamId, actorId, 'family_benefit_granted', granted, reason);
+  await peopleRepository.recordEvents(tx, teamId, actorId, 'family_benefit_removed', removed, reason);
+  return { granted, removed };
+}
+
 export function createFamilyService(db: Db) {
   return {
     current: (caller: Caller) => current(db, caller.team.id),
@@ -37,11 +48,7 @@ export function createFamilyService(db: Db) {
           );
         }
         await repo.save(tx, caller.team.id, grantType, ids);
-        const { granted, removed } = await repo.applyToMembers(tx, caller.team.id);
-        await peopleRepository.recordEvents(tx, caller.team.id, caller.userId, 'family_benefit_granted', granted, {
-          benefit_grant_type: grantType,
-        });
-        await peopleRepository.recordEvents(tx, caller.team.id, caller.userId, 'family_benefit_removed', removed, {
+        const { granted, removed } = await applyFamilyBenefit(tx, caller.team.id, caller.userId, {
           benefit_grant_type: grantType,
         });
         const kept = new Set(grantType === 'groups' ? ids : []);

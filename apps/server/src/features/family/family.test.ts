@@ -116,6 +116,31 @@ describe('family plan benefit (spec §3, §4, §5, §7)', () => {
     await updated({ benefit_grant_type: 'none' });
   });
 
+  test("a chosen group's members changing gives or takes the benefit; removing the group takes it", async () => {
+    const [a] = await groups();
+    if (!a) throw new Error('the demo has groups');
+    const created = await h.post('/api/v1/team/group/create/', { group: 'Family plan test', emails: [] }, token('super'));
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.id as string;
+    await updated({ benefit_grant_type: 'groups', team_group_ids: [id] });
+    expect(await holders()).toEqual([]);
+    const outsider = (
+      await h.db.query<{ email: string }>(
+        `select m.email from members m join teams t on t.id = m.team_id and t.slug = 'northwind'
+         where m.deboarded_at is null order by m.email limit 1`,
+      )
+    )[0]?.email as string;
+    expect((await h.post('/api/v1/team/group/members/add/', { id, emails: [outsider] }, token('admin'))).status).toBe(200);
+    expect(await holders()).toEqual([outsider]);
+    expect((await h.post('/api/v1/team/group/members/remove/', { id, emails: [outsider] }, token('admin'))).status).toBe(200);
+    expect(await holders()).toEqual([]);
+    await h.post('/api/v1/team/group/members/add/', { id, emails: [outsider] }, token('admin'));
+    expect(await holders()).toEqual([outsider]);
+    expect((await h.post('/api/v1/team/group/remove/', { id: [id] }, token('admin'))).status).toBe(200);
+    expect(await holders()).toEqual([]);
+    expect(await current()).toMatchObject({ benefit_grant_type: 'none', members_with_benefit: 0 });
+  });
+
   test('bad input and other teams are refused', async () => {
     expect((await update({ benefit_grant_type: 'some' })).status).toBe(400);
     expect((await update({ benefit_grant_type: 'groups', team_group_ids: ['x'] })).status).toBe(400);

@@ -1,6 +1,7 @@
 import { type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
+import { applyFamilyBenefit } from '../family/index.ts';
 import { peopleRepository } from '../people/index.ts';
 import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';
 
@@ -101,6 +102,8 @@ export function createGroupsService(db: Db) {
         if (existing.length !== wanted.length) throw groupNotFound();
         const removed = await repo.remove(tx, caller.team.id, wanted);
         await record(tx, caller, 'groups_removed', removed.join(','), { count: removed.length });
+        // Family plan (issue 16): members covered only by a removed group lose the benefit.
+        await applyFamilyBenefit(tx, caller.team.id, caller.userId, { groups_removed: removed.length });
         return { code: 'updated' as const, removed: removed.length };
       });
     },
@@ -121,6 +124,7 @@ export function createGroupsService(db: Db) {
         const group = await mustFind(tx, caller, id, true);
         const added = await repo.addMembers(tx, id, await memberIds(tx, caller, emails));
         await record(tx, caller, 'group_members_added', group.name, { count: added });
+        await applyFamilyBenefit(tx, caller.team.id, caller.userId, { group: group.name });
         return { code: 'updated' as const, added };
       });
     },
@@ -130,6 +134,7 @@ export function createGroupsService(db: Db) {
         const group = await mustFind(tx, caller, id, true);
         const removed = await repo.removeMembers(tx, id, await memberIds(tx, caller, emails));
         await record(tx, caller, 'group_members_removed', group.name, { count: removed });
+        await applyFamilyBenefit(tx, caller.team.id, caller.userId, { group: group.name });
         return { code: 'updated' as const, removed };
       });
     },
