@@ -3,6 +3,7 @@ import { documentedOperations } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildServer } from './app.ts';
 import { LOGO_FILE_PATH } from './features/branding/branding.service.ts';
+import { CONSENT_PAGES } from './features/onboarding/onboarding.routes.ts';
 import { type Harness, startHarness } from './test/harness.ts';
 
 let h: Harness;
@@ -52,8 +53,16 @@ describe('operations', () => {
     }>('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    // Routes that are not calls: probes, the document itself, metrics, the console's files and the logo image.
-    const notCalls = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/*', `${LOGO_FILE_PATH}:id`]);
+    // Routes that are not calls: probes, the document itself, metrics, the console's files, the logo image and the consent popup's pages.
+    const notCalls = new Set([
+      '/healthz',
+      '/readyz',
+      '/openapi.json',
+      '/metrics',
+      '/*',
+      `${LOGO_FILE_PATH}:id`,
+      ...CONSENT_PAGES,
+    ]);
     const served = h.app.servedRoutes
       .filter((r) => r.method !== 'HEAD' && !notCalls.has(r.url))
       // The SCIM server (issue 14) is RFC 7644's protocol, not a console call: documented by its own /ServiceProviderConfig.

@@ -27,6 +27,8 @@ import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { brandingRoutes } from './features/branding/branding.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
+// Onboarding wizard, family plan (issue 16)
+import { familyRoutes } from './features/family/family.routes.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
 // Security audit, sharing, recovery (issue 6)
 import { hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
@@ -35,6 +37,9 @@ import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { integrationRoutes } from './features/integration/integration.routes.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
+import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
+import { onboardingRoutes } from './features/onboarding/onboarding.routes.ts';
+import { createOnboardingService } from './features/onboarding/onboarding.service.ts';
 import { peopleRoutes } from './features/people/people.routes.ts';
 // Policies (issue 5)
 import { policiesRoutes } from './features/policies/policies.routes.ts';
@@ -128,6 +133,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     },
     // The same refusal as frame-ancestors 'none', for browsers that only read X-Frame-Options.
     frameguard: { action: 'deny' },
+    // The onboarding consent popup goes through the cloud's pages and posts back to the console:
+    // the console keeps the popups it opens (no other page may still reach it).
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     // HSTS only means something on https; helmet sends it, browsers ignore it on http.
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
   });
@@ -250,6 +258,31 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   await scimRoutes(app, scimConnectors, createScimService(db, mail, scimBase), scimBase);
   // Billing and licences (issue 15)
   const billing = billingRoutes(app, router, guard, db, jobs, { fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET });
+  // Onboarding wizard, family plan (issue 16)
+  // A cloud with a configured consent app uses its real admin-consent address; outside production
+  // the others get this server's stand-in consent page.
+  const standIn = config.NODE_ENV !== 'production';
+  const fallback = standIn ? standInConsent(consoleUrl) : undefined;
+  onboardingRoutes(
+    app,
+    router,
+    guard,
+    createOnboardingService(db, {
+      providers: {
+        google_drive: config.GOOGLE_WORKSPACE_CLIENT_ID
+          ? googleWorkspaceConsent(config.GOOGLE_WORKSPACE_CLIENT_ID, config.GOOGLE_WORKSPACE_SCOPES)
+          : fallback,
+        one_drive: config.MICROSOFT_ENTRA_CLIENT_ID
+          ? microsoftEntraConsent(config.MICROSOFT_ENTRA_CLIENT_ID, config.MICROSOFT_ENTRA_SCOPES)
+          : fallback,
+      },
+      callbackUrl: consoleUrl,
+      downloadsUrl: config.DOWNLOADS_URL,
+      downloadLocations: config.DOWNLOAD_LOCATIONS,
+    }),
+    { standIn },
+  );
+  familyRoutes(router, guard, db);
 
   await jobs.start();
   app.addHook('onClose', () => jobs.stop());

@@ -64,6 +64,31 @@ const Config = z.object({
   OUTBOUND_ALLOW: z.string().optional().transform(parseAllowList),
   /** FastSpring's webhook HMAC secret (its "HMAC SHA256 Secret"); without it the webhook refuses every call. */
   FASTSPRING_WEBHOOK_SECRET: z.string().min(16).optional(),
+  /**
+   * Onboarding (issue 16): the admin-consent apps that add the product to a team's enterprise apps.
+   * A cloud whose client id is set uses its real consent address; without one, outside production,
+   * the server's own stand-in consent page answers (demo and tests); in production the step then
+   * answers url_fetch_failed.
+   */
+  GOOGLE_WORKSPACE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_WORKSPACE_SCOPES: z.string().default('https://www.googleapis.com/auth/drive.file'),
+  MICROSOFT_ENTRA_CLIENT_ID: z.string().min(1).optional(),
+  MICROSOFT_ENTRA_SCOPES: z.string().default('https://graph.microsoft.com/.default'),
+  /** Where the apps are downloaded: the public downloads page, and each platform's file below it unless DOWNLOAD_LOCATIONS names one. */
+  DOWNLOADS_URL: z.string().url().default('https://latchkey.example/downloads/'),
+  /** JSON object of download id (windows, macos, linux, ios, android) → address. */
+  DOWNLOAD_LOCATIONS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (!text) return {};
+      try {
+        return z.record(z.string(), z.string().url()).parse(JSON.parse(text));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'a JSON object of download id to https address' });
+        return z.NEVER;
+      }
+    }),
 });
 export type Config = z.output<typeof Config>;
 

@@ -90,6 +90,8 @@ export const RULES = {
   dashboard: { roles: DEFAULT_ROLES, teamTypes: ALL_TEAM_TYPES },
   billing: { roles: ['super_admin'], teamTypes: ALL_TEAM_TYPES },
   onboarding: { roles: ['super_admin'] },
+  /** Family plan settings (organisation teams' super admin); the console sends others to /settings. */
+  familyPlan: { roles: ['super_admin'] },
   scim: { roles: ['super_admin'], organizationTypes: PAID_ORG_TYPES },
   settingsRecovery: { roles: ['super_admin'], service: 'recovery', serviceStatus: SERVICE_STATUS.active },
   settingsEventLogs: {

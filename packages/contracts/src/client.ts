@@ -13,6 +13,7 @@ export type { MemberDevice } from './devices.ts';
 export type { EndpointInput, EndpointOutput } from './endpoint.ts';
 export type { ApiMap, EndpointName } from './endpoints.ts';
 export type { ErrorReply } from './errors.ts';
+export type { FamilyBenefit } from './family.ts';
 export type { Group, GroupMember } from './groups.ts';
 export * from './groups-constants.ts';
 export type { HubTokens } from './hub.ts';
@@ -22,6 +23,8 @@ export * from './integration-constants.ts';
 export * from './locales.ts';
 export { LOGOUT_REASONS, type LogoutReason } from './logout.ts';
 export * from './messages.ts';
+// Onboarding, family plan (issue 16)
+export * from './onboarding-constants.ts';
 export * from './password-rules.ts';
 export type {
   ActivityStats,

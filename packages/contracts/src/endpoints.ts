@@ -6,11 +6,13 @@ import * as billing from './billing.ts';
 import * as branding from './branding.ts';
 import * as devices from './devices.ts';
 import type { Endpoint, Program } from './endpoint.ts';
+import * as family from './family.ts';
 import * as groups from './groups.ts';
 import * as hub from './hub.ts';
 import * as hubIntegration from './hub-integration.ts';
 import * as ingestion from './ingestion.ts';
 import * as integration from './integration.ts';
+import * as onboarding from './onboarding.ts';
 import * as people from './people.ts';
 import * as policies from './policies.ts';
 import * as recovery from './recovery.ts';
@@ -32,11 +34,13 @@ const MODULES = {
   billing,
   branding,
   devices,
+  family,
   groups,
   hub,
   hubIntegration,
   ingestion,
   integration,
+  onboarding,
   people,
   policies,
   recovery,

@@ -72,6 +72,10 @@ export const ERROR_STATUS = {
   invoice_not_found: 404,
   invoice_not_open: 409,
   signature_invalid: 401,
+  // Onboarding (issue 16, spec §8)
+  url_fetch_failed: 502,
+  app_addition_not_verified: 409,
+  cloud_not_connected: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -13,6 +13,7 @@ export * from './devices.ts';
 export * from './endpoint.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
+export * from './family.ts';
 export * from './groups.ts';
 export * from './hub.ts';
 // Hub integration (issue 6)
@@ -23,6 +24,7 @@ export * from './integration-constants.ts';
 export * from './locales.ts';
 export * from './logout.ts';
 export * from './messages.ts';
+export * from './onboarding.ts';
 export * from './password-rules.ts';
 export * from './people.ts';
 // Policies (issue 5)

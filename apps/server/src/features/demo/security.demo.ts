@@ -1,5 +1,6 @@
 import type { Db } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
+import { seedOnboardingDemo } from './onboarding.demo.ts';
 import { DEMO_PASSWORD } from './seed.ts';
 import { seedSignInDemo } from './sign-in.demo.ts';
 
@@ -40,5 +41,7 @@ export async function seedSecurityDemo(db: Db): Promise<void> {
         await tx.query('insert into team_admins (team_id, user_id, scopes) values ($1, $2, $3)', [team.id, user.id, scopes]);
     }
     await seedSignInDemo(tx);
+    // Onboarding wizard (issue 16)
+    await seedOnboardingDemo(tx);
   });
 }

@@ -1,6 +1,7 @@
 import { type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
+import { applyFamilyBenefit } from '../family/index.ts';
 import { peopleRepository } from '../people/index.ts';
 import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';
 
@@ -115,6 +116,8 @@ export function createGroupsService(db: Db) {
         if (managed.length > 0) throw scimManaged(managed.join(', '));
         const removed = await repo.remove(tx, caller.team.id, wanted);
         await record(tx, caller, 'groups_removed', removed.join(','), { count: removed.length });
+        // Family plan (issue 16): members covered only by a removed group lose the benefit.
+        await applyFamilyBenefit(tx, caller.team.id, caller.userId, { groups_removed: removed.length });
         return { code: 'updated' as const, removed: removed.length };
       });
     },
@@ -136,6 +139,7 @@ export function createGroupsService(db: Db) {
         assertEditable(group);
         const added = await repo.addMembers(tx, id, await memberIds(tx, caller, emails));
         await record(tx, caller, 'group_members_added', group.name, { count: added });
+        await applyFamilyBenefit(tx, caller.team.id, caller.userId, { group: group.name });
         return { code: 'updated' as const, added };
       });
     },
@@ -146,6 +150,7 @@ export function createGroupsService(db: Db) {
         assertEditable(group);
         const removed = await repo.removeMembers(tx, id, await memberIds(tx, caller, emails));
         await record(tx, caller, 'group_members_removed', group.name, { count: removed });
+        await applyFamilyBenefit(tx, caller.team.id, caller.userId, { group: group.name });
         return { code: 'updated' as const, removed };
       });
     },

@@ -1,10 +1,13 @@
-import { accessDenial, landingPath } from '@latchkey/contracts/client';
+import { landingPath } from '@latchkey/contracts/client';
+import { Anchor, Group } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Suspense } from 'react';
-import { Redirect } from 'wouter';
+import { Link, Redirect } from 'wouter';
+import { Icon } from '../../components/Icon.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { NotBuiltYet, UnavailableOnMobile } from '../../components/StatusScreens.tsx';
-import type { ConsoleRoute } from '../console-routes.ts';
+import { useTranslation } from '../../lib/use-translation.ts';
+import { type ConsoleRoute, guardRedirect } from '../console-routes.ts';
 import { useConsoleContext } from './console-context.ts';
 import { wizardMustShow } from './nav.ts';
 import { SCREENS } from './screens.ts';
@@ -25,12 +28,24 @@ function Screen({ path }: { path: string }) {
  * allow the screen, otherwise the admin goes to '/'.
  */
 export function ConsolePage({ route }: { route: ConsoleRoute }) {
-  const { ctx } = useConsoleContext();
+  const { ctx, team, restricted } = useConsoleContext();
+  const { t } = useTranslation();
   const small = useMediaQuery('(max-width: 47.99em)', false);
-  if (accessDenial(route.rule, ctx) !== null) return <Redirect to="/" replace />;
+  const redirect = guardRedirect(route, ctx, wizardMustShow(team, restricted));
+  if (redirect) return <Redirect to={redirect} replace />;
+  // Every settings screen leads back to the settings index.
+  const backTo = route.backTo ?? (route.path.startsWith('settings/') ? '/settings' : undefined);
   return (
     <div data-testid={`page-${route.path}`}>
-      <PageHeader titleKey={route.titleKey} />
+      {backTo && (
+        <Anchor component={Link} href={backTo} size="sm" mb="xs" display="inline-flex" data-testid="page-back">
+          <Group gap={4} component="span">
+            <Icon name="back" size={14} />
+            {t('page.back_to', { page: t('page.settings') })}
+          </Group>
+        </Anchor>
+      )}
+      {!route.ownHeader && <PageHeader titleKey={route.titleKey} />}
       {route.desktopOnly && small ? <UnavailableOnMobile /> : <Screen path={route.path} />}
     </div>
   );

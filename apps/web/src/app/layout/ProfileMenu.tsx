@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { Icon } from '../../components/Icon.tsx';
 import { LanguageSelect } from '../../components/LanguageSelect.tsx';
 import { logout } from '../../lib/auth.ts';
+import { runBeforeLogout } from '../../lib/before-logout.ts';
 import { confirmLeave } from '../../lib/unsaved-changes.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { SwitchTeamDialog } from './SwitchTeamDialog.tsx';
@@ -79,7 +80,13 @@ export function ProfileMenu({ team, name, email, hubVersion, canSwitchTeams }: P
           <Menu.Item
             color="red"
             leftSection={<Icon name="logout" size={16} />}
-            onClick={() => void confirmLeave().then((leave) => leave && logout('manual_logout'))}
+            onClick={() =>
+              void confirmLeave().then(async (leave) => {
+                if (!leave) return;
+                await runBeforeLogout();
+                logout('manual_logout');
+              })
+            }
             data-testid="logout"
           >
             {t('profile_menu.logout')}

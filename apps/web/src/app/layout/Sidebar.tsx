@@ -1,7 +1,8 @@
-import { type AccessContext, isRestricted, type Team } from '@latchkey/contracts/client';
+import { type AccessContext, isRestricted, ONBOARDING_STAGES, type OnboardingStage, type Team } from '@latchkey/contracts/client';
 import { Box, NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
 import { Link as RouterLink, useLocation } from 'wouter';
 import { Icon } from '../../components/Icon.tsx';
+import { useWizardUpdate } from '../../features/onboarding/api.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import {
   canResumeOnboarding,
@@ -15,6 +16,9 @@ import {
   SETTINGS_NAV,
 } from './nav.ts';
 
+const resumeStage = (stage: string): OnboardingStage =>
+  (ONBOARDING_STAGES as readonly string[]).includes(stage) ? (stage as OnboardingStage) : 'welcome';
+
 interface SidebarProps {
   ctx: AccessContext;
   team: Team;
@@ -25,7 +29,8 @@ interface SidebarProps {
 /** The console's sections (spec §2 Layout), each shown, hidden or disabled by the live access context. */
 export function Sidebar({ ctx, team, hubVersion, onNavigate }: SidebarProps) {
   const { t } = useTranslation();
-  const [pathname] = useLocation();
+  const [pathname, navigate] = useLocation();
+  const resume = useWizardUpdate();
   const hubItems = HUB_NAV.filter((item) => isVisible(item, ctx));
 
   const item = (nav: NavItem, extra?: React.ReactNode) => {
@@ -73,14 +78,31 @@ export function Sidebar({ ctx, team, hubVersion, onNavigate }: SidebarProps) {
       <Stack gap={2} p="sm" component="nav" aria-label={t('nav.label')}>
         {canResumeOnboarding(team, isRestricted(ctx.scopes)) && (
           <NavLink
-            component={RouterLink}
-            to="/onboarding"
+            component="button"
+            type="button"
             label={t('nav.resume_onboarding')}
             leftSection={<Icon name="onboarding" />}
             color="green"
             variant="light"
             active
-            onClick={onNavigate}
+            disabled={resume.isPending}
+            onClick={() => {
+              // Back into the wizard (spec §4): it shows again once resume_notification is off.
+              resume.mutate(
+                {
+                  show: true,
+                  enable_console: false,
+                  resume_notification: false,
+                  stage: resumeStage(team.onboarding_wizard.state.stage),
+                },
+                {
+                  onSuccess: () => {
+                    onNavigate();
+                    navigate('/');
+                  },
+                },
+              );
+            }}
             data-testid="nav-resume-onboarding"
             styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
           />

@@ -50,4 +50,8 @@ export const SCREENS: Record<string, Screen> = {
   'settings/scim-connectors': screen(() => import('../../features/scim/ScimConnectors.tsx'), 'ScimConnectors'),
   // Billing and licences (issue 15)
   billing: screen(() => import('../../features/billing/screens.ts'), 'Billing'),
+  // Onboarding wizard, settings index, family plan (issue 16)
+  onboarding: screen(() => import('../../features/onboarding/screens.ts'), 'Onboarding'),
+  settings: screen(() => import('../../features/settings/screens.ts'), 'SettingsIndex'),
+  'settings/family-plan': screen(() => import('../../features/family/screens.ts'), 'FamilyPlan'),
 };

@@ -1,0 +1,2 @@
+// The onboarding feature's public entry: what other features may use; its other files are internals.
+export type { ConsentProvider } from './consent.ts';

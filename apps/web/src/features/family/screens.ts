@@ -1,0 +1,2 @@
+/** The family plan settings screen (issue 16). */
+export { FamilyPlan } from './FamilyPlan.tsx';

@@ -1,0 +1,2 @@
+/** The onboarding wizard (issue 16). */
+export { Onboarding } from './Onboarding.tsx';

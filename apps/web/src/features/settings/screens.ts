@@ -1,0 +1,2 @@
+/** The settings index (issue 16). */
+export { SettingsIndex } from './SettingsIndex.tsx';
