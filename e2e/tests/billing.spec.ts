@@ -7,7 +7,7 @@ import { expect, test } from '../support/test.ts';
 
 // Billing demo teams (apps/server/src/features/billing/billing.demo.ts), one super admin each.
 const NORTHWIND_ALEX = 'alex@northwind.example';
-const FABRIKAM = 'fiona@fabrikam.example';
+const PROSEWARE = 'fiona@proseware.example';
 
 async function openBilling(page: Page, email: string) {
   await signIn(page, email, { expectPath: '/dashboard' });
@@ -27,7 +27,7 @@ const STATES = [
     notice: 'billing-ended',
   },
   {
-    email: 'tom@tailspin.example',
+    email: 'tom@wingtip.example',
     state: 'Active',
     plan: 'Enterprise · Yearly',
     managed: true,
@@ -42,7 +42,7 @@ const STATES = [
     total: '25',
     notice: 'billing-managed',
   },
-  { email: 'lee@litware.example', state: 'Active', plan: 'Standard · Yearly', managed: false, total: '15' },
+  { email: 'lee@lucerne.example', state: 'Active', plan: 'Standard · Yearly', managed: false, total: '15' },
 ] as const;
 
 for (const s of STATES) {
@@ -66,7 +66,7 @@ for (const s of STATES) {
       await expect(page.getByTestId('plan-card').nth(1).getByTestId('plan-saving')).toHaveText('Save $12.00 a year');
       await shots(page, 'billing-active');
     }
-    if (s.email === 'tom@tailspin.example') await shots(page, 'billing-managed');
+    if (s.email === 'tom@wingtip.example') await shots(page, 'billing-managed');
   });
 }
 
@@ -74,7 +74,7 @@ test('grace period team: add licences with the quote, refuse bad quantities, mar
   page,
 }) => {
   test.setTimeout(120_000);
-  await openBilling(page, FABRIKAM);
+  await openBilling(page, PROSEWARE);
   await expect(page.getByTestId('billing-state')).toHaveText('In grace period');
   await expect(page.getByTestId('billing-grace')).toBeVisible();
   await expect(page.getByTestId('licences-total')).toHaveText('20');
@@ -155,8 +155,8 @@ test('grace period team: add licences with the quote, refuse bad quantities, mar
   expect(download.suggestedFilename()).toBe(`${number}.pdf`);
   const text = pdfText(await readFile((await download.path()) as string));
   expect(text).toContain(`Invoice ${number}`);
-  expect(text).toContain('Fabrikam (grace period)');
-  expect(text).toContain('billing@fabrikam.example');
+  expect(text).toContain('Proseware (grace period)');
+  expect(text).toContain('billing@proseware.example');
   expect(text).toContain('Standard yearly plan, 22 licences');
   expect(text).toContain('Credit for the unused Standard monthly term');
   expect(text).toMatch(/Total: \$1,\d{3}\.\d{2}/);

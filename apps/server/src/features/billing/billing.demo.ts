@@ -5,11 +5,11 @@ import { addDays, addMonths, todayUtc } from './proration.ts';
 
 /** One super admin per demo subscription state (each their own team, so nobody else's sign-in changes). */
 export const BILLING_DEMO_ADMINS = {
-  grace: 'fiona@fabrikam.example',
+  grace: 'fiona@proseware.example',
   ended: 'dana@adatum.example',
-  reseller: 'tom@tailspin.example',
+  reseller: 'tom@wingtip.example',
   benefit: 'wendy@woodgrove.example',
-  fastspring: 'lee@litware.example',
+  fastspring: 'lee@lucerne.example',
 } as const;
 
 interface DemoTeam {
@@ -71,8 +71,8 @@ export async function seedBillingDemo(db: Db, password: string, now = new Date()
     }
     const teams: DemoTeam[] = [
       {
-        slug: 'fabrikam',
-        name: 'Fabrikam (grace period)',
+        slug: 'proseware',
+        name: 'Proseware (grace period)',
         admin: BILLING_DEMO_ADMINS.grace,
         adminName: 'Fiona Reyes',
         plan: 'standard',
@@ -103,8 +103,8 @@ export async function seedBillingDemo(db: Db, password: string, now = new Date()
         billEnd: addMonths(today, -1),
       },
       {
-        slug: 'tailspin',
-        name: 'Tailspin Toys',
+        slug: 'wingtip',
+        name: 'Wingtip Toys',
         admin: BILLING_DEMO_ADMINS.reseller,
         adminName: 'Tom Baker',
         plan: 'enterprise',
@@ -133,8 +133,8 @@ export async function seedBillingDemo(db: Db, password: string, now = new Date()
         billEnd: addMonths(today, 9),
       },
       {
-        slug: 'litware',
-        name: 'Litware',
+        slug: 'lucerne',
+        name: 'Lucerne Publishing',
         admin: BILLING_DEMO_ADMINS.fastspring,
         adminName: 'Lee Wong',
         plan: 'standard',

@@ -16,9 +16,9 @@ beforeAll(async () => {
   await seedBillingDemo(h.db, DEMO_PASSWORD);
   for (const [role, email] of Object.entries(DEMO_ADMINS)) tokens.set(role, (await h.signIn(email)).token.access);
   tokens.set('family', (await h.signIn(DEMO_ADMINS.twoTeams, 'sam-family')).token.access);
-  tokens.set('grace', (await h.signIn(BILLING_DEMO_ADMINS.grace, 'fabrikam')).token.access);
-  tokens.set('reseller', (await h.signIn(BILLING_DEMO_ADMINS.reseller, 'tailspin')).token.access);
-  tokens.set('fastspring', (await h.signIn(BILLING_DEMO_ADMINS.fastspring, 'litware')).token.access);
+  tokens.set('grace', (await h.signIn(BILLING_DEMO_ADMINS.grace, 'proseware')).token.access);
+  tokens.set('reseller', (await h.signIn(BILLING_DEMO_ADMINS.reseller, 'wingtip')).token.access);
+  tokens.set('fastspring', (await h.signIn(BILLING_DEMO_ADMINS.fastspring, 'lucerne')).token.access);
 }, 120_000);
 afterAll(() => h?.close());
 
@@ -256,7 +256,7 @@ describe('licences', () => {
   test('invitations are refused when no licence is left', async () => {
     const s = await subscription('grace');
     const free = s.licenses_available ?? 0;
-    const emails = Array.from({ length: free + 1 }, (_, i) => `new${i}@fabrikam.example`);
+    const emails = Array.from({ length: free + 1 }, (_, i) => `new${i}@proseware.example`);
     const res = await h.post('/api/v1/team/members/invite/', { emails }, token('grace'));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'licence_limit_exceeded', message_key: 'errors.not_enough_licences' });
@@ -363,7 +363,7 @@ describe('FastSpring webhook', () => {
         id: 'evt-activated-1',
         type: 'subscription.activated',
         live: false,
-        data: { id: 'fs-sub-new', product: 'enterprise-1', quantity: 40, currency: 'EUR', price: 10, tags: { team: 'litware' } },
+        data: { id: 'fs-sub-new', product: 'enterprise-1', quantity: 40, currency: 'EUR', price: 10, tags: { team: 'lucerne' } },
       },
     ],
   };
