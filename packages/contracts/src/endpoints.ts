@@ -4,6 +4,8 @@ import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as branding from './branding.ts';
 import * as devices from './devices.ts';
+// Event logs and SIEM export (issue 12)
+import * as eventlogs from './eventlogs.ts';
 import type { Endpoint, Program } from './endpoint.ts';
 import * as groups from './groups.ts';
 import * as hub from './hub.ts';
@@ -29,6 +31,7 @@ const MODULES = {
   auth,
   branding,
   devices,
+  eventlogs,
   groups,
   hub,
   hubIntegration,

@@ -53,6 +53,8 @@ export const ERROR_STATUS = {
   last_super_admin: 400,
   conflict: 409,
   admin_in_other_team: 409,
+  // Event logs and SIEM export (issue 12): the SIEM destination did not take a test event.
+  url_not_accessible: 400,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

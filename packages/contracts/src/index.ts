@@ -11,6 +11,9 @@ export * from './devices.ts';
 export * from './endpoint.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
+// Event logs and SIEM export (issue 12)
+export * from './eventlogs.ts';
+export * from './eventlogs-constants.ts';
 export * from './groups.ts';
 export * from './hub.ts';
 // Hub integration (issue 6)

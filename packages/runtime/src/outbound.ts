@@ -234,9 +234,11 @@ async function checkedAddress(policy: OutboundPolicy, url: URL): Promise<{ addre
 export interface OutboundInit {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Ends the exchange early, on top of the policy's deadline. */
   signal?: AbortSignal;
+  /** Accept a certificate that does not verify (a SIEM's "allow unverified certificate"; the address checks still apply). */
+  insecureTls?: boolean;
 }
 
 /**
@@ -259,7 +261,7 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
     if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
     else callback(null, target.address, target.family);
   };
-  const body = init.body === undefined ? undefined : Buffer.from(init.body);
+  const body = init.body === undefined ? undefined : Buffer.isBuffer(init.body) ? init.body : Buffer.from(init.body);
   const headers = { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
 
   return new Promise<Response>((resolve, reject) => {
@@ -276,7 +278,13 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
     );
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
-      { method: init.method ?? 'GET', headers, lookup, agent: false },
+      {
+        method: init.method ?? 'GET',
+        headers,
+        lookup,
+        agent: false,
+        ...(init.insecureTls && url.protocol === 'https:' ? { rejectUnauthorized: false } : {}),
+      },
       (response) => {
         const status = response.statusCode ?? 0;
         if (status >= 300 && status < 400)
@@ -311,5 +319,47 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
     if (init.signal?.aborted) return onAbort();
     init.signal?.addEventListener('abort', onAbort);
     request.end(body);
+  });
+}
+
+/**
+ * A TCP (or TLS) connection to a user-given `host:port` (a SIEM's syslog receiver), through the
+ * same address checks as `outboundFetch`: the name resolved once, every address checked, the
+ * connection made to the checked one. Resolves once connected (TLS: once the handshake is done).
+ */
+export async function outboundConnect(
+  target: { host: string; port: number; tls: boolean; insecureTls?: boolean },
+  policy: OutboundPolicy,
+): Promise<import('node:net').Socket> {
+  const url = new URL(`tcp://${target.host.includes(':') && !target.host.startsWith('[') ? `[${target.host}]` : target.host}:${target.port}`);
+  const checked = await checkedAddress(policy, url);
+  const net = await import('node:net');
+  const tls = await import('node:tls');
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new OutboundError('timeout', `No connection within ${policy.timeoutMs} ms.`));
+    }, policy.timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      socket.off('error', onError);
+      resolve(socket);
+    };
+    const onError = () => {
+      clearTimeout(timer);
+      reject(new OutboundError('failed', `Could not connect to ${target.host}:${target.port}.`));
+    };
+    const socket = target.tls
+      ? tls.connect(
+          {
+            host: checked.address,
+            port: target.port,
+            servername: isIP(target.host) ? undefined : target.host,
+            rejectUnauthorized: !target.insecureTls,
+          },
+          done,
+        )
+      : net.connect({ host: checked.address, port: target.port }, done);
+    socket.once('error', onError);
   });
 }
