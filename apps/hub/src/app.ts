@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AuxService } from '@latchkey/contracts';
 import * as contracts from '@latchkey/contracts';
 import {
@@ -123,6 +124,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     sentinelUrl: config.SENTINEL_DATA_COLLECTOR_URL,
     pumpIntervalMs: config.SIEM_PUMP_INTERVAL_MS,
     log: app.log,
+    ca: config.SIEM_CA_FILE ? readFileSync(config.SIEM_CA_FILE, 'utf8') : undefined,
   });
   const events = createEventsService(db, { selfHosted: !config.EVENT_LOGS_MANAGED, onAppended: () => siem.kick() });
   const [gatedLogs, gatedDevices] = gate('audit_logs');

@@ -71,6 +71,8 @@ const Config = z
     SENTINEL_DATA_COLLECTOR_URL: z
       .string()
       .default('https://{workspace_id}.ods.opinsights.azure.com/api/logs?api-version=2016-04-01'),
+    /** A PEM file of certificate authorities trusted for SIEM destinations besides the system's (a private CA). */
+    SIEM_CA_FILE: z.string().optional(),
     /** How often the SIEM pump looks for undelivered events, in milliseconds. */
     SIEM_PUMP_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
     DEMO_TEAM_SLUG: z.string().min(1).max(100).default('northwind'),

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
@@ -239,6 +240,8 @@ export interface OutboundInit {
   signal?: AbortSignal;
   /** Accept a certificate that does not verify (a SIEM's "allow unverified certificate"; the address checks still apply). */
   insecureTls?: boolean;
+  /** Certificate authorities (PEM) trusted besides the system's (a customer's private CA). */
+  ca?: string;
 }
 
 /**
@@ -284,6 +287,7 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
         lookup,
         agent: false,
         ...(init.insecureTls && url.protocol === 'https:' ? { rejectUnauthorized: false } : {}),
+        ...(init.ca && url.protocol === 'https:' ? { ca: [...tls.rootCertificates, init.ca] } : {}),
       },
       (response) => {
         const status = response.statusCode ?? 0;
@@ -328,13 +332,12 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
  * connection made to the checked one. Resolves once connected (TLS: once the handshake is done).
  */
 export async function outboundConnect(
-  target: { host: string; port: number; tls: boolean; insecureTls?: boolean },
+  target: { host: string; port: number; tls: boolean; insecureTls?: boolean; ca?: string },
   policy: OutboundPolicy,
 ): Promise<import('node:net').Socket> {
   const url = new URL(`tcp://${target.host.includes(':') && !target.host.startsWith('[') ? `[${target.host}]` : target.host}:${target.port}`);
   const checked = await checkedAddress(policy, url);
   const net = await import('node:net');
-  const tls = await import('node:tls');
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.destroy();
@@ -356,6 +359,7 @@ export async function outboundConnect(
             port: target.port,
             servername: isIP(target.host) ? undefined : target.host,
             rejectUnauthorized: !target.insecureTls,
+            ...(target.ca ? { ca: [...tls.rootCertificates, target.ca] } : {}),
           },
           done,
         )

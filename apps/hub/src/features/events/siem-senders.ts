@@ -28,6 +28,8 @@ export interface SenderContext {
   sentinelUrl: string;
   /** The destination's id: Splunk's request channel. */
   channel: string;
+  /** Extra trusted certificate authorities (PEM). */
+  ca?: string | undefined;
 }
 
 const HOST = hostname();
@@ -38,7 +40,13 @@ async function post(ctx: SenderContext, url: string, init: { headers: Record<str
   try {
     res = await outboundFetch(
       url,
-      { method: 'POST', headers: init.headers, body: init.body, ...(init.insecure ? { insecureTls: true } : {}) },
+      {
+        method: 'POST',
+        headers: init.headers,
+        body: init.body,
+        ...(init.insecure ? { insecureTls: true } : {}),
+        ...(ctx.ca ? { ca: ctx.ca } : {}),
+      },
       ctx.policy,
     );
   } catch (error) {
@@ -203,6 +211,7 @@ async function qradar(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
         port: Number(url.port),
         tls: url.protocol === 'tls:',
         insecureTls: c.allow_unverified_certificate === true,
+        ...(ctx.ca ? { ca: ctx.ca } : {}),
       },
       ctx.policy,
     );

@@ -24,8 +24,8 @@ const unreachable = (message: string) =>
  * only after the destination accepted a batch, runs on the job queue, one at a time per
  * destination (a lease), backoff with jitter after failures.
  */
-export function createSiemService(db: Db, jobs: Jobs, o: { sentinelUrl: string; pumpIntervalMs: number; log: JobLog }) {
-  const ctxFor = (id: string) => ({ policy: hubOutboundPolicy(), sentinelUrl: o.sentinelUrl, channel: id });
+export function createSiemService(db: Db, jobs: Jobs, o: { sentinelUrl: string; pumpIntervalMs: number; log: JobLog; ca?: string | undefined }) {
+  const ctxFor = (id: string) => ({ policy: hubOutboundPolicy(), sentinelUrl: o.sentinelUrl, channel: id, ca: o.ca });
 
   async function view(d: DestinationRow): Promise<SiemTool> {
     const head = await eventsRepository.head(db, d.team_slug);
