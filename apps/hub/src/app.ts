@@ -119,7 +119,9 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   const notifier = createRecoveryNotifier(mail, config.ALLOWED_ORIGINS[0] ?? '');
   recoveryRoutes(router, ...gate('recovery'), db, notifier);
   // Event logs and SIEM export (issue 12). SIEM destinations are addresses admins give: through the outbound guard.
-  useHubOutboundPolicy(outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW, timeoutMs: 10_000 }));
+  useHubOutboundPolicy(
+    outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW, timeoutMs: 10_000 }),
+  );
   const siem = createSiemService(db, jobs, {
     sentinelUrl: config.SENTINEL_DATA_COLLECTOR_URL,
     pumpIntervalMs: config.SIEM_PUMP_INTERVAL_MS,
@@ -144,7 +146,9 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   });
   const retentionTick = () => {
     const hour = Math.floor(Date.now() / 3_600_000);
-    void retention.enqueue(db, { hour }, { key: String(hour) }).catch((err: unknown) => app.log.warn({ err }, 'retention not queued'));
+    void retention
+      .enqueue(db, { hour }, { key: String(hour) })
+      .catch((err: unknown) => app.log.warn({ err }, 'retention not queued'));
   };
   // Generated from the calls actually served.
   const openapi = openApiDocument('Latchkey hub', config.HUB_VERSION, router.complete());

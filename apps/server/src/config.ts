@@ -62,6 +62,8 @@ const Config = z.object({
    * may reach although they are private: on-premise Hubs. Comma-separated; empty by default.
    */
   OUTBOUND_ALLOW: z.string().optional().transform(parseAllowList),
+  /** How often events waiting for the team's Hub are looked for (event logs), in milliseconds. */
+  EVENT_FORWARD_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
 });
 export type Config = z.output<typeof Config>;
 

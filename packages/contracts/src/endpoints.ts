@@ -4,9 +4,9 @@ import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as branding from './branding.ts';
 import * as devices from './devices.ts';
+import type { Endpoint, Program } from './endpoint.ts';
 // Event logs and SIEM export (issue 12)
 import * as eventlogs from './eventlogs.ts';
-import type { Endpoint, Program } from './endpoint.ts';
 import * as groups from './groups.ts';
 import * as hub from './hub.ts';
 import * as hubIntegration from './hub-integration.ts';

@@ -10,7 +10,6 @@ import { ACTOR_TYPES, EVENT_OUTCOMES, EXPORT_FORMATS, SIEM_STATUSES, SIEM_TOOLS 
  * on the Hub, fed by the Hub's own actions, the apps' events and the licence server's signed feed.
  */
 
-
 /** What the Hub stores, from whichever source; `id` is the source's stable id (de-duplication). */
 export const EventInput = z.object({
   id: z.uuid(),

@@ -1,8 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import tls from 'node:tls';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import tls from 'node:tls';
 
 /**
  * The one way the programs fetch a URL a user gave them (a Hub's address today; SSO metadata, SIEM
@@ -335,7 +335,9 @@ export async function outboundConnect(
   target: { host: string; port: number; tls: boolean; insecureTls?: boolean; ca?: string },
   policy: OutboundPolicy,
 ): Promise<import('node:net').Socket> {
-  const url = new URL(`tcp://${target.host.includes(':') && !target.host.startsWith('[') ? `[${target.host}]` : target.host}:${target.port}`);
+  const url = new URL(
+    `tcp://${target.host.includes(':') && !target.host.startsWith('[') ? `[${target.host}]` : target.host}:${target.port}`,
+  );
   const checked = await checkedAddress(policy, url);
   const net = await import('node:net');
   return new Promise((resolve, reject) => {

@@ -35,7 +35,23 @@ export function selfSignedCert(): { key: string; cert: string; certFile: string 
   const cert = join(dir, 'cert.pem');
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
     { stdio: 'ignore' },
   );
   return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8'), certFile: cert };
@@ -59,7 +75,9 @@ async function listen(tlsOptions: { key: string; cert: string } | null, handle: 
     res.writeHead(out.status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(out.body));
   };
-  const server = tlsOptions ? createHttpsServer(tlsOptions, (q, s) => void onRequest(q, s)) : createHttpServer((q, s) => void onRequest(q, s));
+  const server = tlsOptions
+    ? createHttpsServer(tlsOptions, (q, s) => void onRequest(q, s))
+    : createHttpServer((q, s) => void onRequest(q, s));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   server.unref();
   r.port = (server.address() as { port: number }).port;
@@ -94,8 +112,20 @@ export function splunkReceiver(tlsOptions: { key: string; cert: string }) {
     // HEC batches are JSON objects one after another (here one per line).
     const ids: string[] = [];
     for (const line of lines(body)) {
-      const e = JSON.parse(line) as { time?: unknown; host?: unknown; source?: unknown; sourcetype?: unknown; event?: { id?: string } };
-      if (typeof e.time !== 'number' || typeof e.host !== 'string' || e.source !== 'latchkey-hub' || e.sourcetype !== 'latchkey:event' || !e.event?.id)
+      const e = JSON.parse(line) as {
+        time?: unknown;
+        host?: unknown;
+        source?: unknown;
+        sourcetype?: unknown;
+        event?: { id?: string };
+      };
+      if (
+        typeof e.time !== 'number' ||
+        typeof e.host !== 'string' ||
+        e.source !== 'latchkey-hub' ||
+        e.sourcetype !== 'latchkey:event' ||
+        !e.event?.id
+      )
         return { status: 400, body: { text: 'Invalid data format', code: 6 } };
       ids.push(e.event.id);
     }
@@ -111,7 +141,9 @@ export function webhookReceiver(tlsOptions: { key: string; cert: string }) {
     if (req.headers.authorization !== `Bearer ${WEBHOOK_TOKEN}`) return { status: 401, body: { error: 'token' } };
     if (req.headers['content-type'] !== 'application/x-ndjson') return { status: 415, body: { error: 'type' } };
     const ts = String(req.headers['x-latchkey-timestamp'] ?? '');
-    const expected = `sha256=${createHmac('sha256', WEBHOOK_TOKEN).update(`${ts}.${body.toString('utf8')}`).digest('hex')}`;
+    const expected = `sha256=${createHmac('sha256', WEBHOOK_TOKEN)
+      .update(`${ts}.${body.toString('utf8')}`)
+      .digest('hex')}`;
     if (req.headers['x-latchkey-signature'] !== expected) return { status: 401, body: { error: 'signature' } };
     if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return { status: 401, body: { error: 'stale' } };
     r.received.push(...lines(body).map((l) => (JSON.parse(l) as { id: string }).id));
@@ -146,8 +178,10 @@ export function sentinelReceiver(tlsOptions: { key: string; cert: string }) {
     if (Math.abs(Date.now() - Date.parse(date)) > 15 * 60_000) return { status: 403, body: { Error: 'InvalidDate' } };
     const toSign = `POST\n${body.length}\napplication/json\nx-ms-date:${date}\n/api/logs`;
     const sig = createHmac('sha256', Buffer.from(SENTINEL_KEY, 'base64')).update(toSign, 'utf8').digest('base64');
-    if (req.headers.authorization !== `SharedKey ${SENTINEL_WORKSPACE}:${sig}`) return { status: 403, body: { Error: 'InvalidAuthorization' } };
-    if (!/^[A-Za-z0-9_]{1,100}$/.test(String(req.headers['log-type'] ?? ''))) return { status: 400, body: { Error: 'InvalidLogType' } };
+    if (req.headers.authorization !== `SharedKey ${SENTINEL_WORKSPACE}:${sig}`)
+      return { status: 403, body: { Error: 'InvalidAuthorization' } };
+    if (!/^[A-Za-z0-9_]{1,100}$/.test(String(req.headers['log-type'] ?? '')))
+      return { status: 400, body: { Error: 'InvalidLogType' } };
     const events = JSON.parse(body.toString('utf8')) as { id: string }[];
     if (!Array.isArray(events)) return { status: 400, body: { Error: 'InvalidJson' } };
     r.received.push(...events.map((e) => e.id));

@@ -75,9 +75,11 @@ export function checkChain(
   let expectedSeq = start.seq;
   let prev = start.prevHash;
   for (const row of rows as (ChainedFields & { hash: string })[]) {
-    if (row.seq !== expectedSeq) return { problem: { seq: expectedSeq, kind: 'gap' }, last: { seq: expectedSeq - 1, hash: prev } };
+    if (row.seq !== expectedSeq)
+      return { problem: { seq: expectedSeq, kind: 'gap' }, last: { seq: expectedSeq - 1, hash: prev } };
     if (row.prev_hash !== prev) return { problem: { seq: row.seq, kind: 'link' }, last: { seq: expectedSeq - 1, hash: prev } };
-    if (eventHash(row) !== row.hash) return { problem: { seq: row.seq, kind: 'hash' }, last: { seq: expectedSeq - 1, hash: prev } };
+    if (eventHash(row) !== row.hash)
+      return { problem: { seq: row.seq, kind: 'hash' }, last: { seq: expectedSeq - 1, hash: prev } };
     prev = row.hash;
     expectedSeq++;
   }

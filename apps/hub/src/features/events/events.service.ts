@@ -3,7 +3,7 @@ import { EventFilters, type EventInput, type EventRecord, EXPORT_COLUMNS, type E
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { DeviceCaller } from '../devices/index.ts';
 import { checkChain, GENESIS_HASH } from './chain.ts';
-import { eventsRepository as repo, isUnfiltered, type NewEvent, partitionName } from './events.repository.ts';
+import { isUnfiltered, type NewEvent, partitionName, eventsRepository as repo } from './events.repository.ts';
 
 type Filters = Required<EventFilters>;
 /** A filtered count stops here: past it the console shows "more than". */
@@ -74,7 +74,10 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
 
   return {
     /** The apps' events (device credential): the member's activity, through their app. */
-    async ingestFromDevice(device: DeviceCaller, events: { type: string; occurred_at: string; detail: Record<string, unknown> }[]) {
+    async ingestFromDevice(
+      device: DeviceCaller,
+      events: { type: string; occurred_at: string; detail: Record<string, unknown> }[],
+    ) {
       const n = await db.transaction((tx) =>
         repo.append(
           tx,
@@ -190,12 +193,27 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
         const { problem, last } = checkChain(rows, cursor);
         checked += last.seq - cursor.seq + 1;
         if (problem) return { ok: false, checked, first_seq: from, last_seq: to, head_hash: head.hash, problem };
-        if (!rows.length) return { ok: false, checked, first_seq: from, last_seq: to, head_hash: head.hash, problem: { seq: cursor.seq, kind: 'gap' as const } };
+        if (!rows.length)
+          return {
+            ok: false,
+            checked,
+            first_seq: from,
+            last_seq: to,
+            head_hash: head.hash,
+            problem: { seq: cursor.seq, kind: 'gap' as const },
+          };
         cursor = { seq: last.seq + 1, prevHash: last.hash };
       }
       // The chain's end must be the head the Hub keeps: a removed last row shows here.
       if (to === head.seq && cursor.prevHash !== head.hash)
-        return { ok: false, checked, first_seq: from, last_seq: to, head_hash: head.hash, problem: { seq: head.seq, kind: 'link' as const } };
+        return {
+          ok: false,
+          checked,
+          first_seq: from,
+          last_seq: to,
+          head_hash: head.hash,
+          problem: { seq: head.seq, kind: 'link' as const },
+        };
       return { ok: true, checked, first_seq: from, last_seq: to, head_hash: head.hash, problem: null };
     },
 
@@ -203,11 +221,19 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
 
     async setRetention(teamSlug: string, days: number) {
       if (!o.selfHosted)
-        throw new AppError('not_allowed', 'Retention is set by the operator of this Hub.').shows('errors.retention_not_self_hosted');
+        throw new AppError('not_allowed', 'Retention is set by the operator of this Hub.').shows(
+          'errors.retention_not_self_hosted',
+        );
       await db.transaction(async (tx) => {
         await repo.setRetention(tx, teamSlug, days);
         await recordHubEvents(tx, teamSlug, [
-          { actor: 'system', actor_type: 'system', activity: 'event_logs.retention_changed', component: 'event_logs', detail: { delete_after_days: days } },
+          {
+            actor: 'system',
+            actor_type: 'system',
+            activity: 'event_logs.retention_changed',
+            component: 'event_logs',
+            detail: { delete_after_days: days },
+          },
         ]);
       });
       return config(teamSlug);

@@ -76,7 +76,11 @@ describe('the apps events and the log', () => {
     );
     expect(res.status).toBe(200);
     const events = Array.from({ length: 25 }, (_, i) =>
-      serverEvent({ activity: i % 2 ? 'group.created' : 'policy.updated', component: i % 2 ? 'groups' : 'policies', target: `t${i}` }),
+      serverEvent({
+        activity: i % 2 ? 'group.created' : 'policy.updated',
+        component: i % 2 ? 'groups' : 'policies',
+        target: `t${i}`,
+      }),
     );
     expect((await postSigned(hub, '/api/v1/integrate/events/', { team_slug: TEAM, events })).status).toBe(200);
   });
@@ -98,14 +102,22 @@ describe('the apps events and the log', () => {
   it('records the apps events as the member, with the device', async () => {
     const res = await fetchPage({ filters: { components: ['app'] } });
     expect(res.body.results).toHaveLength(1);
-    expect(res.body.results[0]).toMatchObject({ actor: 'ava@northwind.example', actor_type: 'app', activity: 'app.vault_unlocked' });
+    expect(res.body.results[0]).toMatchObject({
+      actor: 'ava@northwind.example',
+      actor_type: 'app',
+      activity: 'app.vault_unlocked',
+    });
   });
 
   it('filters by activity, component, actor, IP, dates and free text; keyset with before_seq', async () => {
     const groups = await fetchPage({ page_size: 5, filters: { activities: ['group.created'] } });
     expect(groups.body.total).toBe(12);
     expect(groups.body.results.every((r) => r.activity === 'group.created')).toBe(true);
-    const next = await fetchPage({ page_size: 5, filters: { activities: ['group.created'] }, before_seq: groups.body.next_before_seq });
+    const next = await fetchPage({
+      page_size: 5,
+      filters: { activities: ['group.created'] },
+      before_seq: groups.body.next_before_seq,
+    });
     expect(next.body.results[0]?.seq).toBeLessThan(groups.body.results.at(-1)?.seq ?? 0);
     expect((await fetchPage({ filters: { search_value: 't13' } })).body.results.map((r) => r.target)).toEqual(['t13']);
     expect((await fetchPage({ filters: { ip_addresses: ['198.51.100.1'] } })).body.total).toBe(0);
@@ -138,9 +150,15 @@ describe('the apps events and the log', () => {
     // A third party's check: only the export and the documented canonical form.
     const chained = rows.map((r) => ({ ...r, team_slug: TEAM }));
     expect(checkChain(chained, { seq: 1, prevHash: GENESIS_HASH }).problem).toBeNull();
-    const csv = await hub.post('/audit/logs/export/', { team_slug: TEAM, format: 'csv', filters: { components: ['groups'] } }, admin);
+    const csv = await hub.post(
+      '/audit/logs/export/',
+      { team_slug: TEAM, format: 'csv', filters: { components: ['groups'] } },
+      admin,
+    );
     const lines = (await csv.text()).trim().split('\n');
-    expect(lines[0]).toBe('seq,id,occurred_at,recorded_at,actor,actor_type,activity,component,target,ip,device,outcome,detail,prev_hash,hash');
+    expect(lines[0]).toBe(
+      'seq,id,occurred_at,recorded_at,actor,actor_type,activity,component,target,ip,device,outcome,detail,prev_hash,hash',
+    );
     expect(lines).toHaveLength(13);
     expect(csv.headers.get('content-type')).toContain('text/csv');
   });
@@ -232,7 +250,9 @@ describe('retention', () => {
   });
 
   it('refuses a retention below one day, and on a Hub the customer does not run', async () => {
-    expect((await send(hub, '/audit/logs/configuration/update/', { team_slug: TEAM, delete_after_days: 0 }, admin)).status).toBe(400);
+    expect((await send(hub, '/audit/logs/configuration/update/', { team_slug: TEAM, delete_after_days: 0 }, admin)).status).toBe(
+      400,
+    );
     const managed = createEventsService(db, { selfHosted: false });
     await expect(managed.setRetention(TEAM, 10)).rejects.toMatchObject({ code: 'not_allowed' });
     const ok = await send<{ delete_after_days: number }>(
@@ -244,7 +264,12 @@ describe('retention', () => {
     expect(ok.body.delete_after_days).toBe(400);
     const fetched = await send<Record<string, unknown>>(hub, '/audit/logs/configuration/fetch/', { team_slug: TEAM }, admin);
     expect(fetched.body).toMatchObject({ delete_after_days: 400, self_hosted: true, siem_enabled: true });
-    const off = await send<Record<string, unknown>>(hub, '/audit/logs/configuration/', { team_slug: TEAM, action: 'disable' }, admin);
+    const off = await send<Record<string, unknown>>(
+      hub,
+      '/audit/logs/configuration/',
+      { team_slug: TEAM, action: 'disable' },
+      admin,
+    );
     expect(off.body.siem_enabled).toBe(false);
     await send(hub, '/audit/logs/configuration/', { team_slug: TEAM, action: 'enable' }, admin);
   });

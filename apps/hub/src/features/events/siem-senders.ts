@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { hostname } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import type { EventRecord, SiemToolName } from '@latchkey/contracts';
-import { OutboundError, outboundConnect, outboundFetch, type OutboundPolicy } from '@latchkey/runtime';
+import { OutboundError, type OutboundPolicy, outboundConnect, outboundFetch } from '@latchkey/runtime';
 
 /**
  * The SIEM vendors' wire formats. Each sender takes a batch (oldest first) and resolves only once
@@ -35,7 +35,11 @@ export interface SenderContext {
 const HOST = hostname();
 const str = (c: SiemConfig, k: string) => (typeof c[k] === 'string' ? (c[k] as string) : '');
 
-async function post(ctx: SenderContext, url: string, init: { headers: Record<string, string>; body: string | Buffer; insecure?: boolean }) {
+async function post(
+  ctx: SenderContext,
+  url: string,
+  init: { headers: Record<string, string>; body: string | Buffer; insecure?: boolean },
+) {
   let res: Response;
   try {
     res = await outboundFetch(
@@ -53,7 +57,10 @@ async function post(ctx: SenderContext, url: string, init: { headers: Record<str
     throw new DeliveryError(error instanceof OutboundError ? error.message : 'The destination did not answer.', true);
   }
   if (res.status < 200 || res.status >= 300)
-    throw new DeliveryError(`The destination answered with status ${res.status}.`, res.status === 404 || res.status === 401 || res.status === 403);
+    throw new DeliveryError(
+      `The destination answered with status ${res.status}.`,
+      res.status === 404 || res.status === 401 || res.status === 403,
+    );
   return res;
 }
 
@@ -77,7 +84,7 @@ export const eventJson = (e: SiemEvent) => ({
   hash: e.hash,
 });
 
-const ndjson = (events: SiemEvent[]) => events.map((e) => JSON.stringify(eventJson(e))).join('\n') + '\n';
+const ndjson = (events: SiemEvent[]) => `${events.map((e) => JSON.stringify(eventJson(e))).join('\n')}\n`;
 
 /** Splunk HTTP Event Collector: `Authorization: Splunk <token>`, batched event objects; indexer acks polled when Splunk gives an ackId. */
 async function splunk(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
@@ -103,7 +110,8 @@ async function splunk(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
     .join('\n');
   const res = await post(ctx, url.toString(), { headers, body, insecure: c.allow_unverified_certificate === true });
   const answer = (await res.json().catch(() => ({}))) as { code?: number; ackId?: number };
-  if (answer.code !== undefined && answer.code !== 0) throw new DeliveryError(`Splunk refused the batch (code ${answer.code}).`, false);
+  if (answer.code !== undefined && answer.code !== 0)
+    throw new DeliveryError(`Splunk refused the batch (code ${answer.code}).`, false);
   if (answer.ackId === undefined) return;
   // Indexer acknowledgement: the batch counts as delivered once Splunk says it is indexed.
   const ack = new URL(base);
@@ -159,7 +167,9 @@ async function sentinel(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) 
   const body = Buffer.from(JSON.stringify(events.map(eventJson)));
   const date = new Date().toUTCString();
   const toSign = `POST\n${body.length}\napplication/json\nx-ms-date:${date}\n/api/logs`;
-  const signature = createHmac('sha256', Buffer.from(str(c, 'key'), 'base64')).update(toSign, 'utf8').digest('base64');
+  const signature = createHmac('sha256', Buffer.from(str(c, 'key'), 'base64'))
+    .update(toSign, 'utf8')
+    .digest('base64');
   await post(ctx, ctx.sentinelUrl.replace('{workspace_id}', encodeURIComponent(workspace)), {
     headers: {
       authorization: `SharedKey ${workspace}:${signature}`,
@@ -174,7 +184,9 @@ async function sentinel(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) 
 
 /** LEEF 2.0 values: tab-free, the delimiter (^) and line breaks escaped. */
 const leefValue = (v: unknown) =>
-  String(typeof v === 'object' && v !== null ? JSON.stringify(v) : (v ?? '')).replace(/[\r\n\t]/g, ' ').replace(/\^/g, '\\^');
+  String(typeof v === 'object' && v !== null ? JSON.stringify(v) : (v ?? ''))
+    .replace(/[\r\n\t]/g, ' ')
+    .replace(/\^/g, '\\^');
 
 /** One LEEF 2.0 record in an RFC 5424 syslog message. */
 export function leefLine(e: SiemEvent, logSource: string): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventFilters, type SiemTool, type SiemToolName } from '@latchkey/contracts';
-import { AppError, type Db, type Jobs, type JobLog } from '@latchkey/runtime';
+import { AppError, type Db, type JobLog, type Jobs } from '@latchkey/runtime';
 import { hubOutboundPolicy } from '../../platform/outbound.ts';
 import { eventsRepository } from './events.repository.ts';
 import { recordHubEvents } from './events.service.ts';
@@ -24,7 +24,11 @@ const unreachable = (message: string) =>
  * only after the destination accepted a batch, runs on the job queue, one at a time per
  * destination (a lease), backoff with jitter after failures.
  */
-export function createSiemService(db: Db, jobs: Jobs, o: { sentinelUrl: string; pumpIntervalMs: number; log: JobLog; ca?: string | undefined }) {
+export function createSiemService(
+  db: Db,
+  jobs: Jobs,
+  o: { sentinelUrl: string; pumpIntervalMs: number; log: JobLog; ca?: string | undefined },
+) {
   const ctxFor = (id: string) => ({ policy: hubOutboundPolicy(), sentinelUrl: o.sentinelUrl, channel: id, ca: o.ca });
 
   async function view(d: DestinationRow): Promise<SiemTool> {
@@ -151,7 +155,11 @@ export function createSiemService(db: Db, jobs: Jobs, o: { sentinelUrl: string; 
       return d ? { code: 'ok' as const, data: await view(d) } : { code: 'not_found' as const, data: null };
     },
 
-    async configure(teamSlug: string, actor: string, input: { siem_tool: SiemToolName; id?: string | undefined } & Record<string, unknown>) {
+    async configure(
+      teamSlug: string,
+      actor: string,
+      input: { siem_tool: SiemToolName; id?: string | undefined } & Record<string, unknown>,
+    ) {
       const existing = await repo.forTeam(db, teamSlug);
       if (input.id && existing?.id !== input.id) throw notFound();
       if (existing?.is_active)
@@ -171,7 +179,13 @@ export function createSiemService(db: Db, jobs: Jobs, o: { sentinelUrl: string; 
         const head = await eventsRepository.head(tx, teamSlug);
         const row = await repo.save(tx, teamSlug, siem_tool, config, head.seq);
         await recordHubEvents(tx, teamSlug, [
-          { actor, actor_type: 'admin', activity: existing ? 'siem.updated' : 'siem.configured', component: 'event_logs', target: siem_tool },
+          {
+            actor,
+            actor_type: 'admin',
+            activity: existing ? 'siem.updated' : 'siem.configured',
+            component: 'event_logs',
+            target: siem_tool,
+          },
         ]);
         return row;
       });
@@ -182,7 +196,9 @@ export function createSiemService(db: Db, jobs: Jobs, o: { sentinelUrl: string; 
       const d = await current(teamSlug, input.id);
       const audit = (activity: string, detail: Record<string, string | number> = {}) =>
         db.transaction((tx) =>
-          recordHubEvents(tx, teamSlug, [{ actor, actor_type: 'admin', activity, component: 'event_logs', target: d.siem_tool, detail }]),
+          recordHubEvents(tx, teamSlug, [
+            { actor, actor_type: 'admin', activity, component: 'event_logs', target: d.siem_tool, detail },
+          ]),
         );
       switch (input.action) {
         case 'activate':
@@ -196,7 +212,9 @@ export function createSiemService(db: Db, jobs: Jobs, o: { sentinelUrl: string; 
           break;
         case 'delete':
           if (d.is_active)
-            throw new AppError('not_allowed', 'Deactivate the SIEM destination before deleting it.').shows('errors.siem_delete_active');
+            throw new AppError('not_allowed', 'Deactivate the SIEM destination before deleting it.').shows(
+              'errors.siem_delete_active',
+            );
           await repo.remove(db, d.id);
           await audit('siem.deleted');
           return { code: 'deleted' as const, data: null };
@@ -206,7 +224,9 @@ export function createSiemService(db: Db, jobs: Jobs, o: { sentinelUrl: string; 
           break;
         case 'backfill': {
           if (input.from_timestamp === undefined)
-            throw new AppError('invalid_input', 'from_timestamp is required', 400, [{ path: 'from_timestamp', message: 'this field is required' }]);
+            throw new AppError('invalid_input', 'from_timestamp is required', 400, [
+              { path: 'from_timestamp', message: 'this field is required' },
+            ]);
           const first = await eventsRepository.firstSeqSince(db, teamSlug, new Date(input.from_timestamp * 1000));
           const head = await eventsRepository.head(db, teamSlug);
           await repo.setCursor(db, d.id, Math.max(0, (first ?? head.seq + 1) - 1));

@@ -45,7 +45,8 @@ afterAll(async () => {
 });
 
 type ToolReply = { code: string; data: SiemTool | null };
-const configure = (form: Record<string, unknown>) => send<ToolReply & { description?: string }>(hub, '/siem/tools/configure/', { team_slug: TEAM, ...form }, admin);
+const configure = (form: Record<string, unknown>) =>
+  send<ToolReply & { description?: string }>(hub, '/siem/tools/configure/', { team_slug: TEAM, ...form }, admin);
 const update = (id: string, action: string, extra: Record<string, unknown> = {}) =>
   send<ToolReply>(hub, '/siem/tool/update/', { team_slug: TEAM, id, action, ...extra }, admin);
 const tools = () => send<ToolReply>(hub, '/siem/tools/', { team_slug: TEAM }, admin);
@@ -76,11 +77,28 @@ async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
 }
 
 const FORMS = {
-  splunk: () => ({ siem_tool: 'splunk', url: 'https://127.0.0.1', port: String(r.splunk.port), path: '', token: SPLUNK_TOKEN, allow_unverified_certificate: false }),
-  webhook: () => ({ siem_tool: 'other', url: `${r.webhook.url}/ingest`, token: WEBHOOK_TOKEN, allow_unverified_certificate: false }),
+  splunk: () => ({
+    siem_tool: 'splunk',
+    url: 'https://127.0.0.1',
+    port: String(r.splunk.port),
+    path: '',
+    token: SPLUNK_TOKEN,
+    allow_unverified_certificate: false,
+  }),
+  webhook: () => ({
+    siem_tool: 'other',
+    url: `${r.webhook.url}/ingest`,
+    token: WEBHOOK_TOKEN,
+    allow_unverified_certificate: false,
+  }),
   sumo: () => ({ siem_tool: 'sumo_logic', url: `${r.sumo.url}/receiver/v1/http/ZaVnC4dhaV3Xq0` }),
   sentinel: () => ({ siem_tool: 'azure_sentinel', workspace_id: SENTINEL_WORKSPACE, key: SENTINEL_KEY }),
-  qradar: () => ({ siem_tool: 'qradar', url: r.qradar.url, log_source_identifier: QRADAR_SOURCE, allow_unverified_certificate: false }),
+  qradar: () => ({
+    siem_tool: 'qradar',
+    url: r.qradar.url,
+    log_source_identifier: QRADAR_SOURCE,
+    allow_unverified_certificate: false,
+  }),
 } as const;
 
 describe('each vendor against its receiver', () => {
