@@ -274,3 +274,22 @@ describe('retention', () => {
     await send(hub, '/audit/logs/configuration/', { team_slug: TEAM, action: 'enable' }, admin);
   });
 });
+
+describe("the Hub's own actions", () => {
+  it('records a share created by a member and revoked by an admin', async () => {
+    const device = await registerDevice(hub, 'sia@northwind.example');
+    const share = await send<{ share_id: string }>(
+      hub,
+      '/api/v1/client/shares/create/',
+      { label: 'wifi', expires_in_hours: 1, view_limit: 1 },
+      device,
+    );
+    expect(share.status).toBe(200);
+    await send(hub, '/api/v1/sharing/links/revoke/', { team_slug: TEAM, share_ids: [share.body.share_id] }, admin);
+    const res = await fetchPage({ filters: { components: ['sharing'] } });
+    expect(res.body.results.map((r) => [r.activity, r.actor, r.actor_type, r.target])).toEqual([
+      ['share.revoked', 'alex@northwind.example', 'admin', share.body.share_id],
+      ['share.created', 'sia@northwind.example', 'member', share.body.share_id],
+    ]);
+  });
+});
