@@ -45,4 +45,8 @@ export const SCREENS: Record<string, Screen> = {
   recovery: screen(() => import('../../features/hub-services/screens.ts'), 'Recovery'),
   'recovery/admins': screen(() => import('../../features/hub-services/screens.ts'), 'RecoveryAdmins'),
   'settings/recovery': screen(() => import('../../features/hub-services/screens.ts'), 'RecoverySettings'),
+
+  // Event logs and SIEM export (issue 12)
+  eventlogs: screen(() => import('../../features/eventlogs/screens.ts'), 'EventLogs'),
+  'settings/eventlogs': screen(() => import('../../features/eventlogs/screens.ts'), 'EventLogsSettings'),
 };
