@@ -42,7 +42,7 @@ import { createSiemService } from './features/events/siem.service.ts';
 // Hub integration (issue 6)
 import { integrationRoutes } from './features/integration/integration.routes.ts';
 import { verifyServerCall } from './features/integration/server-call.ts';
-import { onlyWithService } from './features/integration/service-gate.ts';
+import { onlyWithService, requireService } from './features/integration/service-gate.ts';
 import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
 import { createRecoveryNotifier } from './features/recovery/recovery-notifier.ts';
 import { sharingRoutes } from './features/sharing/sharing.routes.ts';
@@ -135,6 +135,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     gated: gatedLogs,
     deviceGuard: gatedDevices,
     verifyServerCall: (request, path, teamSlug) => verifyServerCall(db, request, path, teamSlug),
+    requireService: (teamSlug) => requireService(db, teamSlug, 'audit_logs'),
     events,
     siem,
   });

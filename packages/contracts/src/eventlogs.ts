@@ -154,6 +154,8 @@ export const EventLogsConfig = z.object({
   /** SIEM export switched on for the team (`audit/logs/configuration/`). */
   siem_enabled: z.boolean(),
   total_events: z.number().int(),
+  /** When the pull API's token was made; null when there is none. */
+  pull_token_created_at: z.string().nullable(),
 });
 
 export const auditLogsConfigurationFetchEndpoint = defineEndpoint({
@@ -320,4 +322,43 @@ export const hubEventsFeedEndpoint = defineEndpoint({
     "Server to Hub (signed): a batch of the team's events recorded on the licence server (sign-in, members, groups, policies, admins, branding, integration). Idempotent by event id: a batch sent twice is stored once.",
   input: z.object({ team_slug: TeamSlug, events: z.array(EventInput).min(1).max(500) }),
   output: z.object({ accepted: z.number().int(), duplicates: z.number().int() }),
+});
+
+// ── the pull API (SIEMs that poll) ──
+export const auditLogsPullTokenEndpoint = defineEndpoint({
+  name: 'auditLogsPullToken',
+  program: 'hub',
+  method: 'POST',
+  path: '/audit/logs/pull/token/',
+  auth: 'hubAuth',
+  access: RULES.settingsEventLogs,
+  summary:
+    "Creates (replacing any before it) or revokes the team's read-only token for the events pull API. The token is shown once; the Hub keeps its hash.",
+  input: z.object({ team_slug: TeamSlug, action: z.enum(['create', 'revoke']) }),
+  output: z.object({ token: z.string().nullable(), created_at: z.string().nullable() }),
+});
+
+export const EVENT_PULL_FORMATS = ['native', 'ocsf'] as const;
+export const eventsPullEndpoint = defineEndpoint({
+  name: 'eventsPull',
+  program: 'hub',
+  method: 'GET',
+  path: '/api/v1/events/pull/',
+  auth: 'public',
+  errors: ['unauthorized'],
+  summary:
+    "For SIEMs that poll (Authorization: Bearer <the team's pull token>, read-only): the team's events oldest first after `cursor`, up to `limit`. Pass `next_cursor` back to continue: cursors are the chain's sequence, stable across restarts. `format=ocsf` maps each event to OCSF 1.1 (Authentication 3002 for sign-in and sign-out, Account Change 3001 otherwise).",
+  input: z.object({
+    cursor: z
+      .string()
+      .regex(/^\d{1,18}$/)
+      .default('0'),
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    format: z.enum(EVENT_PULL_FORMATS).default('native'),
+  }),
+  output: z.object({
+    events: z.array(z.record(z.string(), z.unknown())),
+    next_cursor: z.string(),
+    has_more: z.boolean(),
+  }),
 });

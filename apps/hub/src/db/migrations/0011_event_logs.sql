@@ -76,3 +76,10 @@ create table siem_destinations (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+
+-- The pull API's token per team (SIEMs that poll): only its hash; a new one replaces the old.
+create table event_pull_tokens (
+  team_slug text primary key,
+  token_hash text not null unique,
+  created_at timestamptz not null default now()
+);

@@ -340,6 +340,34 @@ export const eventsRepository = {
     await q.query('update event_chain_heads set floor_seq = $2 where team_slug = $1', [teamSlug, floorSeq]);
   },
 
+  // ── the pull API's token ──
+  async setPullToken(q: Queryable, teamSlug: string, tokenHash: string): Promise<Date> {
+    const [row] = await q.query<{ created_at: Date }>(
+      `insert into event_pull_tokens (team_slug, token_hash) values ($1, $2)
+       on conflict (team_slug) do update set token_hash = excluded.token_hash, created_at = now() returning created_at`,
+      [teamSlug, tokenHash],
+    );
+    return row?.created_at ?? new Date();
+  },
+
+  async removePullToken(q: Queryable, teamSlug: string): Promise<void> {
+    await q.query('delete from event_pull_tokens where team_slug = $1', [teamSlug]);
+  },
+
+  async pullTokenCreatedAt(q: Queryable, teamSlug: string): Promise<Date | null> {
+    const [row] = await q.query<{ created_at: Date }>('select created_at from event_pull_tokens where team_slug = $1', [
+      teamSlug,
+    ]);
+    return row?.created_at ?? null;
+  },
+
+  async teamOfPullToken(q: Queryable, tokenHash: string): Promise<string | null> {
+    const [row] = await q.query<{ team_slug: string }>('select team_slug from event_pull_tokens where token_hash = $1', [
+      tokenHash,
+    ]);
+    return row?.team_slug ?? null;
+  },
+
   // ── settings ──
   async settings(q: Queryable, teamSlug: string): Promise<{ delete_after_days: number | null; siem_enabled: boolean }> {
     const [row] = await q.query<{ delete_after_days: number | null; siem_enabled: boolean }>(

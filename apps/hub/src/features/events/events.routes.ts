@@ -5,8 +5,10 @@ import {
   auditLogsExportEndpoint,
   auditLogsFetchEndpoint,
   auditLogsFiltersFetchEndpoint,
+  auditLogsPullTokenEndpoint,
   auditLogsVerifyEndpoint,
   eventsIngestEndpoint,
+  eventsPullEndpoint,
   hubEventsFeedEndpoint,
   siemToolsConfigureEndpoint,
   siemToolsEndpoint,
@@ -32,6 +34,8 @@ export function eventsRoutes(
     deviceGuard: DeviceGuard;
     /** Checks a call is signed by the team's licence server (the integration feature's). */
     verifyServerCall: (request: FastifyRequest, path: string, teamSlug: string) => Promise<unknown>;
+    /** Refuses a team whose event-logs service is off (the integration feature's gate). */
+    requireService: (teamSlug: string) => Promise<void>;
     events: EventsService;
     siem: SiemService;
   },
@@ -80,7 +84,18 @@ export function eventsRoutes(
     return undefined;
   });
 
+  // ── the pull API: its own read-only token per team ──
+  router.handle(eventsPullEndpoint, guard, async ({ input, request }) => {
+    const team = await events.pullCaller(request.headers.authorization);
+    await o.requireService(team);
+    return events.pull(team, input);
+  });
+
   // ── settings (reachable while the service is off) ──
+  router.handle(auditLogsPullTokenEndpoint, guard, async ({ input, ctx }) => {
+    const caller = requireHubCaller(ctx);
+    return events.pullToken(caller.teamSlug, caller.email, input.action);
+  });
   router.handle(auditLogsConfigurationFetchEndpoint, guard, async ({ ctx }) => events.config(requireHubCaller(ctx).teamSlug));
   router.handle(auditLogsConfigurationUpdateEndpoint, guard, async ({ input, ctx }) =>
     events.setRetention(requireHubCaller(ctx).teamSlug, input.delete_after_days),

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { EventFilters, type EventInput, type EventRecord, EXPORT_COLUMNS, type ExportFormat } from '@latchkey/contracts';
-import { AppError, type Db, type Queryable } from '@latchkey/runtime';
+import { AppError, type Db, hashToken, type Queryable, randomToken, unauthorized } from '@latchkey/runtime';
 import type { DeviceCaller } from '../devices/index.ts';
 import { checkChain, GENESIS_HASH } from './chain.ts';
 import { isUnfiltered, type NewEvent, partitionName, eventsRepository as repo } from './events.repository.ts';
+import { toOcsf } from './ocsf.ts';
 
 type Filters = Required<EventFilters>;
 /** A filtered count stops here: past it the console shows "more than". */
@@ -63,12 +64,17 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
   const parseFilters = (f: unknown): Filters => EventFilters.parse(f ?? {}) as Filters;
 
   async function config(teamSlug: string) {
-    const [s, head] = await Promise.all([repo.settings(db, teamSlug), repo.head(db, teamSlug)]);
+    const [s, head, pull] = await Promise.all([
+      repo.settings(db, teamSlug),
+      repo.head(db, teamSlug),
+      repo.pullTokenCreatedAt(db, teamSlug),
+    ]);
     return {
       delete_after_days: s.delete_after_days,
       self_hosted: o.selfHosted,
       siem_enabled: s.siem_enabled,
       total_events: Math.max(0, head.seq - head.floor_seq + 1),
+      pull_token_created_at: pull ? new Date(pull).toISOString() : null,
     };
   }
 
@@ -218,6 +224,45 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
     },
 
     config,
+
+    /** The pull API's token: a new one replaces the old (shown once, kept hashed); revoke removes it. */
+    async pullToken(teamSlug: string, actor: string, action: 'create' | 'revoke') {
+      return db.transaction(async (tx) => {
+        if (action === 'revoke') {
+          await repo.removePullToken(tx, teamSlug);
+          await recordHubEvents(tx, teamSlug, [
+            { actor, actor_type: 'admin', activity: 'event_logs.pull_token_revoked', component: 'event_logs' },
+          ]);
+          return { token: null, created_at: null };
+        }
+        const token = `lkpull_${randomToken(32)}`;
+        const created = await repo.setPullToken(tx, teamSlug, hashToken(token));
+        await recordHubEvents(tx, teamSlug, [
+          { actor, actor_type: 'admin', activity: 'event_logs.pull_token_created', component: 'event_logs' },
+        ]);
+        return { token, created_at: new Date(created).toISOString() };
+      });
+    },
+
+    /** The team a pull token belongs to, or 401. */
+    async pullCaller(authorization: string | undefined): Promise<string> {
+      const token = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : '';
+      const team = token.startsWith('lkpull_') ? await repo.teamOfPullToken(db, hashToken(token)) : null;
+      if (!team) throw unauthorized('A valid events pull token is required.');
+      return team;
+    },
+
+    /** Oldest first after the cursor (the chain's seq): stable across restarts and instances. */
+    async pull(teamSlug: string, input: { cursor: string; limit: number; format: 'native' | 'ocsf' }) {
+      const rows = await repo.after(db, teamSlug, parseFilters({}), Number(input.cursor), input.limit + 1);
+      const page = rows.slice(0, input.limit);
+      const last = page.at(-1);
+      return {
+        events: page.map((r) => (input.format === 'ocsf' ? toOcsf(r) : (r as unknown as Record<string, unknown>))),
+        next_cursor: last ? String(last.seq) : input.cursor,
+        has_more: rows.length > input.limit,
+      };
+    },
 
     async setRetention(teamSlug: string, days: number) {
       if (!o.selfHosted)

@@ -293,3 +293,54 @@ describe("the Hub's own actions", () => {
     ]);
   });
 });
+
+describe('the pull API for SIEMs that poll', () => {
+  const pull = (query: string, token: string) =>
+    fetch(`${hub.url}/api/v1/events/pull/${query}`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('reads oldest first with a stable cursor, natively or as OCSF, with its own revocable token', async () => {
+    const made = await send<{ token: string; created_at: string }>(
+      hub,
+      '/audit/logs/pull/token/',
+      { team_slug: TEAM, action: 'create' },
+      admin,
+    );
+    expect(made.body.token).toMatch(/^lkpull_/);
+    const [stored] = await db.query<{ token_hash: string }>('select token_hash from event_pull_tokens where team_slug = $1', [
+      TEAM,
+    ]);
+    expect(stored?.token_hash).not.toContain(made.body.token);
+
+    const first = (await (await pull('?limit=5', made.body.token)).json()) as {
+      events: { seq: number }[];
+      next_cursor: string;
+      has_more: boolean;
+    };
+    expect(first.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(first.has_more).toBe(true);
+    const next = (await (await pull(`?limit=5&cursor=${first.next_cursor}`, made.body.token)).json()) as {
+      events: { seq: number }[];
+    };
+    expect(next.events[0]?.seq).toBe(6);
+
+    const ocsfRes = await pull('?limit=100&format=ocsf', made.body.token);
+    const ocsfText = await ocsfRes.text();
+    expect(ocsfRes.status, ocsfText).toBe(200);
+    const ocsf = JSON.parse(ocsfText) as {
+      events: { class_uid: number; activity_name: string; status: string; message: string }[];
+    };
+    const failedSignIn = ocsf.events.find((e) => e.message === 'auth.sign_in');
+    expect(failedSignIn).toMatchObject({ class_uid: 3002, activity_name: 'Logon', status: 'Failure' });
+    expect(ocsf.events.find((e) => e.message === 'group.created')).toMatchObject({ class_uid: 3001, activity_name: 'Create' });
+
+    expect((await pull('', 'lkpull_wrong')).status).toBe(401);
+    expect((await pull('', '')).status).toBe(401);
+    // A console token is not a pull token.
+    expect((await pull('', admin.authorization?.slice(7) ?? '')).status).toBe(401);
+    await send(hub, '/audit/logs/pull/token/', { team_slug: TEAM, action: 'revoke' }, admin);
+    expect((await pull('', made.body.token)).status).toBe(401);
+
+    const doc = (await (await fetch(`${hub.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(doc.paths['/api/v1/events/pull/']).toBeDefined();
+  });
+});

@@ -65,15 +65,13 @@ export function createSharingService(db: Db) {
         await recordHubEvents(
           tx,
           teamSlug,
-          shareIds
-            .slice(0, revoked)
-            .map((id) => ({
-              actor: by,
-              actor_type: 'admin' as const,
-              activity: 'share.revoked',
-              component: 'sharing',
-              target: id,
-            })),
+          shareIds.slice(0, revoked).map((id) => ({
+            actor: by,
+            actor_type: 'admin' as const,
+            activity: 'share.revoked',
+            component: 'sharing',
+            target: id,
+          })),
         );
         return { revoked };
       });
