@@ -7,6 +7,7 @@ import {
   WEBHOOK_TOKEN,
   webhookReceiver,
 } from '../../apps/hub/src/testing/siem-receivers.ts';
+import { HUB_URL } from '../support/env.ts';
 import { ADMINS, atRoute, signIn } from '../support/latchkey.ts';
 import { shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
@@ -148,4 +149,24 @@ test('event logs: an unreachable destination shows siem_url_unreachable', async 
   await form.getByTestId('siem-token').fill('x');
   await form.getByTestId('siem-save').click();
   await expect(form.getByTestId('modal-error')).toHaveText('The SIEM URL could not be reached');
+});
+
+test('event logs: a pull token made in the console reads the events API, then is revoked', async ({ page, request }) => {
+  await signIn(page, ADMINS.alex.email);
+  await page.goto('/#/settings/eventlogs');
+  const card = page.getByTestId('pull-token-card');
+  await card.getByTestId('pull-token-create').click();
+  const token = (await card.getByTestId('pull-token-shown').locator('code').textContent()) ?? '';
+  expect(token).toMatch(/^lkpull_/);
+  await shots(page, 'eventlogs-pull-token');
+  const pulled = await request.get(`${HUB_URL}/api/v1/events/pull/?limit=5&format=ocsf`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(pulled.status()).toBe(200);
+  const body = (await pulled.json()) as { events: { class_uid: number }[] };
+  expect(body.events.length).toBeGreaterThan(0);
+  await card.getByTestId('pull-token-revoke').click();
+  await expect(card.getByTestId('pull-token-state')).toHaveText('No token yet.');
+  const refused = await request.get(`${HUB_URL}/api/v1/events/pull/`, { headers: { authorization: `Bearer ${token}` } });
+  expect(refused.status()).toBe(401);
 });

@@ -90,19 +90,19 @@ export function EventLogs() {
       ),
     },
     { key: 'activity', header: 'eventlogs.col.activity', cell: (r) => <Code>{r.activity}</Code> },
-    { key: 'component', header: 'eventlogs.col.component', visibleFrom: 'sm', cell: (r) => r.component },
+    { key: 'component', header: 'eventlogs.col.component', visibleFrom: 'lg', cell: (r) => r.component },
     {
       key: 'target',
       header: 'eventlogs.col.target',
       visibleFrom: 'md',
-      maxWidth: 220,
+      maxWidth: 200,
       cell: (r) => (
         <Text size="sm" truncate>
           {r.target || '–'}
         </Text>
       ),
     },
-    { key: 'ip', header: 'eventlogs.col.ip', visibleFrom: 'lg', nowrap: true, cell: (r) => r.ip || '–' },
+    { key: 'ip', header: 'eventlogs.col.ip', visibleFrom: 'xl', nowrap: true, cell: (r) => r.ip || '–' },
     {
       key: 'outcome',
       header: 'eventlogs.col.outcome',
@@ -147,7 +147,7 @@ export function EventLogs() {
           />
           <ExportMenu filters={filters} />
         </Group>
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 6 }} spacing="sm">
+        <SimpleGrid cols={{ base: 2, md: 3, xl: 6 }} spacing="sm">
           {select('activities', 'eventlogs.filter.activities', options.data?.activities, 'filter-activities')}
           {select('actors', 'eventlogs.filter.actors', options.data?.actors, 'filter-actors')}
           {select('components', 'eventlogs.filter.components', options.data?.components, 'filter-components')}
@@ -206,7 +206,7 @@ export function EventLogs() {
           style: { cursor: 'pointer' },
         })}
         testId="event-table"
-        minWidth={720}
+        minWidth={560}
         error={list.isError}
         onRetry={() => void list.refetch()}
         emptyTestId="event-empty"

@@ -4,6 +4,8 @@ import {
   Badge,
   Button,
   Card,
+  Code,
+  CopyButton,
   Group,
   NumberInput,
   SimpleGrid,
@@ -28,6 +30,7 @@ import { consoleKeys, useAuxServicesQuery } from '../console/index.ts';
 import {
   eventKeys,
   useEventLogsConfigQuery,
+  usePullTokenMutation,
   useRetentionMutation,
   useSiemSwitchMutation,
   useSiemToolQuery,
@@ -80,6 +83,7 @@ export function EventLogsSettings() {
       <ServiceCard credentialId={hub?.credential_id ?? ''} on={on} loading={services.isLoading} />
       {on && <RetentionCard />}
       {on && <SiemCard />}
+      {on && <PullTokenCard />}
     </Stack>
   );
 }
@@ -348,5 +352,64 @@ function Destination({
         </ConfirmDialog>
       )}
     </Stack>
+  );
+}
+
+/** The pull API's token (SIEMs that poll): shown once when made; a new one replaces the old. */
+function PullTokenCard() {
+  const { t } = useTranslation();
+  const config = useEventLogsConfigQuery();
+  const token = usePullTokenMutation();
+  const [shown, setShown] = useState<string | null>(null);
+  const created = config.data?.pull_token_created_at ?? null;
+  return (
+    <SettingsCard title={t('eventlogs.pull.title')} testId="pull-token-card">
+      <Text size="sm" c="dimmed">
+        {t('eventlogs.pull.description')}
+      </Text>
+      <Text size="sm" data-testid="pull-token-state">
+        {created ? t('eventlogs.pull.created', { date: formatDateTime(created) }) : t('eventlogs.pull.none')}
+      </Text>
+      {shown && (
+        <Alert color="yellow" data-testid="pull-token-shown">
+          <Stack gap="xs">
+            <Text size="sm">{t('eventlogs.pull.copy_now')}</Text>
+            <Group gap="xs" wrap="nowrap">
+              <Code style={{ wordBreak: 'break-all' }}>{shown}</Code>
+              <CopyButton value={shown}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="light" onClick={copy}>
+                    {t(copied ? 'eventlogs.pull.copied' : 'eventlogs.pull.copy')}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+      <Group gap="sm">
+        <Button
+          size="sm"
+          variant="default"
+          loading={token.isPending}
+          onClick={() => token.mutate({ action: 'create' }, { onSuccess: (r) => setShown(r.token) })}
+          data-testid="pull-token-create"
+        >
+          {t(created ? 'eventlogs.pull.replace' : 'eventlogs.pull.create')}
+        </Button>
+        {created && (
+          <Button
+            size="sm"
+            variant="subtle"
+            color="red"
+            disabled={token.isPending}
+            onClick={() => token.mutate({ action: 'revoke' }, { onSuccess: () => setShown(null) })}
+            data-testid="pull-token-revoke"
+          >
+            {t('eventlogs.pull.revoke')}
+          </Button>
+        )}
+      </Group>
+    </SettingsCard>
   );
 }

@@ -94,6 +94,7 @@ export const useRetentionMutation = () => useEventsMutation('auditLogsConfigurat
 export const useSiemSwitchMutation = () => useEventsMutation('auditLogsConfiguration');
 export const useSiemConfigureMutation = () => useEventsMutation('siemToolsConfigure');
 export const useSiemUpdateMutation = () => useEventsMutation('siemToolUpdate');
+export const usePullTokenMutation = () => useEventsMutation('auditLogsPullToken');
 
 /**
  * Streams the current filter's export from the Hub and saves it: the body is read as it arrives,
