@@ -140,11 +140,21 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     siem,
   });
   // Retention runs hourly on the queue (any instance; one run per hour by its key).
-  const retention = jobs.define<{ hour: number }>('event-retention', async () => void (await events.applyRetention()), {
-    retryLimit: 3,
-    retryDelaySeconds: 60,
-    expireInSeconds: 600,
-  });
+  const prepareMonths = () =>
+    events.prepareMonths().catch((err: unknown) => app.log.warn({ err }, 'event log partitions not made ahead'));
+  await prepareMonths();
+  const retention = jobs.define<{ hour: number }>(
+    'event-retention',
+    async () => {
+      await prepareMonths();
+      await events.applyRetention();
+    },
+    {
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      expireInSeconds: 600,
+    },
+  );
   const retentionTick = () => {
     const hour = Math.floor(Date.now() / 3_600_000);
     void retention

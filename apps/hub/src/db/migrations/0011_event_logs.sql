@@ -3,7 +3,8 @@
 -- One store of every team's events, partitioned by the month the Hub recorded them (retention
 -- drops whole months), each team's rows forming a hash chain: `hash` is sha256 over the row's
 -- canonical form, which includes `prev_hash`, the hash of the team's previous event (seq - 1).
--- Partitions are created by the Hub as months begin (events.repository.ts `ensureMonth`).
+-- The Hub creates each month's partition ahead of time (at start and hourly, events.repository.ts
+-- `ensureMonth`); the default partition only catches a row whose month was not made yet.
 create table event_log (
   team_slug text not null,
   seq bigint not null,
@@ -23,6 +24,7 @@ create table event_log (
   hash text not null,
   primary key (team_slug, seq, recorded_at)
 ) partition by range (recorded_at);
+create table event_log_default partition of event_log default;
 -- Keyset paging newest first, and the filters' columns within a team.
 create index event_log_actor on event_log (team_slug, actor, seq);
 create index event_log_activity on event_log (team_slug, activity, seq);

@@ -60,8 +60,6 @@ export function toRecord(r: EventRow): EventRecord & { team_slug: string } {
   };
 }
 
-/** Monthly partitions known to exist in this process (creating one is idempotent; this saves the round trip). */
-const knownMonths = new Set<string>();
 const monthStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
 const nextMonth = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
 export const partitionName = (d: Date) => `event_log_y${d.getUTCFullYear()}m${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
@@ -104,10 +102,12 @@ export const isUnfiltered = (f: Required<EventFilters>) =>
   !f.search_value;
 
 export const eventsRepository = {
-  /** Creates the month's partition of `at` if missing (several instances may race: the loser's error is ignored). */
+  /**
+   * Creates the month's partition of `at` if missing. Called outside any transaction (at start,
+   * hourly, for this month and the next): several instances may race, and the loser's error is ignored.
+   */
   async ensureMonth(q: Queryable, at: Date): Promise<void> {
     const name = partitionName(at);
-    if (knownMonths.has(name)) return;
     const from = monthStart(at).toISOString();
     const to = nextMonth(at).toISOString();
     try {
@@ -117,7 +117,6 @@ export const eventsRepository = {
       // Created meanwhile by another instance.
       if (code !== '42P07' && code !== '23505') throw error;
     }
-    knownMonths.add(name);
   },
 
   /**
@@ -146,7 +145,8 @@ export const eventsRepository = {
     let prev = head?.hash ?? GENESIS_HASH;
     // Taken after the lock: within a team, later seq never has an earlier time.
     const at = recordedAt ?? new Date();
-    await this.ensureMonth(q, at);
+    // Back-dated rows (tests, imports) get their month made here; live rows find theirs made ahead.
+    if (recordedAt) await this.ensureMonth(q, at);
     const recorded = at.toISOString();
     const rows: (ChainedFields & { hash: string })[] = todo.map((e) => {
       seq++;
@@ -320,7 +320,6 @@ export const eventsRepository = {
 
   async dropPartition(q: Queryable, partition: string): Promise<void> {
     await q.query(`drop table if exists ${partition}`);
-    knownMonths.delete(partition);
   },
 
   async deleteTeamRowsIn(q: Queryable, partition: string, teamSlug: string): Promise<void> {

@@ -225,6 +225,12 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
 
     config,
 
+    /** This month's and next month's partitions, made ahead (at start and hourly). */
+    async prepareMonths(now = new Date()) {
+      await repo.ensureMonth(db, now);
+      await repo.ensureMonth(db, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
+    },
+
     /** The pull API's token: a new one replaces the old (shown once, kept hashed); revoke removes it. */
     async pullToken(teamSlug: string, actor: string, action: 'create' | 'revoke') {
       return db.transaction(async (tx) => {
