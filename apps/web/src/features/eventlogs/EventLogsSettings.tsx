@@ -221,7 +221,13 @@ function SiemCard() {
                     {t('siem.status.not_configured')}
                   </Badge>
                 </Stack>
-                <Button size="xs" variant="light" onClick={() => setEditing(name)} data-testid={`siem-configure-${name}`}>
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() => setEditing(name)}
+                  style={{ flexShrink: 0 }}
+                  data-testid={`siem-configure-${name}`}
+                >
                   {t('siem.configure')}
                 </Button>
               </Group>
