@@ -98,7 +98,7 @@ export default defineConfig({
       // Warnings and fatal start-up errors (pino writes them to stdout) belong in the run's output.
       stdout: 'pipe',
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 180_000,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
     },
     {
@@ -125,7 +125,7 @@ export default defineConfig({
       // Warnings and fatal start-up errors (pino writes them to stdout) belong in the run's output.
       stdout: 'pipe',
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 180_000,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
     },
   ],

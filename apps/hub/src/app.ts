@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AuxService } from '@latchkey/contracts';
 import * as contracts from '@latchkey/contracts';
 import {
@@ -8,6 +9,7 @@ import {
   type Db,
   defineMailOutbox,
   openApiDocument,
+  outboundPolicy,
   registerMetrics,
 } from '@latchkey/runtime';
 import type { Config } from './config.ts';
@@ -20,6 +22,7 @@ import { createHubGuard } from './http/guard.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
 import { loadHubKeys, loadHubTokenSecret } from './platform/keys.ts';
+import { useHubOutboundPolicy } from './platform/outbound.ts';
 
 // Sign-in and account security (issue 3)
 
@@ -32,10 +35,14 @@ import { auditRoutes } from './features/audit/audit.routes.ts';
 import { servicesFor } from './features/connector/capabilities.ts';
 import { createDeviceGuard } from './features/devices/device-guard.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
+// Event logs and SIEM export (issue 12)
 import { eventsRoutes } from './features/events/events.routes.ts';
+import { createEventsService } from './features/events/events.service.ts';
+import { createSiemService } from './features/events/siem.service.ts';
 // Hub integration (issue 6)
 import { integrationRoutes } from './features/integration/integration.routes.ts';
-import { onlyWithService } from './features/integration/service-gate.ts';
+import { verifyServerCall } from './features/integration/server-call.ts';
+import { onlyWithService, requireService } from './features/integration/service-gate.ts';
 import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
 import { createRecoveryNotifier } from './features/recovery/recovery-notifier.ts';
 import { sharingRoutes } from './features/sharing/sharing.routes.ts';
@@ -111,12 +118,62 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   const mail = defineMailOutbox(jobs, createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
   const notifier = createRecoveryNotifier(mail, config.ALLOWED_ORIGINS[0] ?? '');
   recoveryRoutes(router, ...gate('recovery'), db, notifier);
-  eventsRoutes(router, gate('audit_logs')[1], db);
+  // Event logs and SIEM export (issue 12). SIEM destinations are addresses admins give: through the outbound guard.
+  useHubOutboundPolicy(
+    outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW, timeoutMs: 10_000 }),
+  );
+  const siem = createSiemService(db, jobs, {
+    sentinelUrl: config.SENTINEL_DATA_COLLECTOR_URL,
+    pumpIntervalMs: config.SIEM_PUMP_INTERVAL_MS,
+    log: app.log,
+    ca: config.SIEM_CA_FILE ? readFileSync(config.SIEM_CA_FILE, 'utf8') : undefined,
+  });
+  const events = createEventsService(db, { selfHosted: !config.EVENT_LOGS_MANAGED, onAppended: () => siem.kick() });
+  const [gatedLogs, gatedDevices] = gate('audit_logs');
+  eventsRoutes(serving('audit_logs'), {
+    guard,
+    gated: gatedLogs,
+    deviceGuard: gatedDevices,
+    verifyServerCall: (request, path, teamSlug) => verifyServerCall(db, request, path, teamSlug),
+    requireService: (teamSlug) => requireService(db, teamSlug, 'audit_logs'),
+    events,
+    siem,
+  });
+  // Retention runs hourly on the queue (any instance; one run per hour by its key).
+  const prepareMonths = () =>
+    events.prepareMonths().catch((err: unknown) => app.log.warn({ err }, 'event log partitions not made ahead'));
+  await prepareMonths();
+  const retention = jobs.define<{ hour: number }>(
+    'event-retention',
+    async () => {
+      await prepareMonths();
+      await events.applyRetention();
+    },
+    {
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      expireInSeconds: 600,
+    },
+  );
+  const retentionTick = () => {
+    const hour = Math.floor(Date.now() / 3_600_000);
+    void retention
+      .enqueue(db, { hour }, { key: String(hour) })
+      .catch((err: unknown) => app.log.warn({ err }, 'retention not queued'));
+  };
   // Generated from the calls actually served.
   const openapi = openApiDocument('Latchkey hub', config.HUB_VERSION, router.complete());
   app.get('/openapi.json', async () => openapi);
 
   await jobs.start();
-  app.addHook('onClose', () => jobs.stop());
+  siem.start();
+  retentionTick();
+  const retentionTimer = setInterval(retentionTick, 3_600_000);
+  retentionTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(retentionTimer);
+    await siem.stop();
+    await jobs.stop();
+  });
   return app;
 }

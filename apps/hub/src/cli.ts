@@ -1,8 +1,10 @@
 // The Hub operator's command line: `npm run hub-cli -- setup-key --team <slug> [--minutes N]`.
 // It reads the Hub's configuration (the same environment and DATA_DIR as the Hub), so it mints
 // with the setup secret the running Hub checks against, without touching its database.
-import { CliError, runCli } from '@latchkey/runtime';
+import { CliError, migrate, openDb, runCli } from '@latchkey/runtime';
 import { loadConfig } from './config.ts';
+import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
+import { createEventsService } from './features/events/events.service.ts';
 import { mintSetupKey, SETUP_KEY_DEFAULT_MINUTES } from './features/registrations/setup-keys.ts';
 import { loadHubKeys } from './platform/keys.ts';
 
@@ -21,6 +23,34 @@ process.exitCode = await runCli(
         const keys = loadHubKeys(loadConfig());
         console.info(mintSetupKey(keys.setupSecret, team, minutes));
         console.error(`Single use, for team "${team}" only, valid for ${minutes} minutes.`);
+      },
+    },
+    'verify-events': {
+      summary:
+        "re-computes a team's event hash chain (all of it, or --from/--to sequence numbers) and says where it breaks; exit code 1 when it does",
+      usage: '--team <team-slug> [--from N] [--to N]',
+      options: { team: { required: true }, from: {}, to: {} },
+      async run(values) {
+        const num = (v: string | undefined, name: string) => {
+          if (v === undefined) return undefined;
+          const n = Number(v);
+          if (!Number.isInteger(n) || n < 1) throw new CliError(`--${name} must be a whole number from 1.`, 2);
+          return n;
+        };
+        const config = loadConfig();
+        // The embedded database is one process's: stop the Hub first, or point HUB_DATABASE_URL at PostgreSQL.
+        const db = await openDb({ url: config.HUB_DATABASE_URL, dataDir: config.DATA_DIR });
+        try {
+          await migrate(db, MIGRATIONS_DIR);
+          const result = await createEventsService(db, { selfHosted: !config.EVENT_LOGS_MANAGED }).verify(values.team as string, {
+            from_seq: num(values.from, 'from'),
+            to_seq: num(values.to, 'to'),
+          });
+          console.info(JSON.stringify(result, null, 2));
+          if (!result.ok) throw new CliError(`The chain breaks at seq ${result.problem?.seq} (${result.problem?.kind}).`, 1);
+        } finally {
+          await db.close();
+        }
       },
     },
   },

@@ -1,4 +1,4 @@
-import { envFlag, parseConfig, trustProxySetting } from '@latchkey/runtime';
+import { envFlag, parseAllowList, parseConfig, trustProxySetting } from '@latchkey/runtime';
 import { z } from 'zod';
 
 /** Browser origins, exact (scheme://host[:port]); the console calls the Hub from one of them. */
@@ -63,6 +63,18 @@ const Config = z
      * JSON) and calling it back at DEMO_SERVER_URL: `npm start` pins the two keys crosswise.
      */
     SEED_DEMO: envFlag,
+    /** SIEM destinations on these hosts or networks are reachable in production too (they are refused otherwise when private). */
+    OUTBOUND_ALLOW: z.string().optional().transform(parseAllowList),
+    /** A Hub run for the customer by someone else: the retention is not theirs to set (spec §2: self-hosted only). */
+    EVENT_LOGS_MANAGED: envFlag,
+    /** Microsoft Sentinel's Data Collector API; `{workspace_id}` is replaced by the form's workspace id. */
+    SENTINEL_DATA_COLLECTOR_URL: z
+      .string()
+      .default('https://{workspace_id}.ods.opinsights.azure.com/api/logs?api-version=2016-04-01'),
+    /** A PEM file of certificate authorities trusted for SIEM destinations besides the system's (a private CA). */
+    SIEM_CA_FILE: z.string().optional(),
+    /** How often the SIEM pump looks for undelivered events, in milliseconds. */
+    SIEM_PUMP_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
     DEMO_TEAM_SLUG: z.string().min(1).max(100).default('northwind'),
     DEMO_CREDENTIAL_ID: z.string().min(1).max(200).default('demo-hub'),
     DEMO_SERVER_KEY: z.string().min(1).optional(),

@@ -29,12 +29,15 @@ import { brandingRoutes } from './features/branding/branding.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 // Onboarding wizard, family plan (issue 16)
 import { familyRoutes } from './features/family/family.routes.ts';
+// Event logs (issue 12)
+import { createEventForwarder } from './features/events/events.service.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
 // Security audit, sharing, recovery (issue 6)
 import { hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
 // Hub integration (issue 6)
 import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
+import { integrationRepository } from './features/integration/integration.repository.ts';
 import { integrationRoutes } from './features/integration/integration.routes.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
 import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
@@ -287,6 +290,23 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   await jobs.start();
   app.addHook('onClose', () => jobs.stop());
   await billing.startSchedule();
+  // Event logs (issue 12): recordEvent's outbox goes to the team's Hubs, signed, through the queue.
+  const eventForwarder = createEventForwarder(
+    db,
+    jobs,
+    {
+      hubsOf: (teamId) => integrationRepository.setUpHubsOfTeams(db, [teamId]),
+      send: (hub, events) => hubClient.sendEvents(hub, hub.team_slug, events),
+    },
+    { log: app.log, intervalMs: config.EVENT_FORWARD_INTERVAL_MS },
+  );
+
+  await jobs.start();
+  eventForwarder.start();
+  app.addHook('onClose', async () => {
+    await eventForwarder.stop();
+    await jobs.stop();
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {

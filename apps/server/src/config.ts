@@ -89,6 +89,8 @@ const Config = z.object({
         return z.NEVER;
       }
     }),
+  /** How often events waiting for the team's Hub are looked for (event logs), in milliseconds. */
+  EVENT_FORWARD_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
 });
 export type Config = z.output<typeof Config>;
 

@@ -7,6 +7,8 @@ import * as branding from './branding.ts';
 import * as devices from './devices.ts';
 import type { Endpoint, Program } from './endpoint.ts';
 import * as family from './family.ts';
+// Event logs and SIEM export (issue 12)
+import * as eventlogs from './eventlogs.ts';
 import * as groups from './groups.ts';
 import * as hub from './hub.ts';
 import * as hubIntegration from './hub-integration.ts';
@@ -35,6 +37,7 @@ const MODULES = {
   branding,
   devices,
   family,
+  eventlogs,
   groups,
   hub,
   hubIntegration,

@@ -76,6 +76,8 @@ export const ERROR_STATUS = {
   url_fetch_failed: 502,
   app_addition_not_verified: 409,
   cloud_not_connected: 409,
+  // Event logs and SIEM export (issue 12): the SIEM destination did not take a test event.
+  url_not_accessible: 400,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

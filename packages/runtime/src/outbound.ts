@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import tls from 'node:tls';
 
 /**
  * The one way the programs fetch a URL a user gave them (a Hub's address today; SSO metadata, SIEM
@@ -234,9 +235,13 @@ async function checkedAddress(policy: OutboundPolicy, url: URL): Promise<{ addre
 export interface OutboundInit {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Ends the exchange early, on top of the policy's deadline. */
   signal?: AbortSignal;
+  /** Accept a certificate that does not verify (a SIEM's "allow unverified certificate"; the address checks still apply). */
+  insecureTls?: boolean;
+  /** Certificate authorities (PEM) trusted besides the system's (a customer's private CA). */
+  ca?: string;
 }
 
 /**
@@ -259,7 +264,7 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
     if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
     else callback(null, target.address, target.family);
   };
-  const body = init.body === undefined ? undefined : Buffer.from(init.body);
+  const body = init.body === undefined ? undefined : Buffer.isBuffer(init.body) ? init.body : Buffer.from(init.body);
   const headers = { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
 
   return new Promise<Response>((resolve, reject) => {
@@ -276,7 +281,14 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
     );
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
-      { method: init.method ?? 'GET', headers, lookup, agent: false },
+      {
+        method: init.method ?? 'GET',
+        headers,
+        lookup,
+        agent: false,
+        ...(init.insecureTls && url.protocol === 'https:' ? { rejectUnauthorized: false } : {}),
+        ...(init.ca && url.protocol === 'https:' ? { ca: [...tls.rootCertificates, init.ca] } : {}),
+      },
       (response) => {
         const status = response.statusCode ?? 0;
         if (status >= 300 && status < 400)
@@ -311,5 +323,49 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
     if (init.signal?.aborted) return onAbort();
     init.signal?.addEventListener('abort', onAbort);
     request.end(body);
+  });
+}
+
+/**
+ * A TCP (or TLS) connection to a user-given `host:port` (a SIEM's syslog receiver), through the
+ * same address checks as `outboundFetch`: the name resolved once, every address checked, the
+ * connection made to the checked one. Resolves once connected (TLS: once the handshake is done).
+ */
+export async function outboundConnect(
+  target: { host: string; port: number; tls: boolean; insecureTls?: boolean; ca?: string },
+  policy: OutboundPolicy,
+): Promise<import('node:net').Socket> {
+  const url = new URL(
+    `tcp://${target.host.includes(':') && !target.host.startsWith('[') ? `[${target.host}]` : target.host}:${target.port}`,
+  );
+  const checked = await checkedAddress(policy, url);
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new OutboundError('timeout', `No connection within ${policy.timeoutMs} ms.`));
+    }, policy.timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      socket.off('error', onError);
+      resolve(socket);
+    };
+    const onError = () => {
+      clearTimeout(timer);
+      reject(new OutboundError('failed', `Could not connect to ${target.host}:${target.port}.`));
+    };
+    const socket = target.tls
+      ? tls.connect(
+          {
+            host: checked.address,
+            port: target.port,
+            servername: isIP(target.host) ? undefined : target.host,
+            rejectUnauthorized: !target.insecureTls,
+            ...(target.ca ? { ca: [...tls.rootCertificates, target.ca] } : {}),
+          },
+          done,
+        )
+      : net.connect({ host: checked.address, port: target.port }, done);
+    socket.once('error', onError);
   });
 }

@@ -1,21 +1,398 @@
+import type { EventFilters, EventRecord } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { type ChainedFields, eventHash, GENESIS_HASH } from './chain.ts';
+
+/** One event as the store appends it (already validated; `id` is the source's stable id). */
+export interface NewEvent {
+  id: string;
+  actor: string;
+  actor_type: EventRecord['actor_type'];
+  activity: string;
+  component: string;
+  target: string;
+  ip: string;
+  device: string;
+  occurred_at: string;
+  outcome: EventRecord['outcome'];
+  detail: Record<string, unknown>;
+}
+
+interface EventRow {
+  team_slug: string;
+  seq: string | number;
+  id: string;
+  actor: string;
+  actor_type: EventRecord['actor_type'];
+  activity: string;
+  component: string;
+  target: string;
+  ip: string;
+  device: string;
+  occurred_at: Date;
+  recorded_at: Date;
+  outcome: EventRecord['outcome'];
+  detail: Record<string, unknown>;
+  prev_hash: string;
+  hash: string;
+}
+
+const COLUMNS =
+  'team_slug, seq, id, actor, actor_type, activity, component, target, ip, device, occurred_at, recorded_at, outcome, detail, prev_hash, hash';
+
+export function toRecord(r: EventRow): EventRecord & { team_slug: string } {
+  return {
+    team_slug: r.team_slug,
+    seq: Number(r.seq),
+    id: r.id,
+    actor: r.actor,
+    actor_type: r.actor_type,
+    activity: r.activity,
+    component: r.component,
+    target: r.target,
+    ip: r.ip,
+    device: r.device,
+    occurred_at: new Date(r.occurred_at).toISOString(),
+    recorded_at: new Date(r.recorded_at).toISOString(),
+    outcome: r.outcome,
+    detail: r.detail ?? {},
+    prev_hash: r.prev_hash,
+    hash: r.hash,
+  };
+}
+
+const monthStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+const nextMonth = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+export const partitionName = (d: Date) => `event_log_y${d.getUTCFullYear()}m${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The WHERE clause of a filtered read (spec §3 filters), with its parameters from $2 on ($1 is the team). */
+function filterClause(f: Required<EventFilters>, params: unknown[]): string {
+  const parts = ['team_slug = $1'];
+  const add = (sql: (n: number) => string, value: unknown) => {
+    params.push(value);
+    parts.push(sql(params.length));
+  };
+  if (f.activities.length) add((n) => `activity = any($${n}::text[])`, f.activities);
+  if (f.actors.length) add((n) => `actor = any($${n}::text[])`, f.actors);
+  if (f.components.length) add((n) => `component = any($${n}::text[])`, f.components);
+  if (f.ip_addresses.length) add((n) => `ip = any($${n}::text[])`, f.ip_addresses);
+  if (f.dates.start_timestamp !== null && f.dates.start_timestamp !== undefined)
+    add((n) => `occurred_at >= to_timestamp($${n})`, f.dates.start_timestamp);
+  if (f.dates.end_timestamp !== null && f.dates.end_timestamp !== undefined)
+    add((n) => `occurred_at <= to_timestamp($${n})`, f.dates.end_timestamp);
+  if (f.search_value) {
+    const like = `%${escapeLike(f.search_value)}%`;
+    add(
+      (n) =>
+        `(actor ilike $${n} or target ilike $${n} or activity ilike $${n} or ip ilike $${n} or device ilike $${n} or component ilike $${n})`,
+      like,
+    );
+  }
+  return parts.join(' and ');
+}
+
+export const isUnfiltered = (f: Required<EventFilters>) =>
+  !f.activities.length &&
+  !f.actors.length &&
+  !f.components.length &&
+  !f.ip_addresses.length &&
+  f.dates.start_timestamp == null &&
+  f.dates.end_timestamp == null &&
+  !f.search_value;
 
 export const eventsRepository = {
-  /** Appends a device's batch in one statement. */
-  async append(
-    q: Queryable,
-    device: { teamSlug: string; email: string; deviceId: string },
-    events: { type: string; occurred_at: string; detail: Record<string, unknown> }[],
-  ): Promise<void> {
-    const params: unknown[] = [device.teamSlug, device.email, device.deviceId];
-    const values = events.map((e) => {
-      params.push(e.type, e.occurred_at, JSON.stringify(e.detail));
-      const n = params.length;
-      return `($1, $2, $3, $${n - 2}, $${n - 1}, $${n})`;
+  /**
+   * Creates the month's partition of `at` if missing. Called outside any transaction (at start,
+   * hourly, for this month and the next): several instances may race, and the loser's error is ignored.
+   */
+  async ensureMonth(q: Queryable, at: Date): Promise<void> {
+    const name = partitionName(at);
+    const from = monthStart(at).toISOString();
+    const to = nextMonth(at).toISOString();
+    try {
+      await q.query(`create table if not exists ${name} partition of event_log for values from ('${from}') to ('${to}')`);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      // Created meanwhile by another instance.
+      if (code !== '42P07' && code !== '23505') throw error;
+    }
+  },
+
+  /**
+   * Appends events to the team's chain in the caller's transaction: locks the chain head, skips
+   * ids already stored, links each new event to the one before. Returns how many were new.
+   */
+  async append(q: Queryable, teamSlug: string, events: readonly NewEvent[], recordedAt?: Date): Promise<number> {
+    if (!events.length) return 0;
+    const ids = await q.query<{ id: string }>(
+      `insert into event_ids (team_slug, id) select $1, unnest($2::uuid[]) on conflict do nothing returning id`,
+      [teamSlug, events.map((e) => e.id)],
+    );
+    const fresh = new Set(ids.map((r) => r.id));
+    const seen = new Set<string>();
+    const todo = events.filter((e) => fresh.has(e.id) && !seen.has(e.id) && seen.add(e.id));
+    if (!todo.length) return 0;
+    await q.query('insert into event_chain_heads (team_slug, hash) values ($1, $2) on conflict (team_slug) do nothing', [
+      teamSlug,
+      GENESIS_HASH,
+    ]);
+    const [head] = await q.query<{ seq: string | number; hash: string }>(
+      'select seq, hash from event_chain_heads where team_slug = $1 for update',
+      [teamSlug],
+    );
+    let seq = Number(head?.seq ?? 0);
+    let prev = head?.hash ?? GENESIS_HASH;
+    // Taken after the lock: within a team, later seq never has an earlier time.
+    const at = recordedAt ?? new Date();
+    // Back-dated rows (tests, imports) get their month made here; live rows find theirs made ahead.
+    if (recordedAt) await this.ensureMonth(q, at);
+    const recorded = at.toISOString();
+    const rows: (ChainedFields & { hash: string })[] = todo.map((e) => {
+      seq++;
+      const row: ChainedFields = {
+        team_slug: teamSlug,
+        seq,
+        id: e.id,
+        actor: e.actor,
+        actor_type: e.actor_type,
+        activity: e.activity,
+        component: e.component,
+        target: e.target,
+        ip: e.ip,
+        device: e.device,
+        occurred_at: new Date(e.occurred_at).toISOString(),
+        recorded_at: recorded,
+        outcome: e.outcome,
+        detail: e.detail,
+        prev_hash: prev,
+      };
+      prev = eventHash(row);
+      return { ...row, hash: prev };
     });
+    const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
     await q.query(
-      `insert into client_events (team_slug, email, device_id, type, occurred_at, detail) values ${values.join(', ')}`,
+      `insert into event_log (${COLUMNS})
+       select $1, s, i, a, aty, act, c, t, ip, d, o, $2::timestamptz, oc, det, p, h
+       from unnest($3::bigint[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                   $11::text[], $12::timestamptz[], $13::text[], $14::jsonb[], $15::text[], $16::text[])
+         as u(s, i, a, aty, act, c, t, ip, d, o, oc, det, p, h)`,
+      [
+        teamSlug,
+        recorded,
+        col('seq'),
+        col('id'),
+        col('actor'),
+        col('actor_type'),
+        col('activity'),
+        col('component'),
+        col('target'),
+        col('ip'),
+        col('device'),
+        col('occurred_at'),
+        col('outcome'),
+        rows.map((r) => JSON.stringify(r.detail)),
+        col('prev_hash'),
+        col('hash'),
+      ],
+    );
+    await q.query('update event_chain_heads set seq = $2, hash = $3 where team_slug = $1', [teamSlug, seq, prev]);
+    return rows.length;
+  },
+
+  async head(q: Queryable, teamSlug: string): Promise<{ seq: number; hash: string; floor_seq: number }> {
+    const [row] = await q.query<{ seq: string | number; hash: string; floor_seq: string | number }>(
+      'select seq, hash, floor_seq from event_chain_heads where team_slug = $1',
+      [teamSlug],
+    );
+    return row
+      ? { seq: Number(row.seq), hash: row.hash, floor_seq: Number(row.floor_seq) }
+      : { seq: 0, hash: GENESIS_HASH, floor_seq: 1 };
+  },
+
+  /**
+   * One page newest first. Unfiltered, page N is a seq range (the chain is gap-free above the
+   * retention floor): keyset at any depth. Filtered, `beforeSeq` continues from the last row seen;
+   * a jump to page N without it skips rows (bounded by the page limit).
+   */
+  async page(
+    q: Queryable,
+    teamSlug: string,
+    f: Required<EventFilters>,
+    o: { page: number; pageSize: number; beforeSeq?: number | undefined; headSeq: number },
+  ) {
+    const params: unknown[] = [teamSlug];
+    let where = filterClause(f, params);
+    let offset = 0;
+    if (o.beforeSeq !== undefined) {
+      params.push(o.beforeSeq);
+      where += ` and seq < $${params.length}`;
+    } else if (isUnfiltered(f)) {
+      params.push(o.headSeq - (o.page - 1) * o.pageSize);
+      where += ` and seq <= $${params.length}`;
+    } else offset = (o.page - 1) * o.pageSize;
+    params.push(o.pageSize);
+    const rows = await q.query<EventRow>(
+      `select ${COLUMNS} from event_log where ${where} order by seq desc limit $${params.length}${offset ? ` offset ${offset}` : ''}`,
       params,
     );
+    return rows.map(toRecord);
+  },
+
+  /** Rows matching the filter, counted up to `cap` (a count over millions of rows is not worth its time). */
+  async count(q: Queryable, teamSlug: string, f: Required<EventFilters>, cap: number): Promise<number> {
+    const params: unknown[] = [teamSlug];
+    const where = filterClause(f, params);
+    const [row] = await q.query<{ n: string | number }>(
+      `select count(*) as n from (select 1 from event_log where ${where} limit ${cap}) x`,
+      params,
+    );
+    return Number(row?.n ?? 0);
+  },
+
+  /** Oldest first after `afterSeq`: the export's and the SIEM delivery's keyset read. */
+  async after(q: Queryable, teamSlug: string, f: Required<EventFilters>, afterSeq: number, limit: number) {
+    const params: unknown[] = [teamSlug];
+    const where = filterClause(f, params);
+    params.push(afterSeq, limit);
+    const rows = await q.query<EventRow>(
+      `select ${COLUMNS} from event_log where ${where} and seq > $${params.length - 1} order by seq limit $${params.length}`,
+      params,
+    );
+    return rows.map(toRecord);
+  },
+
+  /** Rows seq from..to (inclusive), ascending: the verifier's read. */
+  async range(q: Queryable, teamSlug: string, from: number, to: number, limit: number) {
+    const rows = await q.query<EventRow>(
+      `select ${COLUMNS} from event_log where team_slug = $1 and seq >= $2 and seq <= $3 order by seq limit $4`,
+      [teamSlug, from, to, limit],
+    );
+    return rows.map(toRecord);
+  },
+
+  async hashAt(q: Queryable, teamSlug: string, seq: number): Promise<string | null> {
+    const [row] = await q.query<{ hash: string }>('select hash from event_log where team_slug = $1 and seq = $2', [
+      teamSlug,
+      seq,
+    ]);
+    return row?.hash ?? null;
+  },
+
+  /** The first seq recorded at or after `at` (SIEM backfill), or null. */
+  async firstSeqSince(q: Queryable, teamSlug: string, at: Date): Promise<number | null> {
+    const [row] = await q.query<{ seq: string | number }>(
+      'select min(seq) as seq from event_log where team_slug = $1 and occurred_at >= $2',
+      [teamSlug, at],
+    );
+    return row?.seq == null ? null : Number(row.seq);
+  },
+
+  /** Distinct values of a filter column for the team (the filter options). */
+  async distinct(q: Queryable, teamSlug: string, column: 'activity' | 'actor' | 'component' | 'ip', limit: number) {
+    const rows = await q.query<{ v: string }>(
+      `select distinct ${column} as v from event_log where team_slug = $1 and ${column} <> '' order by 1 limit $2`,
+      [teamSlug, limit],
+    );
+    return rows.map((r) => r.v);
+  },
+
+  // ── retention ──
+  /** The monthly partitions, with their upper bound. */
+  async partitions(q: Queryable): Promise<{ name: string; upper: Date }[]> {
+    const rows = await q.query<{ name: string; bound: string }>(
+      `select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
+       from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+       where p.relname = 'event_log'`,
+    );
+    return rows
+      .map((r) => {
+        const m = /TO \('([^']+)'\)/.exec(r.bound);
+        return m?.[1] ? { name: r.name, upper: new Date(m[1]) } : null;
+      })
+      .filter((p): p is { name: string; upper: Date } => p !== null);
+  },
+
+  async teamsIn(q: Queryable, partition: string): Promise<string[]> {
+    const rows = await q.query<{ team_slug: string }>(`select distinct team_slug from ${partition}`);
+    return rows.map((r) => r.team_slug);
+  },
+
+  async dropPartition(q: Queryable, partition: string): Promise<void> {
+    await q.query(`drop table if exists ${partition}`);
+  },
+
+  async deleteTeamRowsIn(q: Queryable, partition: string, teamSlug: string): Promise<void> {
+    await q.query(`delete from ${partition} where team_slug = $1`, [teamSlug]);
+  },
+
+  /** The lowest seq left and the prev_hash it follows (the new verification anchor). */
+  async lowest(q: Queryable, teamSlug: string): Promise<{ seq: number; prev_hash: string } | null> {
+    const [row] = await q.query<{ seq: string | number; prev_hash: string }>(
+      'select seq, prev_hash from event_log where team_slug = $1 order by seq limit 1',
+      [teamSlug],
+    );
+    return row ? { seq: Number(row.seq), prev_hash: row.prev_hash } : null;
+  },
+
+  async setFloor(q: Queryable, teamSlug: string, floorSeq: number): Promise<void> {
+    await q.query('update event_chain_heads set floor_seq = $2 where team_slug = $1', [teamSlug, floorSeq]);
+  },
+
+  // ── the pull API's token ──
+  async setPullToken(q: Queryable, teamSlug: string, tokenHash: string): Promise<Date> {
+    const [row] = await q.query<{ created_at: Date }>(
+      `insert into event_pull_tokens (team_slug, token_hash) values ($1, $2)
+       on conflict (team_slug) do update set token_hash = excluded.token_hash, created_at = now() returning created_at`,
+      [teamSlug, tokenHash],
+    );
+    return row?.created_at ?? new Date();
+  },
+
+  async removePullToken(q: Queryable, teamSlug: string): Promise<void> {
+    await q.query('delete from event_pull_tokens where team_slug = $1', [teamSlug]);
+  },
+
+  async pullTokenCreatedAt(q: Queryable, teamSlug: string): Promise<Date | null> {
+    const [row] = await q.query<{ created_at: Date }>('select created_at from event_pull_tokens where team_slug = $1', [
+      teamSlug,
+    ]);
+    return row?.created_at ?? null;
+  },
+
+  async teamOfPullToken(q: Queryable, tokenHash: string): Promise<string | null> {
+    const [row] = await q.query<{ team_slug: string }>('select team_slug from event_pull_tokens where token_hash = $1', [
+      tokenHash,
+    ]);
+    return row?.team_slug ?? null;
+  },
+
+  // ── settings ──
+  async settings(q: Queryable, teamSlug: string): Promise<{ delete_after_days: number | null; siem_enabled: boolean }> {
+    const [row] = await q.query<{ delete_after_days: number | null; siem_enabled: boolean }>(
+      'select delete_after_days, siem_enabled from event_log_settings where team_slug = $1',
+      [teamSlug],
+    );
+    return row ?? { delete_after_days: null, siem_enabled: true };
+  },
+
+  async setRetention(q: Queryable, teamSlug: string, days: number): Promise<void> {
+    await q.query(
+      `insert into event_log_settings (team_slug, delete_after_days) values ($1, $2)
+       on conflict (team_slug) do update set delete_after_days = excluded.delete_after_days, updated_at = now()`,
+      [teamSlug, days],
+    );
+  },
+
+  async setSiemEnabled(q: Queryable, teamSlug: string, enabled: boolean): Promise<void> {
+    await q.query(
+      `insert into event_log_settings (team_slug, siem_enabled) values ($1, $2)
+       on conflict (team_slug) do update set siem_enabled = excluded.siem_enabled, updated_at = now()`,
+      [teamSlug, enabled],
+    );
+  },
+
+  async teamsWithRetention(q: Queryable): Promise<{ team_slug: string; delete_after_days: number }[]> {
+    return q.query('select team_slug, delete_after_days from event_log_settings where delete_after_days is not null');
   },
 };

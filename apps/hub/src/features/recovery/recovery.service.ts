@@ -7,6 +7,7 @@ import type {
 } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import { type DeviceCaller, devicesRepository } from '../devices/index.ts';
+import { recordHubEvents } from '../events/index.ts';
 import { type AdminRow, type RequestRow, recoveryRepository as repo } from './recovery.repository.ts';
 import type { RecoveryNotifier } from './recovery-notifier.ts';
 
@@ -33,7 +34,18 @@ export function createRecoveryService(db: Db, notifier: RecoveryNotifier) {
       // background, so a slow or failing SMTP server never holds up the app.
       const { request } = await db.transaction(async (tx) => {
         const opened = await repo.openRequest(tx, device.teamSlug, device.email, device.deviceId);
-        if (opened.created) await notifier.requestOpened(tx, device.teamSlug, opened.request);
+        if (opened.created) {
+          await notifier.requestOpened(tx, device.teamSlug, opened.request);
+          await recordHubEvents(tx, device.teamSlug, [
+            {
+              actor: device.email,
+              actor_type: 'member',
+              activity: 'recovery.requested',
+              component: 'recovery',
+              device: device.deviceId,
+            },
+          ]);
+        }
         return opened;
       });
       return { request_id: request.id, state: request.state };
@@ -57,7 +69,20 @@ export function createRecoveryService(db: Db, notifier: RecoveryNotifier) {
       if (!device.hasKey) {
         throw new AppError('user_key_missing', 'Only a device with a public key can hold the recovery group secret.', 400);
       }
-      const accepted = await repo.acceptAdmin(db, device.teamSlug, requestId, device.email, device.deviceId);
+      const accepted = await db.transaction(async (tx) => {
+        const done = await repo.acceptAdmin(tx, device.teamSlug, requestId, device.email, device.deviceId);
+        if (done)
+          await recordHubEvents(tx, device.teamSlug, [
+            {
+              actor: device.email,
+              actor_type: 'member',
+              activity: 'recovery.admin_accepted',
+              component: 'recovery',
+              device: device.deviceId,
+            },
+          ]);
+        return done;
+      });
       if (!accepted) throw notFound('pending recovery admin request for this member', 'errors.recovery_admin_request_not_found');
       return { state: 'active' as const };
     },
@@ -76,7 +101,19 @@ export function createRecoveryService(db: Db, notifier: RecoveryNotifier) {
     approve(team: string, emails: string[], by: string) {
       return db.transaction(async (tx) => {
         const { link_expiration_period } = await repo.settings(tx, team);
-        return { approved: await repo.approve(tx, team, emails, by, link_expiration_period) };
+        const approved = await repo.approve(tx, team, emails, by, link_expiration_period);
+        await recordHubEvents(
+          tx,
+          team,
+          emails.map((email) => ({
+            actor: by,
+            actor_type: 'admin' as const,
+            activity: 'recovery.approved',
+            component: 'recovery',
+            target: email,
+          })),
+        );
+        return { approved };
       });
     },
 
@@ -114,7 +151,14 @@ export function createRecoveryService(db: Db, notifier: RecoveryNotifier) {
           'errors.member_no_device_key',
         );
       }
-      const admin = await repo.addAdminRequest(db, { teamSlug: team, email: input.email, teamuserId: input.teamuser_id, by });
+      const admin = await db.transaction(async (tx) => {
+        const added = await repo.addAdminRequest(tx, { teamSlug: team, email: input.email, teamuserId: input.teamuser_id, by });
+        if (added)
+          await recordHubEvents(tx, team, [
+            { actor: by, actor_type: 'admin', activity: 'recovery.admin_nominated', component: 'recovery', target: input.email },
+          ]);
+        return added;
+      });
       if (!admin)
         throw new AppError('admin_already_exists', 'This member is already in the recovery group.', 409).shows(
           'errors.already_recovery_admin',

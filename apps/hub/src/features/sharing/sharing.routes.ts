@@ -30,6 +30,6 @@ export function sharingRoutes(router: Router, guard: HubGuard, deviceGuard: Devi
   router.handle(sharingLimitsEndpoint, guard, async ({ ctx }) => sharing.limits(requireHubCaller(ctx).teamSlug));
 
   router.handle(sharingLimitsUpdateEndpoint, guard, async ({ input, ctx }) =>
-    sharing.setLimits(requireHubCaller(ctx).teamSlug, input),
+    sharing.setLimits(requireHubCaller(ctx).teamSlug, input, requireHubCaller(ctx).email),
   );
 }

@@ -1,5 +1,6 @@
 import type { Scope } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { fromAction, plainDetail, recordEvent } from '../events/index.ts';
 import { containsPattern } from '../people/index.ts';
 
 export interface AdminRow {
@@ -111,5 +112,15 @@ export const adminsRepository = {
       teamId,
       JSON.stringify(detail),
     ]);
+    // The team's event log (issue 12).
+    const [actor] = actorId ? await q.query<{ email: string }>('select email from users where id = $1', [actorId]) : [];
+    await recordEvent(q, {
+      teamId,
+      actor: actor?.email ?? 'system',
+      actorType: actor ? 'admin' : 'system',
+      ...fromAction(kind),
+      target: email,
+      detail: plainDetail(detail),
+    });
   },
 };

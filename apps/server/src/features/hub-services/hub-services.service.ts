@@ -1,6 +1,7 @@
 import { AUDIT_POLICY_DEFAULTS, type TeamPolicy } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
+import { recordEvent } from '../events/index.ts';
 import { policiesRepository } from '../policies/index.ts';
 import { hubServicesRepository } from './hub-services.repository.ts';
 
@@ -45,7 +46,17 @@ export function createHubServicesService(db: Db) {
     },
 
     async setRecovery(caller: Caller, enabled: boolean) {
-      const updated = await hubServicesRepository.setRecovery(db, caller.team.id, enabled);
+      const updated = await db.transaction(async (tx) => {
+        const done = await hubServicesRepository.setRecovery(tx, caller.team.id, enabled);
+        if (done)
+          await recordEvent(tx, {
+            teamId: caller.team.id,
+            actor: caller.email,
+            activity: enabled ? 'recovery.service_enabled' : 'recovery.service_disabled',
+            component: 'recovery',
+          });
+        return done;
+      });
       if (!updated)
         throw new AppError('aux_server_not_connected', 'Connect a Hub before switching its services.', 400).shows(
           'errors.connect_hub_first',

@@ -2,6 +2,7 @@ import {
   type Ed25519Jwk,
   type ErrorReply,
   type HubState,
+  hubEventsFeedEndpoint,
   hubRegisterEndpoint,
   hubRevokeSessionsEndpoint,
   hubSetServicesEndpoint,
@@ -109,6 +110,9 @@ export function createHubClient(key: ServerKey) {
         },
         hubRegisterEndpoint.output,
       ),
+    /** The team's events recorded here (event logs, issue 12); the Hub stores each id once. */
+    sendEvents: (hub: HubTarget, teamSlug: string, events: z.input<typeof hubEventsFeedEndpoint.input>['events']) =>
+      ask(hub, teamSlug, hubEventsFeedEndpoint.path, { team_slug: teamSlug, events }, hubEventsFeedEndpoint.output),
     revokeSessions: (hub: HubTarget, teamSlug: string, match: { session_ids?: string[]; user_id?: string }) =>
       ask(hub, teamSlug, hubRevokeSessionsEndpoint.path, { team_slug: teamSlug, ...match }, hubRevokeSessionsEndpoint.output),
   };

@@ -10,8 +10,9 @@ import {
   hubUrlProblem,
   SERVICE_STATUS,
 } from '@latchkey/contracts';
-import { AppError, type Db, randomToken } from '@latchkey/runtime';
+import { AppError, type Db, type Queryable, randomToken } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
+import { recordEvent } from '../events/index.ts';
 import type { HubClient } from './hub-client.ts';
 import { type CredentialRow, integrationRepository as repo } from './integration.repository.ts';
 import { type ServiceStates, statesAfterSetup, toHubServer } from './service-state.ts';
@@ -50,6 +51,8 @@ export interface IntegrationOptions {
 
 export function createIntegrationService(db: Db, options: IntegrationOptions) {
   const { hubClient } = options;
+  const record = (q: Queryable, caller: Caller, activity: string, target: string, detail: Record<string, string> = {}) =>
+    recordEvent(q, { teamId: caller.team.id, actor: caller.email, activity, component: 'integration', target, detail });
   async function connectedHub(caller: Caller, credentialId?: string) {
     const row = credentialId ? await repo.find(db, caller.team.id, credentialId) : await repo.firstConnected(db, caller.team.id);
     if (!row?.server_url || !row.hub_key) throw authNotSet();
@@ -88,18 +91,28 @@ export function createIntegrationService(db: Db, options: IntegrationOptions) {
 
     /** A credential names one connection to a Hub; it holds no secret (the server's key signs for it). */
     async add(caller: Caller, name: string) {
-      return toCredential(await repo.insert(db, caller.team.id, { credentialId: `hub-${randomToken(9)}`, name }));
+      return db.transaction(async (tx) => {
+        const row = await repo.insert(tx, caller.team.id, { credentialId: `hub-${randomToken(9)}`, name });
+        await record(tx, caller, 'integration.credential_added', name);
+        return toCredential(row);
+      });
     },
 
     async rename(caller: Caller, credentialId: string, name: string) {
-      const row = await repo.rename(db, caller.team.id, credentialId, name);
-      if (!row) throw notFound();
-      return toCredential(row);
+      return db.transaction(async (tx) => {
+        const row = await repo.rename(tx, caller.team.id, credentialId, name);
+        if (!row) throw notFound();
+        await record(tx, caller, 'integration.credential_renamed', name);
+        return toCredential(row);
+      });
     },
 
     async remove(caller: Caller, credentialId: string) {
-      if (!(await repo.remove(db, caller.team.id, credentialId))) throw notFound();
-      return { code: 'credential_deleted' as const };
+      return db.transaction(async (tx) => {
+        if (!(await repo.remove(tx, caller.team.id, credentialId))) throw notFound();
+        await record(tx, caller, 'integration.credential_deleted', credentialId);
+        return { code: 'credential_deleted' as const };
+      });
     },
 
     /**
@@ -121,7 +134,10 @@ export function createIntegrationService(db: Db, options: IntegrationOptions) {
       const { hub_key } = await hubClient.register(target, caller.team.slug, { serverUrl: options.selfUrl(), setupKey });
       const hub = await hubClient.verify(target, caller.team.slug);
       const services = statesAfterSetup(hub);
-      await repo.setUp(db, row.id, { serverUrl: url, hubKey: hub_key, hubVersion: hub.version, services });
+      await db.transaction(async (tx) => {
+        await repo.setUp(tx, row.id, { serverUrl: url, hubKey: hub_key, hubVersion: hub.version, services });
+        await record(tx, caller, 'integration.hub_set_up', url, { credential_id: row.credential_id });
+      });
       return toHubServer({ ...row, server_url: url, hub_version: hub.version, services }, true);
     },
 
@@ -134,7 +150,9 @@ export function createIntegrationService(db: Db, options: IntegrationOptions) {
       const row = await connectedHub(caller, credentialId);
       const next: ServiceStates = { ...row.services };
       for (const s of serviceNames(flags)) next[s] = { enabled: true, status: SERVICE_STATUS.active };
-      return { code: 'services_updated', server: await applyOnHub(caller, row, next) };
+      const server = await applyOnHub(caller, row, next);
+      await record(db, caller, 'integration.services_enabled', serviceNames(flags).join(','));
+      return { code: 'services_updated', server };
     },
 
     /** Switching integration off switches every service off: nothing runs without the connection. */
@@ -144,7 +162,9 @@ export function createIntegrationService(db: Db, options: IntegrationOptions) {
       const off = names.includes('integration') ? (Object.keys(row.services) as AuxService[]) : names;
       const next: ServiceStates = { ...row.services };
       for (const s of off) next[s] = { enabled: false, status: SERVICE_STATUS.disabled };
-      return { code: 'services_updated', server: await applyOnHub(caller, row, next) };
+      const server = await applyOnHub(caller, row, next);
+      await record(db, caller, 'integration.services_disabled', off.join(','));
+      return { code: 'services_updated', server };
     },
   };
 }

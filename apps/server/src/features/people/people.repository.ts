@@ -1,5 +1,6 @@
 import type { AppUsage, LicenseStatus, MemberFilters, MemberStatus } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { fromAction, plainDetail, recordEvents } from '../events/index.ts';
 
 export interface MemberRow {
   email: string;
@@ -185,6 +186,22 @@ export const peopleRepository = {
       `insert into member_events (team_id, actor_id, action, target_email, detail)
        select $1, $2, $3, e, $4 from unnest($5::text[]) as e`,
       [teamId, actorId, action, JSON.stringify(detail), emails],
+    );
+    // The team's event log (issue 12): who did it, to whom (a group or logo change names the group or nothing).
+    const [actor] = await q.query<{ email: string }>('select email from users where id = $1', [actorId]);
+    const { activity, component } = fromAction(action);
+    const self = emails.length === 1 && emails[0] === actor?.email;
+    const target = typeof detail.group === 'string' ? detail.group : '';
+    await recordEvents(
+      q,
+      teamId,
+      (self || target ? [target] : emails).map((t) => ({
+        actor: actor?.email ?? '',
+        activity,
+        component,
+        target: t,
+        detail: plainDetail(detail),
+      })),
     );
   },
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '@latchkey/runtime';
+import { plainDetail, recordEvent } from '../events/index.ts';
 
 export interface UserRow {
   id: string;
@@ -37,5 +38,17 @@ export const usersRepository = {
       event.ip ?? null,
       JSON.stringify(event.detail ?? {}),
     ]);
+    // The team's event log gets the same (issue 12): sign-ins and their failures, sign-outs, resets.
+    if (event.teamId) {
+      await recordEvent(q, {
+        teamId: event.teamId,
+        actor: event.email ?? '',
+        activity: `auth.${event.kind}`,
+        component: 'auth',
+        ip: event.ip,
+        outcome: /failed|refused/.test(event.kind) ? 'failure' : 'success',
+        detail: plainDetail(event.detail),
+      });
+    }
   },
 };

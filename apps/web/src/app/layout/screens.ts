@@ -54,4 +54,7 @@ export const SCREENS: Record<string, Screen> = {
   onboarding: screen(() => import('../../features/onboarding/screens.ts'), 'Onboarding'),
   settings: screen(() => import('../../features/settings/screens.ts'), 'SettingsIndex'),
   'settings/family-plan': screen(() => import('../../features/family/screens.ts'), 'FamilyPlan'),
+  // Event logs and SIEM export (issue 12)
+  eventlogs: screen(() => import('../../features/eventlogs/screens.ts'), 'EventLogs'),
+  'settings/eventlogs': screen(() => import('../../features/eventlogs/screens.ts'), 'EventLogsSettings'),
 };

@@ -1,0 +1,262 @@
+import { createHash, createHmac } from 'node:crypto';
+import { hostname } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import type { EventRecord, SiemToolName } from '@latchkey/contracts';
+import { OutboundError, type OutboundPolicy, outboundConnect, outboundFetch } from '@latchkey/runtime';
+
+/**
+ * The SIEM vendors' wire formats. Each sender takes a batch (oldest first) and resolves only once
+ * the destination accepted all of it; anything else throws, and the delivery retries the batch
+ * (at least once: each event keeps its stable `id`, which the receiving side de-duplicates on).
+ */
+export type SiemEvent = EventRecord & { team_slug: string };
+export type SiemConfig = Record<string, string | boolean>;
+
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    /** The destination could not be reached at all (url_not_accessible when saving). */
+    readonly unreachable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface SenderContext {
+  policy: OutboundPolicy;
+  /** Sentinel's Data Collector URL template (`{workspace_id}`). */
+  sentinelUrl: string;
+  /** The destination's id: Splunk's request channel. */
+  channel: string;
+  /** Extra trusted certificate authorities (PEM). */
+  ca?: string | undefined;
+}
+
+const HOST = hostname();
+const str = (c: SiemConfig, k: string) => (typeof c[k] === 'string' ? (c[k] as string) : '');
+
+async function post(
+  ctx: SenderContext,
+  url: string,
+  init: { headers: Record<string, string>; body: string | Buffer; insecure?: boolean },
+) {
+  let res: Response;
+  try {
+    res = await outboundFetch(
+      url,
+      {
+        method: 'POST',
+        headers: init.headers,
+        body: init.body,
+        ...(init.insecure ? { insecureTls: true } : {}),
+        ...(ctx.ca ? { ca: ctx.ca } : {}),
+      },
+      ctx.policy,
+    );
+  } catch (error) {
+    throw new DeliveryError(error instanceof OutboundError ? error.message : 'The destination did not answer.', true);
+  }
+  if (res.status < 200 || res.status >= 300)
+    throw new DeliveryError(
+      `The destination answered with status ${res.status}.`,
+      res.status === 404 || res.status === 401 || res.status === 403,
+    );
+  return res;
+}
+
+/** The event as every JSON destination receives it: flat, stable keys, the chain fields included. */
+export const eventJson = (e: SiemEvent) => ({
+  id: e.id,
+  seq: e.seq,
+  team: e.team_slug,
+  occurred_at: e.occurred_at,
+  recorded_at: e.recorded_at,
+  actor: e.actor,
+  actor_type: e.actor_type,
+  activity: e.activity,
+  component: e.component,
+  target: e.target,
+  ip: e.ip,
+  device: e.device,
+  outcome: e.outcome,
+  detail: e.detail,
+  prev_hash: e.prev_hash,
+  hash: e.hash,
+});
+
+const ndjson = (events: SiemEvent[]) => `${events.map((e) => JSON.stringify(eventJson(e))).join('\n')}\n`;
+
+/** Splunk HTTP Event Collector: `Authorization: Splunk <token>`, batched event objects; indexer acks polled when Splunk gives an ackId. */
+async function splunk(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
+  const base = new URL(str(c, 'url'));
+  base.port = str(c, 'port');
+  const url = new URL(base);
+  url.pathname = str(c, 'path') || '/services/collector/event';
+  const headers = {
+    authorization: `Splunk ${str(c, 'token')}`,
+    'content-type': 'application/json',
+    'x-splunk-request-channel': ctx.channel,
+  };
+  const body = events
+    .map((e) =>
+      JSON.stringify({
+        time: Date.parse(e.occurred_at) / 1000,
+        host: HOST,
+        source: 'latchkey-hub',
+        sourcetype: 'latchkey:event',
+        event: eventJson(e),
+      }),
+    )
+    .join('\n');
+  const res = await post(ctx, url.toString(), { headers, body, insecure: c.allow_unverified_certificate === true });
+  const answer = (await res.json().catch(() => ({}))) as { code?: number; ackId?: number };
+  if (answer.code !== undefined && answer.code !== 0)
+    throw new DeliveryError(`Splunk refused the batch (code ${answer.code}).`, false);
+  if (answer.ackId === undefined) return;
+  // Indexer acknowledgement: the batch counts as delivered once Splunk says it is indexed.
+  const ack = new URL(base);
+  ack.pathname = '/services/collector/ack';
+  ack.searchParams.set('channel', ctx.channel);
+  for (let i = 0; i < 20; i++) {
+    const r = await post(ctx, ack.toString(), {
+      headers,
+      body: JSON.stringify({ acks: [answer.ackId] }),
+      insecure: c.allow_unverified_certificate === true,
+    });
+    const acks = ((await r.json().catch(() => ({}))) as { acks?: Record<string, boolean> }).acks ?? {};
+    if (acks[String(answer.ackId)]) return;
+    await new Promise((resolve) => setTimeout(resolve, 250 * (i + 1)));
+  }
+  throw new DeliveryError('Splunk did not acknowledge the batch.', false);
+}
+
+/** A generic HTTPS webhook: NDJSON, the token as bearer, the body signed with HMAC-SHA256 over `timestamp.body`. */
+async function webhook(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
+  const body = ndjson(events);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', str(c, 'token')).update(`${timestamp}.${body}`).digest('hex');
+  await post(ctx, str(c, 'url'), {
+    headers: {
+      authorization: `Bearer ${str(c, 'token')}`,
+      'content-type': 'application/x-ndjson',
+      'x-latchkey-timestamp': timestamp,
+      'x-latchkey-signature': `sha256=${signature}`,
+    },
+    body,
+    insecure: c.allow_unverified_certificate === true,
+  });
+}
+
+/** Sumo Logic HTTP source: gzip-compressed NDJSON with the category, name and host headers. */
+async function sumo(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
+  await post(ctx, str(c, 'url'), {
+    headers: {
+      'content-type': 'application/x-ndjson',
+      'content-encoding': 'gzip',
+      'x-sumo-category': 'latchkey/events',
+      'x-sumo-name': 'latchkey-hub',
+      'x-sumo-host': HOST,
+    },
+    body: gzipSync(ndjson(events)),
+  });
+}
+
+/** Microsoft Sentinel, Data Collector API: a JSON array signed with the workspace's shared key (SharedKey HMAC-SHA256). */
+async function sentinel(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
+  const workspace = str(c, 'workspace_id');
+  const body = Buffer.from(JSON.stringify(events.map(eventJson)));
+  const date = new Date().toUTCString();
+  const toSign = `POST\n${body.length}\napplication/json\nx-ms-date:${date}\n/api/logs`;
+  const signature = createHmac('sha256', Buffer.from(str(c, 'key'), 'base64'))
+    .update(toSign, 'utf8')
+    .digest('base64');
+  await post(ctx, ctx.sentinelUrl.replace('{workspace_id}', encodeURIComponent(workspace)), {
+    headers: {
+      authorization: `SharedKey ${workspace}:${signature}`,
+      'content-type': 'application/json',
+      'log-type': 'Latchkey',
+      'x-ms-date': date,
+      'time-generated-field': 'occurred_at',
+    },
+    body,
+  });
+}
+
+/** LEEF 2.0 values: tab-free, the delimiter (^) and line breaks escaped. */
+const leefValue = (v: unknown) =>
+  String(typeof v === 'object' && v !== null ? JSON.stringify(v) : (v ?? ''))
+    .replace(/[\r\n\t]/g, ' ')
+    .replace(/\^/g, '\\^');
+
+/** One LEEF 2.0 record in an RFC 5424 syslog message. */
+export function leefLine(e: SiemEvent, logSource: string): string {
+  const attrs: [string, unknown][] = [
+    ['devTime', e.occurred_at],
+    ['devTimeFormat', "yyyy-MM-dd'T'HH:mm:ss.SSSX"],
+    ['usrName', e.actor],
+    ['accountType', e.actor_type],
+    ['cat', e.component],
+    ['src', e.ip],
+    ['resource', e.target],
+    ['outcome', e.outcome],
+    ['deviceId', e.device],
+    ['eventId', e.id],
+    ['seq', e.seq],
+    ['team', e.team_slug],
+    ['detail', e.detail],
+    ['hash', e.hash],
+    ['prevHash', e.prev_hash],
+  ];
+  const leef = `LEEF:2.0|Latchkey|Hub|1.0|${leefValue(e.activity)}|^|${attrs.map(([k, v]) => `${k}=${leefValue(v)}`).join('^')}`;
+  // PRI 110 = facility 13 (log audit) * 8 + severity 6 (informational).
+  return `<110>1 ${e.recorded_at} ${logSource.replace(/\s/g, '_') || '-'} latchkey - ${e.activity.replace(/\s/g, '_')} - ${leef}`;
+}
+
+/** IBM QRadar: LEEF 2.0 over syslog on TCP or TLS with octet counting (RFC 6587). */
+async function qradar(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
+  const url = new URL(str(c, 'url'));
+  let socket: import('node:net').Socket;
+  try {
+    socket = await outboundConnect(
+      {
+        host: url.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(url.port),
+        tls: url.protocol === 'tls:',
+        insecureTls: c.allow_unverified_certificate === true,
+        ...(ctx.ca ? { ca: ctx.ca } : {}),
+      },
+      ctx.policy,
+    );
+  } catch (error) {
+    throw new DeliveryError(error instanceof Error ? error.message : 'Could not connect.', true);
+  }
+  const frames = events.map((e) => {
+    const msg = Buffer.from(leefLine(e, str(c, 'log_source_identifier')));
+    return Buffer.concat([Buffer.from(`${msg.length} `), msg]);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', () => reject(new DeliveryError('The syslog connection broke.', false)));
+    socket.end(Buffer.concat(frames), () => resolve());
+  });
+  socket.destroy();
+}
+
+export const SENDERS: Record<SiemToolName, (events: SiemEvent[], c: SiemConfig, ctx: SenderContext) => Promise<void>> = {
+  splunk,
+  other: webhook,
+  sumo_logic: sumo,
+  azure_sentinel: sentinel,
+  qradar,
+};
+
+/** Fields of each vendor's form that are secrets: never sent back to the console, kept when an edit leaves them empty. */
+export const SECRET_FIELDS: Record<SiemToolName, readonly string[]> = {
+  splunk: ['token'],
+  other: ['token'],
+  sumo_logic: [],
+  azure_sentinel: ['key'],
+  qradar: [],
+};
+
+/** A fingerprint of a secret for the console to tell one is stored, never the secret. */
+export const fingerprint = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 8);

@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { EventFilters, type SiemTool, type SiemToolName } from '@latchkey/contracts';
+import { AppError, type Db, type JobLog, type Jobs } from '@latchkey/runtime';
+import { hubOutboundPolicy } from '../../platform/outbound.ts';
+import { eventsRepository } from './events.repository.ts';
+import { recordHubEvents } from './events.service.ts';
+import { type DestinationRow, siemRepository as repo } from './siem.repository.ts';
+import { DeliveryError, SECRET_FIELDS, SENDERS, type SiemConfig, type SiemEvent } from './siem-senders.ts';
+
+/** Events per request to a destination. */
+export const SIEM_BATCH = 500;
+/** Batches per delivery run; then the run ends and the pump starts the next (other jobs get their turn). */
+const BATCHES_PER_RUN = 40;
+const LEASE_SECONDS = 120;
+const ALL = EventFilters.parse({}) as Required<EventFilters>;
+
+const notFound = () => new AppError('not_found', 'No SIEM destination is configured.').shows('errors.siem_not_found');
+const unreachable = (message: string) =>
+  new AppError('url_not_accessible', `The destination did not take a test event: ${message}`).shows('siem_url_unreachable');
+
+/**
+ * SIEM export: the team's destination (one per team, spec §3 "SIEM tool"), its state (spec §4:
+ * configured inactive → active), and delivery that loses nothing: a cursor per destination moved
+ * only after the destination accepted a batch, runs on the job queue, one at a time per
+ * destination (a lease), backoff with jitter after failures.
+ */
+export function createSiemService(
+  db: Db,
+  jobs: Jobs,
+  o: { sentinelUrl: string; pumpIntervalMs: number; log: JobLog; ca?: string | undefined },
+) {
+  const ctxFor = (id: string) => ({ policy: hubOutboundPolicy(), sentinelUrl: o.sentinelUrl, channel: id, ca: o.ca });
+
+  async function view(d: DestinationRow): Promise<SiemTool> {
+    const head = await eventsRepository.head(db, d.team_slug);
+    const secrets = SECRET_FIELDS[d.siem_tool];
+    const cursor = Number(d.cursor_seq);
+    return {
+      id: d.id,
+      siem_tool: d.siem_tool,
+      is_active: d.is_active,
+      status: d.status,
+      last_synced: d.last_success_at ? Math.floor(new Date(d.last_success_at).getTime() / 1000) : null,
+      config: Object.fromEntries(Object.entries(d.config).filter(([k]) => !secrets.includes(k))),
+      has_secret: secrets.some((k) => Boolean(d.config[k])),
+      health: {
+        cursor_seq: cursor,
+        head_seq: head.seq,
+        lag: Math.max(0, head.seq - cursor),
+        delivered_count: Number(d.delivered_count),
+        last_error: d.last_error,
+        last_success_at: d.last_success_at ? new Date(d.last_success_at).toISOString() : null,
+        last_attempt_at: d.last_attempt_at ? new Date(d.last_attempt_at).toISOString() : null,
+      },
+    };
+  }
+
+  async function sendTest(tool: SiemToolName, config: SiemConfig, teamSlug: string, id: string) {
+    const now = new Date().toISOString();
+    const event: SiemEvent = {
+      team_slug: teamSlug,
+      id: randomUUID(),
+      seq: 0,
+      actor: 'system',
+      actor_type: 'system',
+      activity: 'siem.test',
+      component: 'event_logs',
+      target: '',
+      ip: '',
+      device: '',
+      occurred_at: now,
+      recorded_at: now,
+      outcome: 'success',
+      detail: { message: 'Latchkey test event' },
+      prev_hash: '',
+      hash: '',
+    };
+    try {
+      await SENDERS[tool]([event], config, ctxFor(id));
+    } catch (error) {
+      throw unreachable(error instanceof Error ? error.message : 'no answer');
+    }
+  }
+
+  async function current(teamSlug: string, id: string) {
+    const d = await repo.forTeam(db, teamSlug);
+    if (!d || d.id !== id) throw notFound();
+    return d;
+  }
+
+  /** One delivery run for a destination: batches from its cursor until caught up (or the run's share is used). */
+  async function deliver(id: string): Promise<void> {
+    const d = await repo.lease(db, id, LEASE_SECONDS);
+    if (!d) return;
+    try {
+      let cursor = Number(d.cursor_seq);
+      for (let i = 0; i < BATCHES_PER_RUN; i++) {
+        const rows = await eventsRepository.after(db, d.team_slug, ALL, cursor, SIEM_BATCH);
+        if (!rows.length) break;
+        await SENDERS[d.siem_tool](rows, d.config, ctxFor(d.id));
+        const last = rows[rows.length - 1]?.seq ?? cursor;
+        await repo.delivered(db, id, last, rows.length);
+        cursor = last;
+        if (rows.length < SIEM_BATCH) break;
+      }
+    } catch (error) {
+      const message = error instanceof DeliveryError ? error.message : 'The delivery failed.';
+      await repo.failed(db, id, message);
+      o.log.warn({ destination: id, error: message }, 'SIEM delivery failed; retrying with backoff');
+    } finally {
+      await repo.release(db, id);
+    }
+  }
+
+  // The retry is the destination's backoff (next_attempt_at), so a failed run is not retried by the queue too.
+  const runs = jobs.define<{ id: string }>('siem-deliver', async ({ id }) => deliver(id), {
+    retryLimit: 0,
+    retryDelaySeconds: 1,
+    expireInSeconds: LEASE_SECONDS,
+  });
+
+  /** Finds destinations behind their team's head and queues one run each (deduplicated by cursor, per instance and across). */
+  async function pump() {
+    for (const d of await repo.behind(db)) {
+      await runs.enqueue(db, { id: d.id }, { key: `${d.id}:${d.cursor_seq}:${Math.floor(Date.now() / 10_000)}` });
+    }
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let pumping: Promise<void> | null = null;
+  const tick = () => {
+    pumping ??= pump()
+      .catch((error: unknown) => o.log.warn({ err: error }, 'SIEM pump failed'))
+      .finally(() => {
+        pumping = null;
+      });
+    return pumping;
+  };
+
+  return {
+    start() {
+      timer = setInterval(() => void tick(), o.pumpIntervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      await pumping;
+    },
+    /** New events for a team: look now rather than at the next tick. */
+    kick: () => void tick(),
+    deliver,
+
+    async tool(teamSlug: string) {
+      const d = await repo.forTeam(db, teamSlug);
+      return d ? { code: 'ok' as const, data: await view(d) } : { code: 'not_found' as const, data: null };
+    },
+
+    async configure(
+      teamSlug: string,
+      actor: string,
+      input: { siem_tool: SiemToolName; id?: string | undefined } & Record<string, unknown>,
+    ) {
+      const existing = await repo.forTeam(db, teamSlug);
+      if (input.id && existing?.id !== input.id) throw notFound();
+      if (existing?.is_active)
+        throw new AppError('not_allowed', 'Deactivate the SIEM destination before editing it.').shows('errors.siem_edit_active');
+      const { team_slug: _t, id: _id, siem_tool, ...fields } = input;
+      const config: SiemConfig = {};
+      for (const [k, v] of Object.entries(fields)) if (typeof v === 'string' || typeof v === 'boolean') config[k] = v;
+      for (const k of SECRET_FIELDS[siem_tool]) {
+        if (config[k]) continue;
+        const kept = existing?.siem_tool === siem_tool ? existing.config[k] : undefined;
+        if (!kept)
+          throw new AppError('invalid_input', 'this field is required', 400, [{ path: k, message: 'this field is required' }]);
+        config[k] = kept;
+      }
+      await sendTest(siem_tool, config, teamSlug, existing?.id ?? teamSlug);
+      const saved = await db.transaction(async (tx) => {
+        const head = await eventsRepository.head(tx, teamSlug);
+        const row = await repo.save(tx, teamSlug, siem_tool, config, head.seq);
+        await recordHubEvents(tx, teamSlug, [
+          {
+            actor,
+            actor_type: 'admin',
+            activity: existing ? 'siem.updated' : 'siem.configured',
+            component: 'event_logs',
+            target: siem_tool,
+          },
+        ]);
+        return row;
+      });
+      return { code: 'ok' as const, data: await view(saved) };
+    },
+
+    async update(teamSlug: string, actor: string, input: { id: string; action: string; from_timestamp?: number | undefined }) {
+      const d = await current(teamSlug, input.id);
+      const audit = (activity: string, detail: Record<string, string | number> = {}) =>
+        db.transaction((tx) =>
+          recordHubEvents(tx, teamSlug, [
+            { actor, actor_type: 'admin', activity, component: 'event_logs', target: d.siem_tool, detail },
+          ]),
+        );
+      switch (input.action) {
+        case 'activate':
+          await repo.setActive(db, d.id, true);
+          await repo.clearBackoff(db, d.id);
+          await audit('siem.activated');
+          break;
+        case 'deactivate':
+          await repo.setActive(db, d.id, false);
+          await audit('siem.deactivated');
+          break;
+        case 'delete':
+          if (d.is_active)
+            throw new AppError('not_allowed', 'Deactivate the SIEM destination before deleting it.').shows(
+              'errors.siem_delete_active',
+            );
+          await repo.remove(db, d.id);
+          await audit('siem.deleted');
+          return { code: 'deleted' as const, data: null };
+        case 'test':
+          await sendTest(d.siem_tool, d.config, teamSlug, d.id);
+          await repo.clearBackoff(db, d.id);
+          break;
+        case 'backfill': {
+          if (input.from_timestamp === undefined)
+            throw new AppError('invalid_input', 'from_timestamp is required', 400, [
+              { path: 'from_timestamp', message: 'this field is required' },
+            ]);
+          const first = await eventsRepository.firstSeqSince(db, teamSlug, new Date(input.from_timestamp * 1000));
+          const head = await eventsRepository.head(db, teamSlug);
+          await repo.setCursor(db, d.id, Math.max(0, (first ?? head.seq + 1) - 1));
+          await repo.clearBackoff(db, d.id);
+          await audit('siem.backfill', { from_timestamp: input.from_timestamp });
+          break;
+        }
+      }
+      const after = await repo.byId(db, d.id);
+      if (!after) throw notFound();
+      void tick();
+      return { code: 'ok' as const, data: await view(after) };
+    },
+  };
+}
+export type SiemService = ReturnType<typeof createSiemService>;

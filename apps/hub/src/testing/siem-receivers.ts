@@ -1,0 +1,226 @@
+import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import { gunzipSync } from 'node:zlib';
+
+/**
+ * Local stand-ins for the SIEM vendors' ingestion endpoints, each checking what the vendor's own
+ * service checks (authentication, framing, headers, signatures) and refusing anything else with the
+ * vendor's status, so a test passes only when the Hub speaks the real wire format. `down` makes a
+ * receiver answer 503 (or drop the connection) to play an outage. Every event id received is kept.
+ */
+export interface Receiver {
+  url: string;
+  port: number;
+  received: string[];
+  rejected: string[];
+  down: boolean;
+}
+
+export const SPLUNK_TOKEN = '8f4b3c2a-1d5e-4f6a-9b7c-0e1d2c3b4a59';
+export const WEBHOOK_TOKEN = 'whsec_0123456789abcdef0123456789abcdef';
+export const SENTINEL_WORKSPACE = 'b3c4d5e6-7f80-4912-a3b4-c5d6e7f80912';
+export const SENTINEL_KEY = Buffer.from('sentinel-shared-key-for-tests-0123456789').toString('base64');
+export const QRADAR_SOURCE = 'latchkey-hub-test';
+
+/** A self-signed certificate for 127.0.0.1 (openssl), and its PEM to trust as the Hub's SIEM_CA_FILE. */
+export function selfSignedCert(): { key: string; cert: string; certFile: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'latchkey-siem-'));
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8'), certFile: cert };
+}
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<Buffer>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+
+type Handler = (req: IncomingMessage, body: Buffer, r: Receiver) => { status: number; body: unknown };
+
+async function listen(tlsOptions: { key: string; cert: string } | null, handle: Handler): Promise<Receiver> {
+  const r: Receiver = { url: '', port: 0, received: [], rejected: [], down: false };
+  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readBody(req);
+    const out = r.down ? { status: 503, body: { text: 'Server is busy', code: 9 } } : handle(req, body, r);
+    if (out.status >= 400 && !r.down) r.rejected.push(`${out.status} ${JSON.stringify(out.body)}`);
+    res.writeHead(out.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(out.body));
+  };
+  const server = tlsOptions
+    ? createHttpsServer(tlsOptions, (q, s) => void onRequest(q, s))
+    : createHttpServer((q, s) => void onRequest(q, s));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  r.port = (server.address() as { port: number }).port;
+  r.url = `${tlsOptions ? 'https' : 'http'}://127.0.0.1:${r.port}`;
+  return r;
+}
+
+const lines = (b: Buffer) => b.toString('utf8').split('\n').filter(Boolean);
+
+/** Splunk HEC: /services/collector/event, `Splunk <token>`, a channel, concatenated event objects; indexer acks. */
+export function splunkReceiver(tlsOptions: { key: string; cert: string }) {
+  let nextAck = 1;
+  const pending = new Map<number, number>();
+  return listen(tlsOptions, (req, body, r) => {
+    const url = new URL(req.url ?? '/', 'https://x');
+    if (req.headers.authorization !== `Splunk ${SPLUNK_TOKEN}`) return { status: 401, body: { text: 'Invalid token', code: 4 } };
+    const channel = req.headers['x-splunk-request-channel'];
+    if (!channel) return { status: 400, body: { text: 'Data channel is missing', code: 10 } };
+    if (url.pathname === '/services/collector/ack') {
+      const acks = (JSON.parse(body.toString()) as { acks: number[] }).acks;
+      // An ack is true on the second poll: the sender must poll, not assume.
+      const answer = Object.fromEntries(
+        acks.map((id) => {
+          const seen = (pending.get(id) ?? 0) + 1;
+          pending.set(id, seen);
+          return [String(id), seen >= 2];
+        }),
+      );
+      return { status: 200, body: { acks: answer } };
+    }
+    if (url.pathname !== '/services/collector/event') return { status: 404, body: { text: 'Not found', code: 404 } };
+    // HEC batches are JSON objects one after another (here one per line).
+    const ids: string[] = [];
+    for (const line of lines(body)) {
+      const e = JSON.parse(line) as {
+        time?: unknown;
+        host?: unknown;
+        source?: unknown;
+        sourcetype?: unknown;
+        event?: { id?: string };
+      };
+      if (
+        typeof e.time !== 'number' ||
+        typeof e.host !== 'string' ||
+        e.source !== 'latchkey-hub' ||
+        e.sourcetype !== 'latchkey:event' ||
+        !e.event?.id
+      )
+        return { status: 400, body: { text: 'Invalid data format', code: 6 } };
+      ids.push(e.event.id);
+    }
+    r.received.push(...ids);
+    const ackId = nextAck++;
+    return { status: 200, body: { text: 'Success', code: 0, ackId } };
+  });
+}
+
+/** The generic webhook: bearer token, NDJSON, `sha256=` HMAC of `timestamp.body` with the token. */
+export function webhookReceiver(tlsOptions: { key: string; cert: string }) {
+  return listen(tlsOptions, (req, body, r) => {
+    if (req.headers.authorization !== `Bearer ${WEBHOOK_TOKEN}`) return { status: 401, body: { error: 'token' } };
+    if (req.headers['content-type'] !== 'application/x-ndjson') return { status: 415, body: { error: 'type' } };
+    const ts = String(req.headers['x-latchkey-timestamp'] ?? '');
+    const expected = `sha256=${createHmac('sha256', WEBHOOK_TOKEN)
+      .update(`${ts}.${body.toString('utf8')}`)
+      .digest('hex')}`;
+    if (req.headers['x-latchkey-signature'] !== expected) return { status: 401, body: { error: 'signature' } };
+    if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return { status: 401, body: { error: 'stale' } };
+    r.received.push(...lines(body).map((l) => (JSON.parse(l) as { id: string }).id));
+    return { status: 200, body: { ok: true } };
+  });
+}
+
+/** Sumo Logic HTTP source: gzip NDJSON with X-Sumo-Category and X-Sumo-Name. */
+export function sumoReceiver(tlsOptions: { key: string; cert: string }) {
+  return listen(tlsOptions, (req, body, r) => {
+    if (!req.url?.startsWith('/receiver/v1/http/')) return { status: 404, body: {} };
+    if (req.headers['content-encoding'] !== 'gzip') return { status: 400, body: { error: 'encoding' } };
+    if (!req.headers['x-sumo-category'] || !req.headers['x-sumo-name']) return { status: 400, body: { error: 'headers' } };
+    let text: Buffer;
+    try {
+      text = gunzipSync(body);
+    } catch {
+      return { status: 400, body: { error: 'gzip' } };
+    }
+    r.received.push(...lines(text).map((l) => (JSON.parse(l) as { id: string }).id));
+    return { status: 200, body: {} };
+  });
+}
+
+/** Sentinel's Data Collector API: `SharedKey <workspace>:<HMAC-SHA256>` over the documented string, a JSON array. */
+export function sentinelReceiver(tlsOptions: { key: string; cert: string }) {
+  return listen(tlsOptions, (req, body, r) => {
+    const url = new URL(req.url ?? '/', 'https://x');
+    if (url.pathname !== `/${SENTINEL_WORKSPACE}/api/logs` || url.searchParams.get('api-version') !== '2016-04-01')
+      return { status: 404, body: {} };
+    const date = String(req.headers['x-ms-date'] ?? '');
+    if (Math.abs(Date.now() - Date.parse(date)) > 15 * 60_000) return { status: 403, body: { Error: 'InvalidDate' } };
+    const toSign = `POST\n${body.length}\napplication/json\nx-ms-date:${date}\n/api/logs`;
+    const sig = createHmac('sha256', Buffer.from(SENTINEL_KEY, 'base64')).update(toSign, 'utf8').digest('base64');
+    if (req.headers.authorization !== `SharedKey ${SENTINEL_WORKSPACE}:${sig}`)
+      return { status: 403, body: { Error: 'InvalidAuthorization' } };
+    if (!/^[A-Za-z0-9_]{1,100}$/.test(String(req.headers['log-type'] ?? '')))
+      return { status: 400, body: { Error: 'InvalidLogType' } };
+    const events = JSON.parse(body.toString('utf8')) as { id: string }[];
+    if (!Array.isArray(events)) return { status: 400, body: { Error: 'InvalidJson' } };
+    r.received.push(...events.map((e) => e.id));
+    return { status: 200, body: {} };
+  });
+}
+
+/** RFC 5424 with a LEEF 2.0 message, octet-counted (RFC 6587), on TLS: what QRadar's TLS syslog listener takes. */
+export const RFC5424 = /^<(\d{1,3})>1 (\S+) (\S+) (\S+) (\S+) (\S+) (-|\[.*?\]) (.*)$/s;
+export async function qradarReceiver(tlsOptions: { key: string; cert: string }): Promise<Receiver> {
+  const r: Receiver = { url: '', port: 0, received: [], rejected: [], down: false };
+  const server = createTlsServer(tlsOptions, (socket) => {
+    if (r.down) return socket.destroy();
+    let buf = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      for (;;) {
+        const space = buf.indexOf(0x20);
+        if (space < 0) break;
+        const len = Number(buf.subarray(0, space).toString());
+        if (!Number.isInteger(len) || len <= 0) {
+          r.rejected.push('bad frame');
+          return socket.destroy();
+        }
+        if (buf.length < space + 1 + len) break;
+        const msg = buf.subarray(space + 1, space + 1 + len).toString('utf8');
+        buf = buf.subarray(space + 1 + len);
+        const m = RFC5424.exec(msg);
+        const leef = m?.[8] ?? '';
+        const id = /(?:^|\^)eventId=([0-9a-f-]{36})(?:\^|$)/.exec(leef)?.[1];
+        if (!m || m[3] !== QRADAR_SOURCE || !leef.startsWith('LEEF:2.0|Latchkey|Hub|1.0|') || !leef.includes('|^|') || !id)
+          r.rejected.push(msg);
+        else r.received.push(id);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  r.port = (server.address() as { port: number }).port;
+  r.url = `tls://127.0.0.1:${r.port}`;
+  return r;
+}

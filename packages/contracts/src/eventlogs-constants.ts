@@ -1,0 +1,33 @@
+/** Event logs and SIEM export (issue 12): the plain constants the console shares with the schemas. */
+export const ACTOR_TYPES = ['admin', 'member', 'app', 'scim', 'system'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+export const EVENT_OUTCOMES = ['success', 'failure'] as const;
+export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
+export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** The vendors in the form's order; `other` is a generic HTTPS webhook. */
+export const SIEM_TOOLS = ['splunk', 'other', 'sumo_logic', 'azure_sentinel', 'qradar'] as const;
+export type SiemToolName = (typeof SIEM_TOOLS)[number];
+/** Spec §4: badges. */
+export const SIEM_STATUSES = ['pending', 'awaiting_config_verification', 'tested', 'active', 'inactive'] as const;
+export type SiemStatus = (typeof SIEM_STATUSES)[number];
+/** The columns of an export, in order (CSV header and NDJSON keys). */
+export const EXPORT_COLUMNS = [
+  'seq',
+  'id',
+  'occurred_at',
+  'recorded_at',
+  'actor',
+  'actor_type',
+  'activity',
+  'component',
+  'target',
+  'ip',
+  'device',
+  'outcome',
+  'detail',
+  'prev_hash',
+  'hash',
+] as const;
+/** Retention (spec §5): at least one day. */
+export const MIN_RETENTION_DAYS = 1;

@@ -1,0 +1,364 @@
+import { z } from 'zod';
+import { RULES } from './access.ts';
+import { DEFAULT_PAGE_SIZE } from './constants.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { ACTOR_TYPES, EVENT_OUTCOMES, EXPORT_FORMATS, SIEM_STATUSES, SIEM_TOOLS } from './eventlogs-constants.ts';
+
+/**
+ * Event logs and SIEM export (spec §2 Event logs settings, §3 filters and SIEM fields, §4 SIEM
+ * states, §5 SIEM form and retention, §7 Audit and SIEM): one tamper-evident event store per team
+ * on the Hub, fed by the Hub's own actions, the apps' events and the licence server's signed feed.
+ */
+
+/** What the Hub stores, from whichever source; `id` is the source's stable id (de-duplication). */
+export const EventInput = z.object({
+  id: z.uuid(),
+  actor: z.string().max(320).default(''),
+  actor_type: z.enum(ACTOR_TYPES),
+  activity: z.string().regex(/^[a-z0-9_.]{1,80}$/),
+  component: z.string().regex(/^[a-z0-9_]{1,40}$/),
+  target: z.string().max(320).default(''),
+  ip: z.string().max(64).default(''),
+  device: z.string().max(200).default(''),
+  occurred_at: z.iso.datetime({ offset: true }),
+  outcome: z.enum(EVENT_OUTCOMES).default('success'),
+  detail: z.record(z.string().max(50), z.union([z.string().max(500), z.number(), z.boolean(), z.null()])).default({}),
+});
+export type EventInput = z.input<typeof EventInput>;
+
+export const EventRecord = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  actor: z.string(),
+  actor_type: z.enum(ACTOR_TYPES),
+  activity: z.string(),
+  component: z.string(),
+  target: z.string(),
+  ip: z.string(),
+  device: z.string(),
+  occurred_at: z.string(),
+  recorded_at: z.string(),
+  outcome: z.enum(EVENT_OUTCOMES),
+  detail: z.record(z.string(), z.unknown()),
+  prev_hash: z.string(),
+  hash: z.string(),
+});
+export type EventRecord = z.infer<typeof EventRecord>;
+
+/** Spec §3: activities, actors, components, ip_addresses, dates (epoch seconds), search_value. */
+export const EventFilters = z.object({
+  activities: z.array(z.string().max(80)).max(50).default([]),
+  actors: z.array(z.string().max(320)).max(50).default([]),
+  components: z.array(z.string().max(40)).max(50).default([]),
+  ip_addresses: z.array(z.string().max(64)).max(50).default([]),
+  dates: z
+    .object({
+      start_timestamp: z.number().int().min(0).nullable().default(null),
+      end_timestamp: z.number().int().min(0).nullable().default(null),
+    })
+    .default({ start_timestamp: null, end_timestamp: null }),
+  search_value: z.string().trim().max(100).default(''),
+});
+export type EventFilters = z.input<typeof EventFilters>;
+
+const TeamSlug = z.string().min(1).max(100);
+const Page = z.coerce.number().int().min(1).max(1_000_000).default(1);
+const PageSize = z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE);
+
+export const auditLogsFetchEndpoint = defineEndpoint({
+  name: 'auditLogsFetch',
+  program: 'hub',
+  method: 'POST',
+  path: '/audit/logs/fetch/',
+  auth: 'hubAuth',
+  access: RULES.eventLogs,
+  queryFields: ['page', 'page_size'],
+  summary:
+    "The team's events, newest first (`page`, `page_size` in the query string, filters in the body). Read by keyset on the chain's sequence: pass `before_seq` (the last row's `seq`) to read the next page without counting rows.",
+  input: z.object({
+    team_slug: TeamSlug,
+    page: Page,
+    page_size: PageSize,
+    filters: EventFilters.default(EventFilters.parse({})),
+    before_seq: z.coerce.number().int().min(1).optional(),
+  }),
+  output: z.object({
+    results: z.array(EventRecord),
+    total: z.number().int(),
+    pages: z.number().int(),
+    /** The `before_seq` of the next page; null on the last. */
+    next_before_seq: z.number().int().nullable(),
+  }),
+});
+
+export const auditLogsFiltersFetchEndpoint = defineEndpoint({
+  name: 'auditLogsFiltersFetch',
+  program: 'hub',
+  method: 'POST',
+  path: '/audit/logs/filters/fetch/',
+  auth: 'hubAuth',
+  access: RULES.eventLogs,
+  queryFields: ['page', 'page_size'],
+  summary: "The options of the event log's filters: the team's activities, actors, components and IP addresses seen.",
+  input: z.object({ team_slug: TeamSlug, page: Page, page_size: z.coerce.number().int().min(1).max(500).default(200) }),
+  output: z.object({
+    activities: z.array(z.string()),
+    actors: z.array(z.string()),
+    components: z.array(z.string()),
+    ip_addresses: z.array(z.string()),
+  }),
+});
+
+export const auditLogsExportEndpoint = defineEndpoint({
+  name: 'auditLogsExport',
+  program: 'hub',
+  method: 'POST',
+  path: '/audit/logs/export/',
+  auth: 'hubAuth',
+  access: RULES.eventLogs,
+  summary:
+    'The events of the current filter, oldest first, streamed as CSV or NDJSON (not JSON): every row with its seq, prev_hash and hash, so a third party can re-compute the chain. The X-Total-Count header says how many rows follow.',
+  input: z.object({ team_slug: TeamSlug, format: z.enum(EXPORT_FORMATS), filters: EventFilters.default(EventFilters.parse({})) }),
+  output: z.unknown(),
+});
+
+export const auditLogsVerifyEndpoint = defineEndpoint({
+  name: 'auditLogsVerify',
+  program: 'hub',
+  method: 'POST',
+  path: '/audit/logs/verify/',
+  auth: 'hubAuth',
+  access: RULES.eventLogs,
+  summary:
+    "Re-computes the team's hash chain over a range of sequence numbers (all by default) and says where it breaks: a changed row (hash), a removed or inserted one (link).",
+  input: z.object({
+    team_slug: TeamSlug,
+    from_seq: z.number().int().min(1).optional(),
+    to_seq: z.number().int().min(1).optional(),
+  }),
+  output: z.object({
+    ok: z.boolean(),
+    checked: z.number().int(),
+    first_seq: z.number().int().nullable(),
+    last_seq: z.number().int().nullable(),
+    head_hash: z.string().nullable(),
+    problem: z.object({ seq: z.number().int(), kind: z.enum(['hash', 'link', 'gap']) }).nullable(),
+  }),
+});
+
+// ── configuration ──
+export const EventLogsConfig = z.object({
+  delete_after_days: z.number().int().nullable(),
+  /** Retention is the customer's to set only on a Hub they host. */
+  self_hosted: z.boolean(),
+  /** SIEM export switched on for the team (`audit/logs/configuration/`). */
+  siem_enabled: z.boolean(),
+  total_events: z.number().int(),
+  /** When the pull API's token was made; null when there is none. */
+  pull_token_created_at: z.string().nullable(),
+});
+
+export const auditLogsConfigurationFetchEndpoint = defineEndpoint({
+  name: 'auditLogsConfigurationFetch',
+  program: 'hub',
+  method: 'POST',
+  path: '/audit/logs/configuration/fetch/',
+  auth: 'hubAuth',
+  access: RULES.settingsEventLogs,
+  summary: "The team's event log settings: retention and whether SIEM export is on.",
+  input: z.object({ team_slug: TeamSlug }),
+  output: EventLogsConfig,
+});
+
+export const auditLogsConfigurationUpdateEndpoint = defineEndpoint({
+  name: 'auditLogsConfigurationUpdate',
+  program: 'hub',
+  method: 'POST',
+  path: '/audit/logs/configuration/update/',
+  auth: 'hubAuth',
+  access: RULES.settingsEventLogs,
+  errors: ['not_allowed'],
+  summary:
+    'Sets the retention (self-hosted Hubs only): events older than `delete_after_days` (at least 1) are removed by whole months, with a checkpoint event so what remains still verifies.',
+  input: z.object({
+    team_slug: TeamSlug,
+    delete_after_days: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  }),
+  output: EventLogsConfig,
+});
+
+export const auditLogsConfigurationEndpoint = defineEndpoint({
+  name: 'auditLogsConfiguration',
+  program: 'hub',
+  method: 'POST',
+  path: '/audit/logs/configuration/',
+  auth: 'hubAuth',
+  access: RULES.settingsEventLogs,
+  summary: 'Switches SIEM export on or off for the team on this Hub.',
+  input: z.object({ team_slug: TeamSlug, action: z.enum(['enable', 'disable']) }),
+  output: EventLogsConfig,
+});
+
+// ── SIEM ──
+
+/** A URL the form accepts (spec §5: parseable; https when one is given). QRadar's syslog takes tcp:// or tls://. */
+const HttpsUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => URL.canParse(v) && new URL(v).protocol === 'https:', 'invalid url');
+const SyslogUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => URL.canParse(v) && ['tls:', 'tcp:'].includes(new URL(v).protocol) && new URL(v).port !== '', 'invalid url');
+const Required = (max: number) => z.string().trim().min(1, 'this field is required').max(max);
+/** A secret left empty when editing keeps the stored one. */
+const Secret = z.string().trim().max(2000).default('');
+
+export const SiemForm = z.discriminatedUnion('siem_tool', [
+  z.object({
+    siem_tool: z.literal('splunk'),
+    url: HttpsUrl,
+    port: z.string().regex(/^\d{1,5}$/, 'port'),
+    path: z.string().trim().max(200).default(''),
+    token: Secret,
+    allow_unverified_certificate: z.boolean().default(false),
+  }),
+  z.object({
+    siem_tool: z.literal('other'),
+    url: HttpsUrl,
+    token: Secret,
+    allow_unverified_certificate: z.boolean().default(false),
+  }),
+  z.object({ siem_tool: z.literal('sumo_logic'), url: HttpsUrl }),
+  z.object({ siem_tool: z.literal('azure_sentinel'), workspace_id: Required(100), key: Secret }),
+  z.object({
+    siem_tool: z.literal('qradar'),
+    url: SyslogUrl,
+    log_source_identifier: Required(200),
+    allow_unverified_certificate: z.boolean().default(false),
+  }),
+]);
+export type SiemForm = z.input<typeof SiemForm>;
+
+export const SiemHealth = z.object({
+  cursor_seq: z.number().int(),
+  head_seq: z.number().int(),
+  lag: z.number().int(),
+  delivered_count: z.number().int(),
+  last_error: z.string().nullable(),
+  last_success_at: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+});
+
+export const SiemTool = z.object({
+  id: z.string(),
+  siem_tool: z.enum(SIEM_TOOLS),
+  is_active: z.boolean(),
+  status: z.enum(SIEM_STATUSES),
+  /** Epoch seconds of the last delivered batch (spec §3). */
+  last_synced: z.number().int().nullable(),
+  /** The form's values without its secrets; `has_secret` says one is stored. */
+  config: z.record(z.string(), z.union([z.string(), z.boolean()])),
+  has_secret: z.boolean(),
+  health: SiemHealth,
+});
+export type SiemTool = z.infer<typeof SiemTool>;
+
+export const siemToolsEndpoint = defineEndpoint({
+  name: 'siemTools',
+  program: 'hub',
+  method: 'POST',
+  path: '/siem/tools/',
+  auth: 'hubAuth',
+  access: RULES.settingsEventLogs,
+  summary: "The team's SIEM destination with its delivery health; code not_found when none is configured.",
+  input: z.object({ team_slug: TeamSlug }),
+  output: z.object({ code: z.enum(['ok', 'not_found']), data: SiemTool.nullable() }),
+});
+
+export const siemToolsConfigureEndpoint = defineEndpoint({
+  name: 'siemToolsConfigure',
+  program: 'hub',
+  method: 'POST',
+  path: '/siem/tools/configure/',
+  auth: 'hubAuth',
+  access: RULES.settingsEventLogs,
+  errors: ['url_not_accessible', 'not_allowed', 'not_found'],
+  summary:
+    'Saves the SIEM destination (`id` when editing; refused while active) after sending it a test event; an unreachable destination is url_not_accessible and nothing is saved.',
+  input: z.intersection(SiemForm, z.object({ team_slug: TeamSlug, id: z.uuid().optional() })),
+  output: z.object({ code: z.literal('ok'), data: SiemTool }),
+});
+
+export const siemToolUpdateEndpoint = defineEndpoint({
+  name: 'siemToolUpdate',
+  program: 'hub',
+  method: 'POST',
+  path: '/siem/tool/update/',
+  auth: 'hubAuth',
+  access: RULES.settingsEventLogs,
+  errors: ['not_found', 'not_allowed', 'url_not_accessible'],
+  summary:
+    'Activates, deactivates or deletes the SIEM destination (delete only while inactive); `test` sends it a test event; `backfill` re-sends from `from_timestamp` (epoch seconds).',
+  input: z.object({
+    team_slug: TeamSlug,
+    id: z.uuid(),
+    action: z.enum(['activate', 'deactivate', 'delete', 'test', 'backfill']),
+    from_timestamp: z.number().int().min(0).optional(),
+  }),
+  output: z.object({ code: z.enum(['ok', 'deleted']), data: SiemTool.nullable() }),
+});
+
+// ── the licence server's signed feed ──
+export const hubEventsFeedEndpoint = defineEndpoint({
+  name: 'hubEventsFeed',
+  program: 'hub',
+  method: 'POST',
+  path: '/api/v1/integrate/events/',
+  auth: 'public',
+  summary:
+    "Server to Hub (signed): a batch of the team's events recorded on the licence server (sign-in, members, groups, policies, admins, branding, integration). Idempotent by event id: a batch sent twice is stored once.",
+  input: z.object({ team_slug: TeamSlug, events: z.array(EventInput).min(1).max(500) }),
+  output: z.object({ accepted: z.number().int(), duplicates: z.number().int() }),
+});
+
+// ── the pull API (SIEMs that poll) ──
+export const auditLogsPullTokenEndpoint = defineEndpoint({
+  name: 'auditLogsPullToken',
+  program: 'hub',
+  method: 'POST',
+  path: '/audit/logs/pull/token/',
+  auth: 'hubAuth',
+  access: RULES.settingsEventLogs,
+  summary:
+    "Creates (replacing any before it) or revokes the team's read-only token for the events pull API. The token is shown once; the Hub keeps its hash.",
+  input: z.object({ team_slug: TeamSlug, action: z.enum(['create', 'revoke']) }),
+  output: z.object({ token: z.string().nullable(), created_at: z.string().nullable() }),
+});
+
+export const EVENT_PULL_FORMATS = ['native', 'ocsf'] as const;
+export const eventsPullEndpoint = defineEndpoint({
+  name: 'eventsPull',
+  program: 'hub',
+  method: 'GET',
+  path: '/api/v1/events/pull/',
+  auth: 'public',
+  errors: ['unauthorized'],
+  summary:
+    "For SIEMs that poll (Authorization: Bearer <the team's pull token>, read-only): the team's events oldest first after `cursor`, up to `limit`. Pass `next_cursor` back to continue: cursors are the chain's sequence, stable across restarts. `format=ocsf` maps each event to OCSF 1.1 (Authentication 3002 for sign-in and sign-out, Account Change 3001 otherwise).",
+  input: z.object({
+    cursor: z
+      .string()
+      .regex(/^\d{1,18}$/)
+      .default('0'),
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    format: z.enum(EVENT_PULL_FORMATS).default('native'),
+  }),
+  output: z.object({
+    events: z.array(z.record(z.string(), z.unknown())),
+    next_cursor: z.string(),
+    has_more: z.boolean(),
+  }),
+});
