@@ -27,10 +27,10 @@ import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { brandingRoutes } from './features/branding/branding.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
-// Onboarding wizard, family plan (issue 16)
-import { familyRoutes } from './features/family/family.routes.ts';
 // Event logs (issue 12)
 import { createEventForwarder } from './features/events/events.service.ts';
+// Onboarding wizard, family plan (issue 16)
+import { familyRoutes } from './features/family/family.routes.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
 // Security audit, sharing, recovery (issue 6)
 import { hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';

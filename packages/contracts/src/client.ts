@@ -13,10 +13,10 @@ export type { MemberDevice } from './devices.ts';
 export type { EndpointInput, EndpointOutput } from './endpoint.ts';
 export type { ApiMap, EndpointName } from './endpoints.ts';
 export type { ErrorReply } from './errors.ts';
-export type { FamilyBenefit } from './family.ts';
 // Event logs and SIEM export (issue 12)
 export type { EventFilters, EventRecord, SiemForm, SiemTool } from './eventlogs.ts';
 export * from './eventlogs-constants.ts';
+export type { FamilyBenefit } from './family.ts';
 export type { Group, GroupMember } from './groups.ts';
 export * from './groups-constants.ts';
 export type { HubTokens } from './hub.ts';

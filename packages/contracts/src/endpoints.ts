@@ -6,9 +6,9 @@ import * as billing from './billing.ts';
 import * as branding from './branding.ts';
 import * as devices from './devices.ts';
 import type { Endpoint, Program } from './endpoint.ts';
-import * as family from './family.ts';
 // Event logs and SIEM export (issue 12)
 import * as eventlogs from './eventlogs.ts';
+import * as family from './family.ts';
 import * as groups from './groups.ts';
 import * as hub from './hub.ts';
 import * as hubIntegration from './hub-integration.ts';

@@ -13,10 +13,10 @@ export * from './devices.ts';
 export * from './endpoint.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
-export * from './family.ts';
 // Event logs and SIEM export (issue 12)
 export * from './eventlogs.ts';
 export * from './eventlogs-constants.ts';
+export * from './family.ts';
 export * from './groups.ts';
 export * from './hub.ts';
 // Hub integration (issue 6)
