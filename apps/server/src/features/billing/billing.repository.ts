@@ -1,5 +1,6 @@
 import type { BillFrequency, BillState, BillType, InvoiceState, PlanType, PurchasePartner } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { fromAction, plainDetail, recordEvent } from '../events/index.ts';
 
 /** A team's subscription with the team's own billing columns, as one row. */
 export interface SubscriptionRow {
@@ -257,7 +258,7 @@ export const billingRepository = {
     return rows.length > 0;
   },
 
-  /** For the event log (issue 12 owns the event store; these rows are the billing actions to carry over). */
+  /** A billing action, in the team's member history and its event log. */
   async recordEvent(
     q: Queryable,
     teamId: string,
@@ -273,6 +274,16 @@ export const billingRepository = {
       target,
       JSON.stringify(detail),
     ]);
+    // The team's event log: the admin who acted, else the schedule or the payment provider (system).
+    const [actor] = actorId ? await q.query<{ email: string }>('select email from users where id = $1', [actorId]) : [];
+    await recordEvent(q, {
+      teamId,
+      actor: actor?.email ?? 'system',
+      actorType: actor ? 'admin' : 'system',
+      ...fromAction(action),
+      target,
+      detail: plainDetail(detail),
+    });
   },
 
   // ── The schedule (manual invoicing) ──────────────────────────────────────────────────────────

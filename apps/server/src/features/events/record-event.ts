@@ -49,6 +49,8 @@ const COMPONENTS: Record<string, string> = {
   groups: 'groups',
   logo: 'branding',
   admin: 'admins',
+  billing: 'billing',
+  family: 'family_plan',
 };
 
 /** `member_invited` → activity `member.invited`, component `members`. */

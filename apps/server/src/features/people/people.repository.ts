@@ -192,11 +192,14 @@ export const peopleRepository = {
     const { activity, component } = fromAction(action);
     const self = emails.length === 1 && emails[0] === actor?.email;
     const target = typeof detail.group === 'string' ? detail.group : '';
+    // No admin acted: a SCIM connector (its detail says which) or the system.
+    const scim = !actor && detail.actor_type === 'scim';
     await recordEvents(
       q,
       teamId,
       (self || target ? [target] : emails).map((t) => ({
-        actor: actor?.email ?? '',
+        actor: actor?.email ?? (scim ? `scim:${String(detail.connector ?? '')}` : 'system'),
+        actorType: actor ? 'admin' : scim ? 'scim' : 'system',
         activity,
         component,
         target: t,
