@@ -37,6 +37,9 @@ export type { RouteName } from './routes.ts';
 export type { SecurityKey } from './security-keys.ts';
 export * from './services-constants.ts';
 export * from './sign-in-constants.ts';
+export type { SsoConfig, SsoTestResult } from './sso.ts';
+// SAML single sign-on (issue 13)
+export * from './sso-constants.ts';
 export type { HubServer, Team } from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';

@@ -16,6 +16,7 @@ import * as recovery from './recovery.ts';
 import * as securityKeys from './security-keys.ts';
 import * as sharing from './sharing.ts';
 import * as signInLinks from './sign-in-links.ts';
+import * as sso from './sso.ts';
 import * as team from './team.ts';
 
 /**
@@ -40,6 +41,7 @@ const MODULES = {
   securityKeys,
   sharing,
   signInLinks,
+  sso,
   team,
 };
 

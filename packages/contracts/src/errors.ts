@@ -53,6 +53,14 @@ export const ERROR_STATUS = {
   last_super_admin: 400,
   conflict: 409,
   admin_in_other_team: 409,
+  // SAML single sign-on (issue 13)
+  sso_not_found: 404,
+  saml_client_generation_failed: 400,
+  sso_enforced: 403,
+  sso_metadata_invalid: 400,
+  sso_not_tested: 409,
+  sso_config_already_tested: 409,
+  sso_break_glass: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -50,12 +50,12 @@ export const ssoStartEndpoint = defineEndpoint({
   method: 'POST',
   path: '/sso/login/saml/request/',
   auth: 'public',
+  errors: ['sso_not_found', 'saml_client_generation_failed'],
   summary: "Start SAML sign-in with one of the team's connectors; returns where to send the browser.",
   input: z.object({
     email: Email,
     config_uuid: z.string().uuid('sso_not_found'),
     team_slug: z.string().max(100).optional(),
-    test_configuration: z.boolean().optional(),
   }),
   output: z.object({ redirect_url: z.string(), saml_request_id: z.string() }),
 });
