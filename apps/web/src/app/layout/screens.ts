@@ -45,4 +45,7 @@ export const SCREENS: Record<string, Screen> = {
   recovery: screen(() => import('../../features/hub-services/screens.ts'), 'Recovery'),
   'recovery/admins': screen(() => import('../../features/hub-services/screens.ts'), 'RecoveryAdmins'),
   'settings/recovery': screen(() => import('../../features/hub-services/screens.ts'), 'RecoverySettings'),
+
+  // SAML single sign-on (issue 13)
+  'settings/sso-connector': screen(() => import('../../features/sso/screens.ts'), 'SsoConnector'),
 };
