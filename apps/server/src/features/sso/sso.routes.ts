@@ -36,8 +36,8 @@ export function ssoRoutes(router: Router, guard: Guard, sso: SsoService) {
   router.handle(ssoTestStartEndpoint, guard, ({ ctx, input }) => sso.testStart(requireCaller(ctx), input.config_uuid));
   router.handle(ssoStartEndpoint, guard, ({ input }) => sso.start(input));
   // A browser's form post from the identity provider: answered with a redirect to the console's sso page.
-  router.handle(ssoAcsEndpoint, guard, async ({ input, reply }) => {
-    await reply.redirect(await sso.acs(input.SAMLResponse), 303);
+  router.handle(ssoAcsEndpoint, guard, async ({ input, reply, request }) => {
+    await reply.redirect(await sso.acs(input.SAMLResponse, request.ip), 303);
     return {};
   });
 }

@@ -119,8 +119,8 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
     });
   }
 
-  async function connectorOf(teamId: string, id: string, lock = false) {
-    const c = await repo.connector(db, teamId, id, lock);
+  async function connectorOf(q: Queryable, teamId: string, id: string, lock = false) {
+    const c = await repo.connector(q, teamId, id, lock);
     if (!c) throw notFound();
     return c;
   }
@@ -239,7 +239,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
     },
 
     async update(caller: Caller, input: EndpointArgs<typeof ssoConfigUpdateEndpoint>) {
-      await connectorOf(caller.team.id, input.config_uuid);
+      await connectorOf(db, caller.team.id, input.config_uuid);
       // Fetched before the transaction: no row is locked while a remote server answers.
       const source = input.metadata_xml || input.metadata_url ? await metadataFrom(input) : null;
       let idp: ReturnType<typeof parseIdpMetadata> | null = null;
@@ -257,7 +257,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
         }
       }
       return db.transaction(async (tx) => {
-        const config = await connectorOf(caller.team.id, input.config_uuid, true);
+        const config = await connectorOf(tx, caller.team.id, input.config_uuid, true);
         if (input.config_name && input.config_name !== config.config_name) {
           if (await repo.nameTaken(tx, caller.team.id, input.config_name, config.id))
             throw new AppError('conflict', 'A connector with that name exists.').shows('sso.name_taken');
@@ -278,7 +278,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
 
     async setActive(caller: Caller, id: string, active: boolean) {
       return db.transaction(async (tx) => {
-        const config = await connectorOf(caller.team.id, id, true);
+        const config = await connectorOf(tx, caller.team.id, id, true);
         if (active && !config.tested_at)
           throw new AppError('sso_not_tested', 'Test the connector successfully before activating it.').shows('sso.test_first');
         await repo.setActive(tx, config.id, active);
@@ -288,7 +288,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
 
     async remove(caller: Caller, id: string) {
       await db.transaction(async (tx) => {
-        const config = await connectorOf(caller.team.id, id, true);
+        const config = await connectorOf(tx, caller.team.id, id, true);
         await repo.remove(tx, config.id);
       });
       return { code: 'deleted' as const };
@@ -352,7 +352,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
     },
 
     async testStart(caller: Caller, configUuid: string) {
-      const config = await connectorOf(caller.team.id, configUuid);
+      const config = await connectorOf(db, caller.team.id, configUuid);
       if (config.active)
         throw new AppError(
           'sso_config_already_tested',
@@ -369,10 +369,11 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
     },
 
     /** The ACS: the redirect address for the browser, whatever happened (never an exception). */
-    async acs(samlResponse: string): Promise<string> {
+    async acs(samlResponse: string, ip: string): Promise<string> {
       const passed: CheckName[] = [];
       let facts: ResponseFacts | null = null;
       let requestId: string | null = null;
+      let teamId: string | undefined;
       let test = false;
       const outcome = async (result: Omit<SsoTestResult, 'attributes'>) => {
         if (!requestId || !test) return;
@@ -391,6 +392,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
         if (!request || request.consumed_at || request.expires_at.getTime() <= Date.now())
           throw new SamlRefused('in_response_to', 'the response answers no live request of ours');
         requestId = request.id;
+        teamId = request.team_id;
         test = request.test;
         passed.push('in_response_to');
         const config = await repo.connector(db, request.team_id, request.config_id);
@@ -456,6 +458,13 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
         return returnTo({ sso_status: 'success', token });
       } catch (error) {
         if (!(error instanceof SamlRefused)) throw error;
+        // Which check refused it, for the team's security log (and never the response itself).
+        await usersRepository.recordSecurityEvent(db, {
+          kind: 'sign_in_failed',
+          teamId,
+          ip,
+          detail: { reason: `sso_${error.check}`, code: error.code, test, message: error.message.slice(0, 300) },
+        });
         await outcome({
           status: 'failed',
           response_key: error.code,

@@ -42,11 +42,16 @@ async function responseFor(options: Partial<ResponseOptions> = {}) {
   return idp.respond(await startFor(ADAM), { user: { nameId: ADAM, attributes: { email: [ADAM], groups: ['IT'] } }, ...options });
 }
 
-/** The result must be a §8 code and no sign-in token. */
-async function refused(samlResponse: string, code = '45038') {
+/** The result must be a §8 code and no sign-in token, refused by the named check (the security log says which). */
+async function refused(samlResponse: string, code = '45038', check?: string) {
   const result = await acs(samlResponse);
   expect(result.get('token')).toBeNull();
   expect(result.get('response_key')).toBe(code);
+  const [event] = await h.db.query<{ detail: { reason: string; message: string } }>(
+    "select detail from security_events where kind = 'sign_in_failed' order by id desc limit 1",
+  );
+  if (check) expect(event?.detail.reason, event?.detail.message).toBe(`sso_${check}`);
+  return event?.detail;
 }
 
 beforeAll(async () => {
@@ -223,16 +228,25 @@ describe('sign-in by SSO', () => {
     expect(verified.status, verified.text).toBe(200);
     expect(verified.body).toMatchObject({ team_slug: 'northwind', email: ADAM });
     // Replayed: the same response again is refused.
-    await refused(samlResponse);
+    await refused(samlResponse, '45038', 'in_response_to');
   });
 
   test('§8 codes from their conditions', async () => {
-    await refused((await responseFor({ user: { nameId: DEMO_ADMINS.superAdmin, attributes: {} } })).samlResponse, '45032');
-    await refused((await responseFor({ user: { nameId: null, attributes: {} } })).samlResponse, '45037');
-    await refused((await responseFor({ user: { nameId: 'adam', attributes: { department: ['IT'] } } })).samlResponse, '45031');
+    await refused(
+      (await responseFor({ user: { nameId: DEMO_ADMINS.superAdmin, attributes: {} } })).samlResponse,
+      '45032',
+      'email',
+    );
+    await refused((await responseFor({ user: { nameId: null, attributes: {} } })).samlResponse, '45037', 'email');
+    await refused(
+      (await responseFor({ user: { nameId: 'adam', attributes: { department: ['IT'] } } })).samlResponse,
+      '45031',
+      'email',
+    );
     await refused(
       (await responseFor({ user: { nameId: 'not-an-email@', attributes: { email: ['x@'] } } })).samlResponse,
       '45002',
+      'email',
     );
     // IdP-initiated: no InResponseTo.
     const unsolicited = idp.buildResponse({
@@ -241,7 +255,7 @@ describe('sign-in by SSO', () => {
       audience: `${h.url}/sso/saml/northwind`,
       user: { nameId: ADAM, attributes: {} },
     });
-    await refused(b64(unsolicited), '45044');
+    await refused(b64(unsolicited), '45044', 'in_response_to');
     const unknown = await h.post('/sso/login/saml/request/', {
       email: ADAM,
       config_uuid: '00000000-0000-4000-8000-000000000000',
@@ -367,7 +381,7 @@ describe('hostile responses, each made from a valid one', () => {
       const { xml } = await responseFor({ signResponse, signAssertion: !signResponse });
       const hostile = transform(xml);
       expect(hostile).toContain(DEMO_ADMINS.superAdmin);
-      await refused(b64(hostile));
+      await refused(b64(hostile), '45038', 'structure');
     });
   }
 
@@ -375,25 +389,27 @@ describe('hostile responses, each made from a valid one', () => {
     const { xml } = await responseFor({ user: { nameId: `${ADAM}.evil.com`, attributes: {} } });
     const injected = xml.replace(`${ADAM}.evil.com`, `${ADAM}<!---->.evil.com`);
     expect(injected).not.toBe(xml);
-    await refused(b64(injected));
+    await refused(b64(injected), '45038', 'structure');
   });
 
   test('another audience, another IdP, another key, expired, unsigned, SHA-1, wrong recipient or destination', async () => {
-    await refused((await responseFor({ audience: `${h.url}/sso/saml/contoso` })).samlResponse);
+    await refused((await responseFor({ audience: `${h.url}/sso/saml/contoso` })).samlResponse, '45038', 'audience');
     // Another team's identity provider: its own issuer and key.
     const redirect = await startFor(ADAM);
-    await refused(other.respond(redirect, { user: { nameId: ADAM, attributes: {} } }).samlResponse);
+    await refused(other.respond(redirect, { user: { nameId: ADAM, attributes: {} } }).samlResponse, '45038', 'issuer');
     // Our IdP's issuer, but signed with a key it never had.
     const { privateKeyPem } = await selfSignedRsa('forger');
-    await refused((await responseFor({ keyPem: privateKeyPem })).samlResponse);
+    await refused((await responseFor({ keyPem: privateKeyPem })).samlResponse, '45038', 'signature');
     await refused(
       (await responseFor({ notBefore: new Date(Date.now() - 3600_000), notOnOrAfter: new Date(Date.now() - 600_000) }))
         .samlResponse,
+      '45038',
+      'time_window',
     );
-    await refused((await responseFor({ signAssertion: false })).samlResponse);
-    await refused((await responseFor({ sha1: true })).samlResponse);
-    await refused((await responseFor({ recipient: 'https://attacker.example/acs' })).samlResponse);
-    await refused((await responseFor({ destination: 'https://attacker.example/acs' })).samlResponse);
+    await refused((await responseFor({ signAssertion: false })).samlResponse, '45038', 'signature');
+    await refused((await responseFor({ sha1: true })).samlResponse, '45038', 'signature_algorithm');
+    await refused((await responseFor({ recipient: 'https://attacker.example/acs' })).samlResponse, '45038', 'recipient');
+    await refused((await responseFor({ destination: 'https://attacker.example/acs' })).samlResponse, '45038', 'destination');
   });
 
   test('assertion signed, but a Response signature that fails to verify', async () => {
@@ -401,13 +417,13 @@ describe('hostile responses, each made from a valid one', () => {
     // Change the response after signing, outside the signed assertion.
     const tampered = xml.replace('Version="2.0" IssueInstant', 'Version="2.0" Consent="urn:tampered" IssueInstant');
     expect(tampered).not.toBe(xml);
-    await refused(b64(tampered));
+    await refused(b64(tampered), '45038', 'signature');
   });
 
   test('XXE and entity expansion in the response', async () => {
     const { xml } = await responseFor();
-    await refused(b64(`<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${xml.replace(ADAM, '&xxe;')}`));
-    await refused(b64(`<!DOCTYPE r [<!ENTITY a "${ADAM}">]>${xml.replace(ADAM, '&a;')}`));
+    await refused(b64(`<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${xml.replace(ADAM, '&xxe;')}`), '45038', 'xml');
+    await refused(b64(`<!DOCTYPE r [<!ENTITY a "${ADAM}">]>${xml.replace(ADAM, '&a;')}`), '45038', 'xml');
   });
 
   test('a response re-signed by our own IdP for a request of another team is refused (InResponseTo unknown)', async () => {
@@ -417,6 +433,15 @@ describe('hostile responses, each made from a valid one', () => {
       b64(
         signXml(forged.replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, ''), 'Assertion', idp.privateKeyPem, idp.certificatePem),
       ),
+      '45038',
+      'in_response_to',
     );
+  });
+
+  test('one-time use holds when the same response arrives twice at once', async () => {
+    const { samlResponse } = await responseFor();
+    const results = await Promise.all([acs(samlResponse), acs(samlResponse)]);
+    expect(results.filter((r) => r.get('token')).length).toBe(1);
+    expect(results.filter((r) => r.get('response_key') === '45038').length).toBe(1);
   });
 });

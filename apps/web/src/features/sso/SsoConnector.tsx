@@ -86,7 +86,7 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
         <CopyButton value={value} timeout={2000}>
           {({ copied, copy }) => (
             <Button size="xs" variant="default" onClick={copy}>
-              {t(copied ? 'copied' : 'sso.copy')}
+              {t(copied ? 'sso.copied' : 'sso.copy')}
             </Button>
           )}
         </CopyButton>
@@ -180,7 +180,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            {t('cancel')}
+            {t('common.cancel')}
           </Button>
           <Button onClick={submit} loading={mutation.isPending} disabled={!name.trim()} data-testid="sso-create-save">
             {t('sso.create')}
