@@ -56,7 +56,7 @@ export const ERROR_STATUS = {
   // SAML single sign-on (issue 13)
   sso_not_found: 404,
   saml_client_generation_failed: 400,
-  sso_enforced: 403,
+  sso_enforced: 400,
   sso_metadata_invalid: 400,
   sso_not_tested: 409,
   sso_config_already_tested: 409,

@@ -1,7 +1,7 @@
 import type { Db } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
 import { DEMO_PASSWORD } from './seed.ts';
-import { seedSignInDemo } from './sign-in.demo.ts';
+import { seedSignInDemo, seedSsoDemo } from './sign-in.demo.ts';
 
 /**
  * Two more Northwind admins for the account-security walk-through, so it never changes how the
@@ -40,5 +40,6 @@ export async function seedSecurityDemo(db: Db): Promise<void> {
         await tx.query('insert into team_admins (team_id, user_id, scopes) values ($1, $2, $3)', [team.id, user.id, scopes]);
     }
     await seedSignInDemo(tx);
+    await seedSsoDemo(tx);
   });
 }

@@ -26,7 +26,7 @@ import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { startSsoTest, useSsoConfigsQuery, useSsoMutation, useSsoPolicyQuery, useSsoTestQuery } from './api.ts';
+import { startSsoTest, useSsoConfigsQuery, useSsoMutation, useSsoPolicyQuery, useSsoRefresh, useSsoTestQuery } from './api.ts';
 import { openTestChannel, type TestMessage } from './test-channel.ts';
 
 const STATUS_COLOR: Record<SsoConfig['status'], string> = {
@@ -200,6 +200,7 @@ function ConnectorCard({ config }: { config: SsoConfig }) {
   const [testError, setTestError] = useState<unknown>(null);
   const [testing, setTesting] = useState(false);
   const channel = useRef<BroadcastChannel | null>(null);
+  const refresh = useSsoRefresh();
   useEffect(() => () => channel.current?.close(), []);
 
   const done = (key: string) => notifications.show({ color: 'teal', message: t(key) });
@@ -232,6 +233,7 @@ function ConnectorCard({ config }: { config: SsoConfig }) {
         setTestId(message.saml_request_id);
         setTesting(false);
         mutation.reset();
+        void refresh();
       };
       if (win) win.location.href = started.redirect_url;
       else window.open(started.redirect_url, 'latchkey-sso-test', 'width=600,height=500');

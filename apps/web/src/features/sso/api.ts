@@ -62,3 +62,10 @@ export function useSsoMutation() {
 
 /** Test configuration: a SAML request whose result comes back over the test channel. */
 export const startSsoTest = (config_uuid: string) => call('ssoTestStart', { config_uuid });
+
+/** After a test: the connector's state changed on the server. */
+export function useSsoRefresh() {
+  const client = useQueryClient();
+  const team = useTeamSlug();
+  return () => client.invalidateQueries({ queryKey: ssoKeys.configs(team) });
+}
