@@ -80,7 +80,11 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
         {label}
       </Text>
       <Group gap="xs" wrap="nowrap" align="flex-start">
-        <Code block style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }} data-testid={testId}>
+        <Code
+          block
+          style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap', maxHeight: 120, overflowY: 'auto' }}
+          data-testid={testId}
+        >
           {value}
         </Code>
         <CopyButton value={value} timeout={2000}>
