@@ -43,8 +43,8 @@ import { createPasswordResetService } from './features/security/password-reset.s
 import { rekeyLegacyRecoveryCodes } from './features/security/recovery-codes.ts';
 import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
-import { createSsoService } from './features/sso/sso.service.ts';
 import { ssoRoutes } from './features/sso/sso.routes.ts';
+import { createSsoService } from './features/sso/sso.service.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';

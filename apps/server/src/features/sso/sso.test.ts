@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { type ResponseOptions, signXml, startTestIdp, type TestIdp } from '../../test/saml-idp.ts';
-import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/seed.ts';
+import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/index.ts';
 
 let h: Harness;
 let idp: TestIdp;
