@@ -58,6 +58,8 @@ import { createPasswordResetService } from './features/security/password-reset.s
 import { rekeyLegacyRecoveryCodes } from './features/security/recovery-codes.ts';
 import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
 import { createSecurityKeys } from './features/security/security-keys.ts';
+import { ssoRoutes } from './features/sso/sso.routes.ts';
+import { createSsoService } from './features/sso/sso.service.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';
@@ -286,6 +288,8 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     { standIn },
   );
   familyRoutes(router, guard, db);
+  // SAML single sign-on (issue 13)
+  ssoRoutes(router, guard, createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: config.NODE_ENV !== 'production' }));
 
   await jobs.start();
   app.addHook('onClose', () => jobs.stop());

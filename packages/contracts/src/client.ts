@@ -49,6 +49,9 @@ export * from './scim-constants.ts';
 export type { SecurityKey } from './security-keys.ts';
 export * from './services-constants.ts';
 export * from './sign-in-constants.ts';
+export type { SsoConfig, SsoTestResult } from './sso.ts';
+// SAML single sign-on (issue 13)
+export * from './sso-constants.ts';
 export type { HubServer, Team } from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';

@@ -22,6 +22,7 @@ import * as scim from './scim.ts';
 import * as securityKeys from './security-keys.ts';
 import * as sharing from './sharing.ts';
 import * as signInLinks from './sign-in-links.ts';
+import * as sso from './sso.ts';
 import * as team from './team.ts';
 
 /**
@@ -51,6 +52,7 @@ const MODULES = {
   securityKeys,
   sharing,
   signInLinks,
+  sso,
   team,
 };
 

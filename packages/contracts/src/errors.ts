@@ -78,6 +78,11 @@ export const ERROR_STATUS = {
   cloud_not_connected: 409,
   // Event logs and SIEM export (issue 12): the SIEM destination did not take a test event.
   url_not_accessible: 400,
+  // SAML single sign-on (issue 13)
+  sso_metadata_invalid: 400,
+  sso_not_tested: 409,
+  sso_config_already_tested: 409,
+  sso_break_glass: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -43,6 +43,8 @@ export * from './services-constants.ts';
 export * from './sharing.ts';
 export * from './sign-in-constants.ts';
 export * from './sign-in-links.ts';
+// SAML single sign-on (issue 13)
+export * from './sso.ts';
 export * from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';

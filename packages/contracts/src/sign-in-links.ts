@@ -58,7 +58,6 @@ export const ssoStartEndpoint = defineEndpoint({
     email: Email,
     config_uuid: z.string().uuid('sso_not_found'),
     team_slug: z.string().max(100).optional(),
-    test_configuration: z.boolean().optional(),
   }),
   output: z.object({ redirect_url: z.string(), saml_request_id: z.string() }),
 });

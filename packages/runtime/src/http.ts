@@ -221,6 +221,8 @@ export function registerEndpoint<E extends Endpoint, Ctx>(
     if (!parsed.success)
       throw new AppError('invalid_input', invalidInput(parsed.error).description, 400, invalidInput(parsed.error).issues);
     const result = await handler({ input: parsed.data as z.output<E['input']>, ctx, request, reply });
+    // A handler that answered itself (the SAML ACS redirects the browser): nothing more to send.
+    if (reply.sent) return reply;
     if ((app as unknown as { checkReplies: boolean }).checkReplies) {
       const checked = endpoint.output.safeParse(result);
       // A reply that breaks its own contract is the program's fault: a 500, never the caller's 400.

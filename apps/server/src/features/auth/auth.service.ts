@@ -339,26 +339,6 @@ export function createAuthService({
       return { email: owner.user.email, team_slug: owner.team.slug, team_name: owner.team.name };
     },
 
-    /**
-     * Starts SAML sign-in with one of the team's active connectors. The SAML request itself is the
-     * SSO issue's: until a connector has its identity provider's metadata and the service provider
-     * is built, every start answers saml_client_generation_failed, and nothing signs in by SSO.
-     */
-    async ssoStart(input: { email: string; config_uuid: string; team_slug?: string | undefined }, ip: string) {
-      const user = await userOrFail(input.email, ip);
-      const { team } = await adminTeam(user, input.team_slug, ip);
-      const config = team && (await ssoRepository.activeConfigs(db, team.id)).find((c) => c.config_uuid === input.config_uuid);
-      if (!team || !config)
-        throw new AppError('sso_not_found', 'No active SSO connector with that id.', 404).shows('errors.sso_not_found');
-      await failed('saml_client_generation_failed', ip, user, team.id);
-      throw new AppError(
-        'saml_client_generation_failed',
-        config.metadata_xml
-          ? 'SAML sign-in is not available in this version of Latchkey yet.'
-          : 'The SSO connector has no identity provider metadata yet, so no SAML request can be made. Ask your super admin, or sign in another way.',
-      ).shows(config.metadata_xml ? 'errors.saml_not_available' : 'errors.sso_no_metadata');
-    },
-
     recordSignOut: (caller: { userId: string; email: string; team: { id: string } }, ip: string) =>
       users.recordSecurityEvent(db, { kind: 'sign_out', email: caller.email, userId: caller.userId, teamId: caller.team.id, ip }),
 

@@ -3,7 +3,6 @@ import {
   appLoginVerifyEndpoint,
   emailLinkVerifyEndpoint,
   LinkToken,
-  ssoStartEndpoint,
   ssoVerifyTokenEndpoint,
 } from '@latchkey/contracts';
 import { AppError, type Router } from '@latchkey/runtime';
@@ -24,6 +23,5 @@ export function signInLinkRoutes(router: Router, guard: Guard, auth: ReturnType<
     auth.signInWithLink('app_login', basicToken(request.headers.authorization), request.ip),
   );
   router.handle(emailLinkVerifyEndpoint, guard, ({ input }) => auth.emailLink(input.token));
-  router.handle(ssoStartEndpoint, guard, ({ input, request }) => auth.ssoStart(input, request.ip));
   router.handle(ssoVerifyTokenEndpoint, guard, ({ input, request }) => auth.signInWithLink('sso', input.token, request.ip));
 }

@@ -17,10 +17,18 @@ export const ssoRepository = {
     );
   },
 
-  /** True when the team enforces SSO and has not excluded this admin (spec §6). */
+  /**
+   * True when the team enforces SSO and has not excluded this admin (spec §6). Break-glass (issue
+   * 13): a super admin is never held to it while no super admin with a password is excluded (one
+   * was removed, or lost the role, after enforcement went on), so the team cannot be locked out.
+   */
   async enforcedFor(q: Queryable, teamId: string, userId: string): Promise<boolean> {
     const [row] = await q.query<{ enforced: boolean }>(
-      `select p.enforce_sso and not ($2::uuid = any(p.excluded_admins)) as enforced
+      `select p.enforce_sso and not ($2::uuid = any(p.excluded_admins))
+         and not ('super_admin' = any(coalesce((select ta.scopes from team_admins ta where ta.team_id = p.team_id and ta.user_id = $2), '{}'))
+              and not exists (select 1 from team_admins ta join users u on u.id = ta.user_id
+                               where ta.team_id = p.team_id and 'super_admin' = any(ta.scopes)
+                                 and u.password_hash is not null and u.id = any(p.excluded_admins))) as enforced
        from sso_policies p
        where p.team_id = $1 and exists (select 1 from sso_configs c where c.team_id = p.team_id and c.active)`,
       [teamId, userId],

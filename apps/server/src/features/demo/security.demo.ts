@@ -2,7 +2,7 @@ import type { Db } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
 import { seedOnboardingDemo } from './onboarding.demo.ts';
 import { DEMO_PASSWORD } from './seed.ts';
-import { seedSignInDemo } from './sign-in.demo.ts';
+import { seedSignInDemo, seedSsoDemo } from './sign-in.demo.ts';
 
 /**
  * Two more Northwind admins for the account-security walk-through, so it never changes how the
@@ -43,5 +43,6 @@ export async function seedSecurityDemo(db: Db): Promise<void> {
     await seedSignInDemo(tx);
     // Onboarding wizard (issue 16)
     await seedOnboardingDemo(tx);
+    await seedSsoDemo(tx);
   });
 }

@@ -53,3 +53,34 @@ export async function seedSignInDemo(tx: Queryable): Promise<void> {
     ids.slice(0, 2),
   ]);
 }
+
+/**
+ * Alpine Ski House, a demo team without SSO for the SSO connector walk-through (issue 13): Fiona, its
+ * super admin, sets up a connector against an identity provider and enforces it; Felix, an admin,
+ * then signs in by SSO. Kept apart from Contoso, whose seeded connector the sign-in routes use.
+ */
+export const SSO_DEMO = {
+  team: { slug: 'alpine', name: 'Alpine Ski House' },
+  fiona: 'fiona@alpine.example',
+  felix: 'felix@alpine.example',
+} as const;
+
+export async function seedSsoDemo(tx: Queryable): Promise<void> {
+  const [team] = await tx.query<{ id: string }>(
+    `insert into teams (slug, name, team_type, organization_type, valid_till)
+     values ($1, $2, 'organization', 'enterprise', '2027-06-30') on conflict (slug) do nothing returning id`,
+    [SSO_DEMO.team.slug, SSO_DEMO.team.name],
+  );
+  if (!team) return;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (const [email, name, scope] of [
+    [SSO_DEMO.fiona, 'Fiona Walsh', 'super_admin'],
+    [SSO_DEMO.felix, 'Felix Braun', 'admin'],
+  ] as const) {
+    const [user] = await tx.query<{ id: string }>(
+      "insert into users (email, name, password_hash, auth_type) values ($1, $2, $3, 'password') returning id",
+      [email, name, passwordHash],
+    );
+    await tx.query('insert into team_admins (team_id, user_id, scopes) values ($1, $2, $3)', [team.id, user?.id, [scope]]);
+  }
+}

@@ -20,6 +20,18 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
   const switchTeam = useMutation({
     mutationFn: async () => {
       const reply = await call('login', { email, team_slug: chosen, device: deviceInfo() });
+      // A team that offers SSO (issue 13): its choice page; one that enforces it: its identity provider.
+      if (reply.code === 'signin_with_sso_or_otp' || reply.code === 'sso_enforced') {
+        const team = { email, team_slug: reply.team_slug, team_name: reply.team_name };
+        resetLoginState({ ...team, auth: 'default', sso_configurations: reply.sso_configurations });
+        if (reply.code === 'signin_with_sso_or_otp') return logout('team_switch', '/login/sso-otp-choice');
+        // The SAML request first: if it fails, the admin stays signed in here and sees why.
+        const config = reply.sso_configurations[0];
+        if (!config) throw new Error('no SSO connector');
+        const { redirect_url } = await call('ssoStart', { email, team_slug: reply.team_slug, config_uuid: config.config_uuid });
+        logout('team_switch', '/login');
+        return window.location.assign(redirect_url);
+      }
       if (reply.code !== 'ok') throw new Error('unexpected');
       return reply;
     },
@@ -30,6 +42,7 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
         team_name: reply.team_name,
         auth: reply.auth_type === 'password' ? 'password' : 'default',
         otp_sent: reply.otp_sent,
+        sso_configurations: reply.sso_configurations ?? [],
       });
       logout('team_switch', reply.auth_type === 'password' ? '/login/verify-password' : '/login/verify-otp');
     },

@@ -57,4 +57,6 @@ export const SCREENS: Record<string, Screen> = {
   // Event logs and SIEM export (issue 12)
   eventlogs: screen(() => import('../../features/eventlogs/screens.ts'), 'EventLogs'),
   'settings/eventlogs': screen(() => import('../../features/eventlogs/screens.ts'), 'EventLogsSettings'),
+  // SAML single sign-on (issue 13)
+  'settings/sso-connector': screen(() => import('../../features/sso/screens.ts'), 'SsoConnector'),
 };

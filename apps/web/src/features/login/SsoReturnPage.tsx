@@ -5,6 +5,7 @@ import { Redirect } from 'wouter';
 import { call } from '../../lib/api.ts';
 import { completeSignIn, deviceInfo } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { reportTestResult } from '../sso/index.ts';
 import { SsoErrorPanel } from './SsoErrorPanel.tsx';
 
 /** The SSO result: in the hash's query (`#/sso?sso_status=…`) or the page's; null when there is none. */
@@ -23,6 +24,9 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function SsoReturnPage() {
   const [query] = useState(ssoQuery);
   if (!query) return <Redirect to="/" replace />;
+  const testRequest = query.get('test') === '1' ? query.get('saml_request_id') : null;
+  if (testRequest)
+    return <SsoTestReturn id={testRequest} success={query.get('sso_status') === 'success'} code={query.get('response_key')} />;
   const token = query.get('token');
   if (query.get('sso_status') === 'success' && token) return <SsoSignIn token={token} />;
   return <SsoErrorPanel code={query.get('response_key') || query.get('error_identifier') || SSO_AUTH_FAILED} />;
@@ -58,6 +62,33 @@ function SsoSignIn({ token }: { token: string }) {
       <Loader size="sm" />
       <Text size="sm" c="dimmed">
         {t('loginpage.signing_in')}
+      </Text>
+    </Stack>
+  );
+}
+
+/**
+ * The test window (spec §4): sends the result to the settings page over the test channel, and
+ * closes once the page acknowledges it. Signs nobody in.
+ */
+function SsoTestReturn({ id, success, code }: { id: string; success: boolean; code: string | null }) {
+  const { t } = useTranslation();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void reportTestResult({
+      type: 'sso_test_result',
+      saml_request_id: id,
+      status: success ? 'success' : 'failed',
+      response_key: success ? null : code || SSO_AUTH_FAILED,
+    }).then(() => window.close());
+  }, [id, success, code]);
+  return (
+    <Stack align="center" py="lg" gap="sm" data-testid="sso-test-window">
+      <Text size="sm">{t(success ? 'sso.test_passed' : 'sso.test_failed')}</Text>
+      <Text size="sm" c="dimmed">
+        {t('sso.test_window_hint')}
       </Text>
     </Stack>
   );

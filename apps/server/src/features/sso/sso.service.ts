@@ -1,0 +1,479 @@
+import type { EndpointArgs, SsoConfig, SsoTestResult, ssoConfigUpdateEndpoint } from '@latchkey/contracts';
+import { AppError, type Db, type Queryable } from '@latchkey/runtime';
+import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import type { Caller } from '../../http/guard.ts';
+import { userUrlFetch } from '../../platform/outbound.ts';
+import type { Sealer } from '../../platform/sealed.ts';
+import { selfSignedRsa } from '../../platform/self-signed.ts';
+import { loginTokensRepository } from '../auth/index.ts';
+import { teamRepository } from '../team/index.ts';
+import { usersRepository } from '../users/index.ts';
+import { MetadataInvalid, parseIdpMetadata } from './metadata.ts';
+import {
+  type CheckName,
+  checkAgainst,
+  emailOf,
+  identityOf,
+  inspectResponse,
+  type ResponseFacts,
+  SamlRefused,
+} from './saml-response.ts';
+import { type ConnectorRow, ssoRepository as repo } from './sso.repository.ts';
+
+/** How long an AuthnRequest may be answered. */
+const REQUEST_MINUTES = 10;
+/** Clock skew allowed between us and the identity provider. */
+const SKEW_MS = 60_000;
+const METADATA_MAX_BYTES = 512 * 1024;
+
+export interface SsoDeps {
+  db: Db;
+  sealer: Sealer;
+  /** The console's public address (PUBLIC_URL, or the listening address outside production). */
+  consoleUrl: () => string | null;
+  /** Development and tests: an identity provider on loopback http. */
+  allowLoopbackHttp: boolean;
+}
+
+const notFound = () => new AppError('sso_not_found', 'No such SSO connector.', 404).shows('sso.not_found');
+
+function statusOf(c: ConnectorRow): SsoConfig['status'] {
+  if (c.active) return 'active';
+  if (c.tested_at) return 'tested';
+  return c.idp_entity_id ? 'awaiting_test' : 'awaiting_metadata';
+}
+
+const view = (c: ConnectorRow): SsoConfig => ({
+  config_uuid: c.id,
+  config_name: c.config_name,
+  idp_type: c.idp_type as SsoConfig['idp_type'],
+  metadata_url: c.metadata_url,
+  has_metadata: c.idp_entity_id !== null,
+  idp_entity_id: c.idp_entity_id,
+  idp_sso_url: c.idp_sso_url,
+  sign_mode: c.sign_mode,
+  is_active: c.active,
+  tested_at: c.tested_at ? new Date(c.tested_at).toISOString() : null,
+  status: statusOf(c),
+});
+
+/**
+ * SAML single sign-on (issue 13): connectors, the service provider per team, enforcement with its
+ * break-glass rule, the SAML request and the assertion consumer service.
+ */
+export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: SsoDeps) {
+  const base = () => {
+    const url = consoleUrl();
+    if (!url)
+      throw new AppError('saml_client_generation_failed', 'PUBLIC_URL is not set: no SAML address can be made.').shows(
+        'errors.saml_client_generation_failed',
+      );
+    return url;
+  };
+  const sp = (teamSlug: string) => ({
+    entityId: `${base()}/sso/saml/${encodeURIComponent(teamSlug)}`,
+    acsUrl: `${base()}/sso/login/saml/acs/`,
+  });
+
+  /** The team's SP key pair, made on first use; the private key is stored sealed. */
+  async function spKey(teamId: string, teamName: string) {
+    let row = await repo.spKey(db, teamId);
+    if (!row) {
+      const made = await selfSignedRsa(`Latchkey SSO ${teamName}`);
+      await repo.saveSpKey(db, teamId, sealer.seal(made.privateKeyPem), made.certificatePem);
+      row = await repo.spKey(db, teamId);
+    }
+    if (!row) throw new Error('no SP key');
+    return { privateKey: sealer.open(row.private_key_sealed), certificate: row.certificate };
+  }
+
+  function samlFor(
+    team: { slug: string },
+    config: ConnectorRow,
+    key: { privateKey: string; certificate: string },
+    cache: CacheProvider,
+    facts?: ResponseFacts,
+  ) {
+    const { entityId, acsUrl } = sp(team.slug);
+    const mode = config.sign_mode;
+    return new SAML({
+      entryPoint: config.idp_sso_url ?? undefined,
+      issuer: entityId,
+      callbackUrl: acsUrl,
+      audience: entityId,
+      idpCert: config.idp_certificates,
+      idpIssuer: config.idp_entity_id ?? undefined,
+      privateKey: key.privateKey,
+      publicCert: key.certificate,
+      signatureAlgorithm: 'sha256',
+      digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+      identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+      disableRequestedAuthnContext: true,
+      // What the connector demands, and every signature that is present must verify too.
+      wantAssertionsSigned: mode !== 'response' || Boolean(facts?.assertionSigned),
+      wantAuthnResponseSigned: mode !== 'assertion' || Boolean(facts?.responseSigned),
+      acceptedClockSkewMs: SKEW_MS,
+      validateInResponseTo: ValidateInResponseTo.always,
+      requestIdExpirationPeriodMs: REQUEST_MINUTES * 60_000,
+      cacheProvider: cache,
+    });
+  }
+
+  async function connectorOf(q: Queryable, teamId: string, id: string, lock = false) {
+    const c = await repo.connector(q, teamId, id, lock);
+    if (!c) throw notFound();
+    return c;
+  }
+
+  async function metadataFrom(input: { metadata_url?: string | undefined; metadata_xml?: string | undefined }) {
+    if (input.metadata_xml) return { xml: input.metadata_xml, url: null };
+    const raw = input.metadata_url ?? '';
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new AppError('invalid_input', 'The metadata URL is not a URL.').shows('invalid url');
+    }
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    if (url.protocol !== 'https:' && !(allowLoopbackHttp && loopback && url.protocol === 'http:'))
+      throw new AppError('invalid_input', 'The metadata URL must use https.').shows('sso.metadata_url_https');
+    let response: Response;
+    try {
+      response = await userUrlFetch(url, {
+        method: 'GET',
+        headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
+      });
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError('sso_metadata_invalid', 'The metadata URL could not be fetched.').shows('sso.metadata_unreachable');
+    }
+    const xml = await response.text();
+    if (!response.ok || xml.length > METADATA_MAX_BYTES)
+      throw new AppError('sso_metadata_invalid', `The metadata URL answered ${response.status}.`).shows(
+        'sso.metadata_unreachable',
+      );
+    return { xml, url: url.toString() };
+  }
+
+  async function policyOf(teamId: string) {
+    const [policy, admins, connectors] = await Promise.all([
+      repo.policy(db, teamId),
+      repo.teamAdmins(db, teamId),
+      repo.connectors(db, teamId),
+    ]);
+    return {
+      enforce_sso: policy.enforce_sso,
+      in_effect: policy.enforce_sso && connectors.some((c) => c.active),
+      admins: admins.map((a) => ({ email: a.email, name: a.name, scopes: a.scopes, excluded: a.excluded })),
+    };
+  }
+
+  /** Break-glass: with enforcement on, a super admin who signs in with a password stays excluded. */
+  async function assertBreakGlass(tx: Queryable, teamId: string, enforce: boolean, excluded: string[]) {
+    if (!enforce) return;
+    const admins = await repo.teamAdmins(tx, teamId);
+    const ok = admins.some((a) => a.scopes.includes('super_admin') && a.has_password && excluded.includes(a.user_id));
+    if (!ok)
+      throw new AppError(
+        'sso_break_glass',
+        'While SSO is enforced, at least one super admin who signs in with a password must stay excluded, so the team can never be locked out.',
+      ).shows('sso.break_glass');
+  }
+
+  /** Makes the SAML request and stores its id (InResponseTo of the answer). */
+  async function request(
+    team: { id: string; slug: string; name: string },
+    config: ConnectorRow,
+    email: string | null,
+    test: boolean,
+    requestedBy: string | null,
+  ) {
+    if (!config.idp_entity_id || !config.idp_sso_url || config.idp_certificates.length === 0)
+      throw new AppError(
+        'saml_client_generation_failed',
+        'The SSO connector has no identity provider metadata yet, so no SAML request can be made.',
+      ).shows('errors.sso_no_metadata');
+    const key = await spKey(team.id, team.name);
+    let id: string | null = null;
+    const capture: CacheProvider = {
+      saveAsync: async (k, value) => {
+        id = k;
+        return { value, createdAt: Date.now() };
+      },
+      getAsync: async () => null,
+      removeAsync: async () => null,
+    };
+    const redirect_url = await samlFor(team, config, key, capture).getAuthorizeUrlAsync('', undefined, {});
+    if (!id) throw new AppError('saml_client_generation_failed', 'No SAML request id was made.');
+    await repo.saveRequest(db, { id, teamId: team.id, configId: config.id, email, test, requestedBy }, REQUEST_MINUTES);
+    return { redirect_url, saml_request_id: id as string };
+  }
+
+  /** Where the browser goes after the ACS: the sso page with a one-time token or a §8 code. */
+  const returnTo = (params: Record<string, string>) => `${base()}/#/sso?${new URLSearchParams(params)}`;
+
+  return {
+    async list(caller: Caller) {
+      const key = await spKey(caller.team.id, caller.team.name);
+      const { entityId, acsUrl } = sp(caller.team.slug);
+      const metadata = new SAML({
+        issuer: entityId,
+        callbackUrl: acsUrl,
+        idpCert: 'unused',
+        wantAssertionsSigned: true,
+        identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+      }).generateServiceProviderMetadata(null, key.certificate);
+      return {
+        configs: (await repo.connectors(db, caller.team.id)).map(view),
+        service_provider: { entity_id: entityId, acs_url: acsUrl, certificate: key.certificate, metadata_xml: metadata },
+      };
+    },
+
+    async create(caller: Caller, input: { config_name: string; idp_type: string; sign_mode?: string | undefined }) {
+      return db.transaction(async (tx) => {
+        if (await repo.nameTaken(tx, caller.team.id, input.config_name, null))
+          throw new AppError('conflict', 'A connector with that name exists.').shows('sso.name_taken');
+        const id = await repo.create(tx, caller.team.id, input.config_name, input.idp_type, input.sign_mode ?? 'assertion');
+        return { code: 'updated' as const, config: view((await repo.connector(tx, caller.team.id, id)) as ConnectorRow) };
+      });
+    },
+
+    async update(caller: Caller, input: EndpointArgs<typeof ssoConfigUpdateEndpoint>) {
+      await connectorOf(db, caller.team.id, input.config_uuid);
+      // Fetched before the transaction: no row is locked while a remote server answers.
+      const source = input.metadata_xml || input.metadata_url ? await metadataFrom(input) : null;
+      let idp: ReturnType<typeof parseIdpMetadata> | null = null;
+      if (source) {
+        try {
+          idp = parseIdpMetadata(source.xml);
+        } catch (error) {
+          if (!(error instanceof MetadataInvalid)) throw error;
+          throw new AppError('sso_metadata_invalid', `The metadata cannot be used: ${error.message}.`).shows(
+            'sso.metadata_invalid',
+            {
+              reason: error.message,
+            },
+          );
+        }
+      }
+      return db.transaction(async (tx) => {
+        const config = await connectorOf(tx, caller.team.id, input.config_uuid, true);
+        if (input.config_name && input.config_name !== config.config_name) {
+          if (await repo.nameTaken(tx, caller.team.id, input.config_name, config.id))
+            throw new AppError('conflict', 'A connector with that name exists.').shows('sso.name_taken');
+          await repo.rename(tx, config.id, input.config_name);
+        }
+        if (input.sign_mode) await repo.setSignMode(tx, config.id, input.sign_mode);
+        if (idp && source)
+          await repo.setIdentityProvider(tx, config.id, {
+            xml: source.xml,
+            url: source.url,
+            entityId: idp.entityId,
+            ssoUrl: idp.ssoUrl,
+            certificates: idp.certificates,
+          });
+        return { code: 'updated' as const, config: view((await repo.connector(tx, caller.team.id, config.id)) as ConnectorRow) };
+      });
+    },
+
+    async setActive(caller: Caller, id: string, active: boolean) {
+      return db.transaction(async (tx) => {
+        const config = await connectorOf(tx, caller.team.id, id, true);
+        if (active && !config.tested_at)
+          throw new AppError('sso_not_tested', 'Test the connector successfully before activating it.').shows('sso.test_first');
+        await repo.setActive(tx, config.id, active);
+        return { code: 'updated' as const, config: view((await repo.connector(tx, caller.team.id, config.id)) as ConnectorRow) };
+      });
+    },
+
+    async remove(caller: Caller, id: string) {
+      await db.transaction(async (tx) => {
+        const config = await connectorOf(tx, caller.team.id, id, true);
+        await repo.remove(tx, config.id);
+      });
+      return { code: 'deleted' as const };
+    },
+
+    policy: (caller: Caller) => policyOf(caller.team.id),
+
+    async setEnforce(caller: Caller, enforce: boolean) {
+      await db.transaction(async (tx) => {
+        await repo.lockPolicy(tx, caller.team.id);
+        const policy = await repo.policy(tx, caller.team.id);
+        if (enforce && !(await repo.connectors(tx, caller.team.id)).some((c) => c.active && c.tested_at))
+          throw new AppError('sso_not_tested', 'SSO can be enforced once a connector has passed its test and is active.').shows(
+            'sso.enforce_needs_test',
+          );
+        await assertBreakGlass(tx, caller.team.id, enforce, policy.excluded_admins);
+        await repo.savePolicy(tx, caller.team.id, enforce, policy.excluded_admins);
+      });
+      return policyOf(caller.team.id);
+    },
+
+    async excluded(caller: Caller, add: string[], remove: string[]) {
+      await db.transaction(async (tx) => {
+        await repo.lockPolicy(tx, caller.team.id);
+        const policy = await repo.policy(tx, caller.team.id);
+        const admins = await repo.teamAdmins(tx, caller.team.id);
+        const idOf = (email: string) => {
+          const admin = admins.find((a) => a.email.toLowerCase() === email.toLowerCase());
+          if (!admin)
+            throw new AppError('admin_not_in_team', `${email} is not an admin of this team.`).shows('sso.not_an_admin', {
+              email,
+            });
+          return admin.user_id;
+        };
+        const removing = new Set(remove.map(idOf));
+        const next = [...new Set([...policy.excluded_admins, ...add.map(idOf)])].filter((id) => !removing.has(id));
+        await assertBreakGlass(tx, caller.team.id, policy.enforce_sso, next);
+        await repo.savePolicy(tx, caller.team.id, policy.enforce_sso, next);
+      });
+      return policyOf(caller.team.id);
+    },
+
+    /** /sso/login/saml/request/: sign-in. An email that is not an admin of a team with that connector learns nothing more. */
+    async start(input: { email: string; config_uuid: string; team_slug?: string | undefined }) {
+      const user = await usersRepository.findUserByEmail(db, input.email);
+      const teams = user ? await teamRepository.adminTeams(db, user.id) : [];
+      for (const team of teams.filter((t) => !input.team_slug || t.slug === input.team_slug)) {
+        const config = await repo.connector(db, team.id, input.config_uuid);
+        if (config?.active) {
+          const full = await teamRepository.findBySlug(db, team.slug);
+          return request(
+            { id: team.id, slug: team.slug, name: full?.name ?? team.name },
+            config,
+            user?.email ?? input.email,
+            false,
+            null,
+          );
+        }
+      }
+      throw new AppError('sso_not_found', 'No active SSO connector with that id.', 404).shows('errors.sso_not_found');
+    },
+
+    async testStart(caller: Caller, configUuid: string) {
+      const config = await connectorOf(db, caller.team.id, configUuid);
+      if (config.active)
+        throw new AppError(
+          'sso_config_already_tested',
+          'This connector is tested and active; deactivate it to test it again.',
+        ).shows('sso.already_tested');
+      return request(caller.team, config, null, true, caller.userId);
+    },
+
+    async status(caller: Caller, requestId: string): Promise<SsoTestResult> {
+      const row = await repo.request(db, requestId);
+      if (!row?.test || row.team_id !== caller.team.id) throw new AppError('not_found', 'No such test.', 404);
+      if (!row.result) return { status: 'pending', response_key: null, checks: [], attributes: null, maps_to_admin: null };
+      return row.result as unknown as SsoTestResult;
+    },
+
+    /** The ACS: the redirect address for the browser, whatever happened (never an exception). */
+    async acs(samlResponse: string, ip: string): Promise<string> {
+      const passed: CheckName[] = [];
+      let facts: ResponseFacts | null = null;
+      let requestId: string | null = null;
+      let teamId: string | undefined;
+      let test = false;
+      const outcome = async (result: Omit<SsoTestResult, 'attributes'>) => {
+        if (!requestId || !test) return;
+        await repo.recordOutcome(db, requestId, result.status, { ...result, attributes: facts ? identityOf(facts) : null });
+      };
+      try {
+        let xml: string;
+        try {
+          xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+        } catch {
+          throw new SamlRefused('xml', 'not base64');
+        }
+        facts = inspectResponse(xml);
+        passed.push('xml', 'structure', 'status', 'signature_algorithm');
+        const request = await repo.request(db, facts.inResponseTo);
+        if (!request || request.consumed_at || request.expires_at.getTime() <= Date.now())
+          throw new SamlRefused('in_response_to', 'the response answers no live request of ours');
+        requestId = request.id;
+        teamId = request.team_id;
+        test = request.test;
+        passed.push('in_response_to');
+        const config = await repo.connector(db, request.team_id, request.config_id);
+        const team = await repo.team(db, request.team_id);
+        if (!config?.idp_entity_id || !team) throw new SamlRefused('issuer', 'the connector is gone', '45004');
+        const { entityId, acsUrl } = sp(team.slug);
+        checkAgainst(facts, {
+          idpEntityId: config.idp_entity_id,
+          acsUrl,
+          spEntityId: entityId,
+          requestId: request.id,
+          now: Date.now(),
+          skewMs: SKEW_MS,
+        });
+        passed.push('issuer', 'destination', 'recipient');
+        const key = await spKey(team.id, team.name);
+        const cache: CacheProvider = {
+          saveAsync: async () => null,
+          getAsync: async (k) => (k === request.id ? new Date().toISOString() : null),
+          removeAsync: async () => null,
+        };
+        let profile: { nameID?: string } | null;
+        try {
+          ({ profile } = await samlFor(team, config, key, cache, facts).validatePostResponseAsync({
+            SAMLResponse: samlResponse,
+          }));
+        } catch (error) {
+          const message = (error as Error).message;
+          const check: CheckName = /audience/i.test(message)
+            ? 'audience'
+            : /expired|not yet valid|NotBefore|NotOnOrAfter/i.test(message)
+              ? 'time_window'
+              : 'signature';
+          throw new SamlRefused(check, message);
+        }
+        // What the library read is what we read: one assertion, one NameID of text only.
+        if (!profile || (profile.nameID ?? null) !== facts.nameId)
+          throw new SamlRefused('signature', 'the library read another subject');
+        passed.push('signature', 'audience', 'time_window');
+        const expires = new Date(Math.max(Date.now() + 3600_000, ...facts.notOnOrAfter.map((v) => Date.parse(v))));
+        if (
+          !(await repo.consumeRequest(db, request.id)) ||
+          !(await repo.useAssertion(db, config.idp_entity_id, facts.assertionId, expires))
+        )
+          throw new SamlRefused('one_time_use', 'the response or its assertion was used before');
+        passed.push('one_time_use');
+        const email = emailOf(facts);
+        passed.push('email');
+        const admin = await repo.teamAdminByEmail(db, team.id, email);
+        if (test) {
+          await repo.markTested(db, config.id);
+          await outcome({
+            status: 'success',
+            response_key: null,
+            checks: passed.map((name) => ({ name, passed: true })),
+            maps_to_admin: Boolean(admin),
+          });
+          return returnTo({ sso_status: 'success', test: '1', saml_request_id: request.id });
+        }
+        if (!admin || admin.email.toLowerCase() !== (request.email ?? '').toLowerCase())
+          throw new SamlRefused('email', 'the IdP signed in another person than the one who started', '45032');
+        const token = await loginTokensRepository.issue(db, 'sso', admin.user_id, team.id);
+        return returnTo({ sso_status: 'success', token });
+      } catch (error) {
+        if (!(error instanceof SamlRefused)) throw error;
+        // Which check refused it, for the team's security log (and never the response itself).
+        await usersRepository.recordSecurityEvent(db, {
+          kind: 'sign_in_failed',
+          teamId,
+          ip,
+          detail: { reason: `sso_${error.check}`, code: error.code, test, message: error.message.slice(0, 300) },
+        });
+        await outcome({
+          status: 'failed',
+          response_key: error.code,
+          checks: [...passed.map((name) => ({ name, passed: true })), { name: error.check, passed: false }],
+          maps_to_admin: null,
+        });
+        return returnTo({ response_key: error.code, ...(test && requestId ? { test: '1', saml_request_id: requestId } : {}) });
+      }
+    },
+  };
+}
+export type SsoService = ReturnType<typeof createSsoService>;

@@ -1,0 +1,2 @@
+/** The SSO connector screen (issue 13). */
+export { SsoConnector } from './SsoConnector.tsx';
