@@ -24,18 +24,24 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
       if (reply.code === 'signin_with_sso_or_otp' || reply.code === 'sso_enforced') {
         const team = { email, team_slug: reply.team_slug, team_name: reply.team_name };
         resetLoginState({ ...team, auth: 'default', sso_configurations: reply.sso_configurations });
-        if (reply.code === 'signin_with_sso_or_otp') return logout('team_switch', '/login/sso-otp-choice');
+        if (reply.code === 'signin_with_sso_or_otp') {
+          logout('team_switch', '/login/sso-otp-choice');
+          return null;
+        }
         // The SAML request first: if it fails, the admin stays signed in here and sees why.
         const config = reply.sso_configurations[0];
         if (!config) throw new Error('no SSO connector');
         const { redirect_url } = await call('ssoStart', { email, team_slug: reply.team_slug, config_uuid: config.config_uuid });
         logout('team_switch', '/login');
-        return window.location.assign(redirect_url);
+        window.location.assign(redirect_url);
+        return null;
       }
       if (reply.code !== 'ok') throw new Error('unexpected');
       return reply;
     },
+    // A code or password sign-in for the chosen team (SSO has left already).
     onSuccess: (reply) => {
+      if (!reply) return;
       resetLoginState({
         email,
         team_slug: reply.team_slug,
