@@ -291,9 +291,6 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   // SAML single sign-on (issue 13)
   ssoRoutes(router, guard, createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: config.NODE_ENV !== 'production' }));
 
-  await jobs.start();
-  app.addHook('onClose', () => jobs.stop());
-  await billing.startSchedule();
   // Event logs (issue 12): recordEvent's outbox goes to the team's Hubs, signed, through the queue.
   const eventForwarder = createEventForwarder(
     db,
@@ -306,6 +303,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   );
 
   await jobs.start();
+  await billing.startSchedule();
   eventForwarder.start();
   app.addHook('onClose', async () => {
     await eventForwarder.stop();
