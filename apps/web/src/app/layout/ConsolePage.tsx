@@ -1,5 +1,6 @@
 import { accessDenial, landingPath } from '@latchkey/contracts/client';
 import { useMediaQuery } from '@mantine/hooks';
+import { Skeleton, Stack } from '@mantine/core';
 import { Suspense } from 'react';
 import { Redirect } from 'wouter';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -14,9 +15,20 @@ function Screen({ path }: { path: string }) {
   const Built = SCREENS[path];
   if (!Built) return <NotBuiltYet />;
   return (
-    <Suspense fallback={null}>
+    // The screen's code may still be on its way: its place is held at once, never left blank.
+    <Suspense fallback={<ScreenSkeleton />}>
       <Built />
     </Suspense>
+  );
+}
+
+function ScreenSkeleton() {
+  return (
+    <Stack gap="sm" data-testid="screen-skeleton" aria-busy="true">
+      <Skeleton h={36} w="40%" />
+      <Skeleton h={180} />
+      <Skeleton h={120} />
+    </Stack>
   );
 }
 

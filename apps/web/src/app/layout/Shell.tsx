@@ -88,6 +88,7 @@ function SignedInShell() {
               onClick={wide ? desktop.toggle : mobile.toggle}
               size="sm"
               aria-label="menu"
+              aria-expanded={wide ? desktopOpen : mobileOpen}
               data-testid="sidebar-toggle"
             />
             <Logo size={26} withText={wide} />
@@ -113,7 +114,8 @@ function SignedInShell() {
           )}
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar data-testid="sidebar">
+      {/* A closed sidebar (the phone's drawer, or hidden on a desktop) is out of the tab order and the accessibility tree. */}
+      <AppShell.Navbar data-testid="sidebar" inert={!(wide ? desktopOpen : mobileOpen)}>
         {ctx && team.data ? (
           <Sidebar ctx={ctx} team={team.data} hubVersion={hubVersion} onNavigate={mobile.close} />
         ) : (
