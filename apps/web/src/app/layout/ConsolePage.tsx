@@ -1,6 +1,6 @@
 import { accessDenial, landingPath } from '@latchkey/contracts/client';
-import { useMediaQuery } from '@mantine/hooks';
 import { Skeleton, Stack } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Redirect } from 'wouter';
 import { PageHeader } from '../../components/PageHeader.tsx';
