@@ -13,6 +13,8 @@ export const theme = createTheme({
     Button: { defaultProps: { radius: 'md' } },
     TextInput: { defaultProps: { size: 'md' } },
     PasswordInput: { defaultProps: { size: 'md' } },
+    // A table wider than the screen scrolls sideways: keyboard users reach that scroll too (WCAG 2.1.1).
+    TableScrollContainer: { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } },
   },
 });
 
@@ -63,11 +65,14 @@ export const cssVariablesResolver: CSSVariablesResolver = () => {
     light[`--mantine-color-${name}-filled`] = filled;
     light[`--mantine-color-${name}-filled-hover`] = darkenUntil(filled, WHITE, 5.5);
     light[`--mantine-color-${name}-outline`] = filled;
-    light[`--mantine-color-${name}-text`] = darkenUntil(shades[6], LIGHT_SURFACE);
+    // Text and links in a colour also sit on that colour's light background (alerts, light badges).
+    light[`--mantine-color-${name}-text`] = darkenUntil(darkenUntil(shades[6], LIGHT_SURFACE), shades[1]);
     light[`--mantine-color-${name}-light-color`] = darkenUntil(shades[9], shades[2]);
   }
   light['--mantine-color-dimmed'] = darkenUntil(DEFAULT_THEME.colors.gray[7], LIGHT_SURFACE);
-  light['--mantine-color-anchor'] = light['--mantine-color-indigo-text'] as string;
+  // Links also appear inside blue (info) alerts; errors under fields are red text on white.
+  light['--mantine-color-anchor'] = darkenUntil(light['--mantine-color-indigo-text'] as string, DEFAULT_THEME.colors.blue[1]);
+  light['--mantine-color-error'] = light['--mantine-color-red-text'] as string;
   light['--mantine-primary-color-filled'] = light['--mantine-color-indigo-filled'] as string;
   light['--mantine-primary-color-filled-hover'] = light['--mantine-color-indigo-filled-hover'] as string;
   return { variables: {}, light, dark: {} };

@@ -314,7 +314,7 @@ function AuthenticatorCard({
                 <Text size="sm" fw={500}>
                   {t('account.secret_key')}
                 </Text>
-                <Code block data-testid="totp-secret" style={{ letterSpacing: '0.1em', wordBreak: 'break-all' }}>
+                <Code block tabIndex={0} data-testid="totp-secret" style={{ letterSpacing: '0.1em', wordBreak: 'break-all' }}>
                   {flow.secret.replace(/(.{4})/g, '$1 ').trim()}
                 </Code>
                 <Anchor href={flow.url} size="sm">

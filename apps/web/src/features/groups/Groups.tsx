@@ -159,7 +159,7 @@ function useGroupColumns(open: (dialog: Dialog) => void): Column<Group>[] {
           <Menu.Item onClick={() => open({ kind: 'rename', group: g })}>{t('groups.rename')}</Menu.Item>
           <Menu.Item onClick={() => open({ kind: 'priority', group: g })}>{t('groups.priority.set')}</Menu.Item>
           <Menu.Divider />
-          <Menu.Item color="red" onClick={() => open({ kind: 'remove', groups: [g] })}>
+          <Menu.Item color="red.9" onClick={() => open({ kind: 'remove', groups: [g] })}>
             {t('members.action.remove')}
           </Menu.Item>
         </RowMenu>

@@ -98,7 +98,7 @@ export function CredentialsCard() {
                         <Menu.Item onClick={() => setPending({ kind: 'rename', credential: c })}>
                           {t('integration.credentials.rename')}
                         </Menu.Item>
-                        <Menu.Item color="red" onClick={() => setPending({ kind: 'delete', credential: c })}>
+                        <Menu.Item color="red.9" onClick={() => setPending({ kind: 'delete', credential: c })}>
                           {t('integration.credentials.delete')}
                         </Menu.Item>
                       </Menu.Dropdown>

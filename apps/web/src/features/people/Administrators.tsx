@@ -80,7 +80,7 @@ export function Administrators() {
       cell: (a) => (
         <RowMenu label={t('members.actions_for', { email: a.email })}>
           {a.status === 'pending' ? (
-            <Menu.Item color="red" onClick={() => setPending({ kind: 'cancel', email: a.email, scopes: a.scopes })}>
+            <Menu.Item color="red.9" onClick={() => setPending({ kind: 'cancel', email: a.email, scopes: a.scopes })}>
               {t('admins.cancel_invitation')}
             </Menu.Item>
           ) : (
@@ -90,7 +90,7 @@ export function Administrators() {
                   {t('admins.reset')}
                 </Menu.Item>
               )}
-              <Menu.Item color="red" onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}>
+              <Menu.Item color="red.9" onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}>
                 {t('admins.remove')}
               </Menu.Item>
             </>

@@ -381,7 +381,7 @@ function useMemberColumns(onAction: (a: MemberAction) => void): Column<Member>[]
               <Menu.Item onClick={() => onAction({ kind: 'restore', emails })}>{t('members.action.restore')}</Menu.Item>
             )}
             <Menu.Divider />
-            <Menu.Item color="red" onClick={() => onAction({ kind: 'remove', emails })}>
+            <Menu.Item color="red.9" onClick={() => onAction({ kind: 'remove', emails })}>
               {t('members.action.remove')}
             </Menu.Item>
           </RowMenu>
