@@ -432,7 +432,8 @@ function InviteModal({ onClose }: { onClose: () => void }) {
   const mutation = useMemberActionMutation();
   const { csv } = form.values;
   const typed = form.values.email.trim();
-  const emails = csv ? csv.emails : typed ? [typed] : [];
+  // Only a valid address counts: Send says how many will go, and waits while there is none.
+  const emails = csv ? csv.emails : typed && !emailProblem(typed) ? [typed] : [];
   const tooMany = csv !== null && csv.emails.length > MAX_BULK_EMAILS;
   const submit = form.onSubmit(() => {
     if (tooMany) return;
