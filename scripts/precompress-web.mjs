@@ -43,4 +43,4 @@ for (const path of files(dist)) {
   count += 1;
 }
 const kb = (n) => `${(n / 1024).toFixed(0)} kB`;
-console.log(`precompressed ${count} files: ${kb(raw)} → brotli ${kb(br)}, gzip ${kb(gz)}`);
+console.info(`precompressed ${count} files: ${kb(raw)} → brotli ${kb(br)}, gzip ${kb(gz)}`);

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 
 /** The rules axe checks: WCAG 2.0/2.1 A and AA, plus its best-practice rules. */
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -13,6 +13,8 @@ const FAILING = new Set(['serious', 'critical']);
  * in the failure (e.g. "users at 375").
  */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
+  // A scan takes a few seconds on a busy machine: it brings its own time, not the test's.
+  test.info().setTimeout(test.info().timeout + 10_000);
   // Transitions (drawers, dialogs, toasts) settle first: a half-faded colour is not the real one.
   await page.waitForTimeout(250);
   const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
