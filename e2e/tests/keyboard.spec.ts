@@ -28,6 +28,8 @@ async function expectFocusWithin(container: Locator): Promise<void> {
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Console sections' });
 
 test('keyboard only: sign in, invite a member, edit a policy and answer the unsaved-changes dialog', async ({ page }) => {
+  // A whole working session typed key by key: sign-in, an invitation, a removal, a policy edit.
+  test.setTimeout(180_000);
   const email = ADMINS.adam.email;
   const invitee = `kb.${Date.now().toString(36)}@northwind.example`;
 

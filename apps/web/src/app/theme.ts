@@ -11,6 +11,8 @@ export const theme = createTheme({
   autoContrast: true,
   components: {
     Button: { defaultProps: { radius: 'md' } },
+    // A badge beside text in a row keeps its width: the text wraps, the badge is never cut.
+    Badge: { styles: { root: { flexShrink: 0 } } },
     TextInput: { defaultProps: { size: 'md' } },
     PasswordInput: { defaultProps: { size: 'md' } },
     // A table wider than the screen scrolls sideways: keyboard users reach that scroll too (WCAG 2.1.1).

@@ -14,6 +14,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
+import './DataTable.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../lib/use-translation.ts';
 import { Pager, type PagerProps } from './Pager.tsx';
