@@ -11,6 +11,9 @@ export const theme = createTheme({
   autoContrast: true,
   components: {
     Button: { defaultProps: { radius: 'md' } },
+    // An open menu puts the focus on its first item (the ARIA menu pattern), not on a focusable
+    // presentational placeholder that a menu may not contain.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // A badge beside text in a row keeps its width: the text wraps, the badge is never cut.
     Badge: { styles: { root: { flexShrink: 0 } } },
     TextInput: { defaultProps: { size: 'md' } },

@@ -78,7 +78,12 @@ function SignedInShell() {
       navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !mobileOpen, desktop: !desktopOpen } }}
       padding={{ base: 'md', md: 'xl' }}
     >
-      <Notifications position="top-right" autoClose={TOAST_MS} />
+      {/* Toasts appear below the top bar, never over the profile menu's avatar. */}
+      <Notifications
+        position="top-right"
+        autoClose={TOAST_MS}
+        styles={{ root: { top: 'calc(60px + var(--mantine-spacing-sm))' } }}
+      />
       <UnsavedChangesDialog />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">

@@ -21,6 +21,7 @@ import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
 import { fieldProps, newPasswordErrors } from '../../lib/form.ts';
+import { limitProps, PASSWORD_MAX } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { digitsOnly } from '../login/index.ts';
@@ -114,6 +115,7 @@ function SignInMethodCard({
           )}
           {hasPassword && (
             <PasswordInput
+              {...limitProps(PASSWORD_MAX)}
               label={t('account.current_password')}
               autoComplete="current-password"
               value={password}
@@ -153,7 +155,12 @@ function ChangePasswordCard() {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           {alert}
-          <PasswordInput label={t('account.current_password')} autoComplete="current-password" {...fieldProps(form, 'old', t)} />
+          <PasswordInput
+            {...limitProps(PASSWORD_MAX)}
+            label={t('account.current_password')}
+            autoComplete="current-password"
+            {...fieldProps(form, 'old', t)}
+          />
           <NewPasswordFields
             password={form.values.password}
             again={form.values.again}

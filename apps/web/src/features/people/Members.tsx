@@ -38,6 +38,7 @@ import { ModalError } from '../../components/ModalError.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { fieldProps } from '../../lib/form.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { EMAIL_MAX, limitProps, SEARCH_MAX, trimPasted } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { exportMembers, type MemberAction, useMemberActionMutation, useMembersCountQuery, useMembersPageQuery } from './api.ts';
 import { currentCursor, emailsFromCsv, firstPage, nextPage, type Paging, pageNumber, previousPage } from './rules.ts';
@@ -121,6 +122,7 @@ export function Members() {
       <Group justify="space-between" gap="sm">
         <Group gap="sm" wrap="wrap">
           <TextInput
+            {...limitProps(SEARCH_MAX)}
             placeholder={t('members.search')}
             aria-label={t('members.search')}
             value={search}
@@ -454,6 +456,7 @@ function InviteModal({ onClose }: { onClose: () => void }) {
         <Stack gap="md" data-testid="invite-dialog">
           <ModalError error={mutation.error} />
           <TextInput
+            {...limitProps(EMAIL_MAX, trimPasted)}
             label={t('members.invite.email')}
             {...fieldProps(form, 'email', t)}
             disabled={csv !== null}
