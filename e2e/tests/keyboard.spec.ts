@@ -9,7 +9,7 @@ import { expect, test } from '../support/test.ts';
  * Shift+Tab), types, and presses Enter, Escape and the arrows, as an admin without a mouse does.
  */
 
-const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement).catch(() => false);
+const isFocused = (locator: Locator) => locator.evaluate((el) => el === el.ownerDocument.activeElement).catch(() => false);
 
 /** Presses Tab until `target` has the focus (at most `max` times), as a keyboard user walks the page. */
 async function tabTo(page: Page, target: Locator, max = 80): Promise<void> {
@@ -22,7 +22,7 @@ async function tabTo(page: Page, target: Locator, max = 80): Promise<void> {
 
 /** The element that has the focus is inside `container`. */
 async function expectFocusWithin(container: Locator): Promise<void> {
-  await expect.poll(() => container.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  await expect.poll(() => container.evaluate((el) => el.contains(el.ownerDocument.activeElement))).toBe(true);
 }
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Console sections' });
@@ -138,7 +138,9 @@ test('phone: the closed sidebar is out of the tab order, the open one is in it',
   const focusedInSidebar: string[] = [];
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press('Tab');
-    const inSidebar = await page.evaluate(() => document.activeElement?.closest('[data-testid="sidebar"]')?.textContent ?? null);
+    const inSidebar = await page.evaluate<string | null>(
+      `document.activeElement?.closest('[data-testid="sidebar"]')?.textContent ?? null`,
+    );
     if (inSidebar) focusedInSidebar.push(inSidebar);
   }
   expect(focusedInSidebar).toEqual([]);

@@ -13,10 +13,9 @@ const PHONE = { width: 375, height: 740 };
 
 /** No part of the page is wider than the phone's screen. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const widths = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    view: document.documentElement.clientWidth,
-  }));
+  const widths = await page.evaluate<{ scroll: number; view: number }>(
+    '({ scroll: document.documentElement.scrollWidth, view: document.documentElement.clientWidth })',
+  );
   expect(widths.scroll, 'the page scrolls sideways').toBeLessThanOrEqual(widths.view);
 }
 
