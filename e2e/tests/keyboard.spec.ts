@@ -75,6 +75,10 @@ test('keyboard only: sign in, invite a member, edit a policy and answer the unsa
   await expectAccessible(page, 'invite dialog');
   await page.keyboard.press('Enter');
   await expect(page.getByText('Invitations sent: 1')).toBeVisible();
+  // The toast sits below the top bar, not over the profile menu's avatar.
+  const toastBox = await page.locator('.mantine-Notification-root').first().boundingBox();
+  const avatarBox = await page.getByTestId('profile-menu').boundingBox();
+  expect(toastBox && avatarBox && toastBox.y >= avatarBox.y + avatarBox.height).toBe(true);
   await expect(dialog).toBeHidden();
   await expect(open).toBeFocused();
 

@@ -1,4 +1,5 @@
 import '@mantine/notifications/styles.css';
+import './Shell.css';
 import { isRestricted, QUERY_CACHE_LIFETIME_MS, TOAST_MS } from '@latchkey/contracts/client';
 import { AppShell, Burger, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
@@ -79,11 +80,7 @@ function SignedInShell() {
       padding={{ base: 'md', md: 'xl' }}
     >
       {/* Toasts appear below the top bar, never over the profile menu's avatar. */}
-      <Notifications
-        position="top-right"
-        autoClose={TOAST_MS}
-        styles={{ root: { top: 'calc(60px + var(--mantine-spacing-sm))' } }}
-      />
+      <Notifications position="top-right" autoClose={TOAST_MS} />
       <UnsavedChangesDialog />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">

@@ -29,7 +29,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -75,6 +75,12 @@ export function Members() {
   const [selected, setSelected] = useState<string[]>([]);
   const [pending, setPending] = useState<MemberAction | null>(null);
   const [inviting, setInviting] = useState(false);
+  // The dialog leaves the page when it closes: the focus goes back to the button that opened it.
+  const inviteOpener = useRef<HTMLButtonElement | null>(null);
+  const openInvite = (event: React.MouseEvent<HTMLButtonElement>) => {
+    inviteOpener.current = event.currentTarget;
+    setInviting(true);
+  };
   const [exporting, setExporting] = useState(false);
 
   const filters: MemberFilters = useMemo(
@@ -167,7 +173,7 @@ export function Members() {
           <Button variant="default" size="sm" onClick={download} loading={exporting} data-testid="export-csv">
             {t('members.export')}
           </Button>
-          <Button size="sm" onClick={() => setInviting(true)} data-testid="invite-open">
+          <Button size="sm" onClick={openInvite} data-testid="invite-open">
             {t('members.invite')}
           </Button>
         </Group>
@@ -249,7 +255,7 @@ export function Members() {
                 ? t('members.no_match')
                 : t('members.empty')}
             </Text>
-            <Button variant="light" onClick={() => setInviting(true)}>
+            <Button variant="light" onClick={openInvite}>
               {t('members.invite')}
             </Button>
           </>
@@ -277,7 +283,14 @@ export function Members() {
           }}
         />
       )}
-      {inviting && <InviteModal onClose={() => setInviting(false)} />}
+      {inviting && (
+        <InviteModal
+          onClose={() => {
+            setInviting(false);
+            inviteOpener.current?.focus();
+          }}
+        />
+      )}
     </Stack>
   );
 }
