@@ -82,3 +82,7 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   console.info('members list and Hub audit at 100k members: set TEST_DATABASE_URL to a PostgreSQL server to measure them');
 }
+
+// Lighthouse on a cold signed-in load of the dashboard and users list (issue 17).
+const { lighthouseBench } = await import('./bench-lighthouse.mjs');
+await lighthouseBench();

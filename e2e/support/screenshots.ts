@@ -1,14 +1,26 @@
 import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
+import { expectAccessible } from './a11y.ts';
 
 /** Where every spec's screenshots go, for a person to look at after a run. */
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
 
 const viewport = (width: number) => ({ width, height: width > 600 ? 800 : 740 });
 
-/** One screenshot of the page at `width` px, named `<name>-<width>.png`. */
-export async function shot(page: Page, name: string, width: number, { fullPage = true } = {}): Promise<void> {
+/**
+ * One screenshot of the page at `width` px, named `<name>-<width>.png`; the screen is scanned
+ * with axe at that width first (no serious or critical violation: support/a11y.ts), so every
+ * screen a spec looks at is also checked for accessibility. `axe: false` only for a picture of a
+ * state that is not a screen (none today).
+ */
+export async function shot(
+  page: Page,
+  name: string,
+  width: number,
+  { fullPage = true, axe = true }: { fullPage?: boolean; axe?: boolean } = {},
+): Promise<void> {
   await page.setViewportSize(viewport(width));
+  if (axe) await expectAccessible(page, `${name} at ${width}`);
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage, animations: 'disabled' });
 }
 

@@ -323,6 +323,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   if (existsSync(webRoot)) {
     await app.register(fastifyStatic, {
       root: webRoot,
+      // The build writes .br and .gz beside each file (scripts/precompress-web.mjs): the one the
+      // browser accepts is sent with Content-Encoding (and Vary: Accept-Encoding), else the file.
+      preCompressed: true,
       setHeaders(reply, path) {
         // Hashed assets never change; index.html must always be fresh.
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

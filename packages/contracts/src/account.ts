@@ -220,9 +220,10 @@ export const changePasswordRequestEndpoint = defineEndpoint({
   path: '/api/v1/console/auth/change/password/request/',
   auth: 'public',
   errors: ['invalid_link', 'password_mismatch'],
-  summary: 'Set the new password with a reset link; the link then stops working and every session ends.',
+  summary:
+    "Set the new password with a reset link (its token in 'Authorization: Basic {token}', or password_request); the link then stops working and every session ends.",
   input: z.object({
-    password_request: PasswordRequest,
+    password_request: PasswordRequest.optional(),
     password: NewPassword,
     confirm_password: z.string().min(1, 'settingspage.retype_pwd_alert').max(1024),
   }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RULES } from './access.ts';
 import { PageInfo, Paging } from './audit.ts';
 import { Device, Email } from './auth.ts';
+import { DEFAULT_PAGE_SIZE } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import {
   MAX_RECOVERY_RECIPIENT_EMAILS,
@@ -93,10 +94,14 @@ export const recoveryAdminsEndpoint = defineEndpoint({
   path: '/recovery/admins/fetch/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
+  // Spec §7: /recovery/admins/fetch/?page&page_size.
+  queryFields: ['page', 'page_size'],
   summary: 'Recovery admins, paged (page 1, size 10 by default) and filtered; fetch_all_admins returns every one on one page.',
   input: z.object({
     team_slug: TeamSlug,
-    ...Paging,
+    // From the query string they arrive as text.
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    page_size: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
     fetch_all_admins: z.boolean().default(false),
     search_email: z.string().trim().max(100).default(''),
     state: z.enum(RECOVERY_ADMIN_STATES).optional(),

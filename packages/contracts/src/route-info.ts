@@ -9,4 +9,6 @@ export interface RouteInfo {
   auth: 'public' | 'session' | 'hubAuth' | 'device';
   /** Body encoding the client sends; the OAuth refresh call is a form. */
   encoding?: 'json' | 'form';
+  /** Input fields the client sends in the query string of a POST (spec §7: paging of some lists). */
+  queryFields?: readonly string[];
 }

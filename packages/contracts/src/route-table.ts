@@ -7,7 +7,13 @@ export function routeTable(): Record<string, RouteInfo> {
   return Object.fromEntries(
     (Object.values(ENDPOINTS) as Endpoint[]).map((e) => [
       e.name,
-      { method: e.method, path: e.path, auth: e.auth, ...(e.encoding ? { encoding: e.encoding } : {}) },
+      {
+        method: e.method,
+        path: e.path,
+        auth: e.auth,
+        ...(e.encoding ? { encoding: e.encoding } : {}),
+        ...(e.queryFields?.length ? { queryFields: [...e.queryFields] } : {}),
+      },
     ]),
   );
 }

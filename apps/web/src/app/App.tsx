@@ -1,11 +1,21 @@
-import { DirectionProvider, MantineProvider } from '@mantine/core';
+import { DirectionProvider, MantineProvider, mergeThemeOverrides } from '@mantine/core';
+import { useMemo } from 'react';
+import { useTranslation } from '../lib/use-translation.ts';
 import { AppRoutes } from './router.tsx';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 export function App() {
+  const { t, language } = useTranslation();
+  // Close buttons (dialogs, toasts, drawers) have only an ×: their name comes from here, in the
+  // admin's language.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: t follows the language
+  const localized = useMemo(
+    () => mergeThemeOverrides(theme, { components: { CloseButton: { defaultProps: { 'aria-label': t('common.close') } } } }),
+    [language],
+  );
   return (
     <DirectionProvider>
-      <MantineProvider theme={theme}>
+      <MantineProvider theme={localized} cssVariablesResolver={cssVariablesResolver}>
         <AppRoutes />
       </MantineProvider>
     </DirectionProvider>

@@ -5,6 +5,7 @@ import { useHashLocation } from 'wouter/use-hash-location';
 import { EmailStep } from '../features/login/EmailStep.tsx';
 import { LoginLayout } from '../features/login/LoginLayout.tsx';
 import { setNavigator } from '../lib/auth.ts';
+import { setConsolePreloader } from '../lib/preload.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 // Only /login's first step is in the initial bundle; every other screen is a lazy chunk.
@@ -24,6 +25,13 @@ const FamilyLoginPage = lazy(async () => ({ default: (await loginSteps()).Family
 const EmailLinkPage = lazy(async () => ({ default: (await loginSteps()).EmailLinkPage }));
 const AdminInvitationPage = lazy(async () => ({ default: (await loginSteps()).AdminInvitationPage }));
 const Shell = lazy(async () => ({ default: (await import('./layout/Shell.tsx')).Shell }));
+
+// While a sign-in code is typed: the frame and the most common landing screen (the dashboard's
+// chunk), the same modules the lazy routes import, so they come from the cache afterwards.
+setConsolePreloader(() => {
+  void import('./layout/Shell.tsx');
+  void import('./layout/people-screens.ts');
+});
 
 /** Lets code outside React (logout, session loss) move without reloading. */
 function NavigatorBridge() {

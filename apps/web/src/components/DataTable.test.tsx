@@ -1,10 +1,10 @@
 import { MantineProvider } from '@mantine/core';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { type ReactNode, useState } from 'react';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { theme } from '../app/theme.ts';
 import { setupI18n } from '../lib/i18n.ts';
-import { type Column, DataTable, type Sorting } from './DataTable.tsx';
+import { CARD_QUERY, type Column, DataTable, type Sorting } from './DataTable.tsx';
 
 interface Person {
   id: string;
@@ -162,5 +162,68 @@ describe('DataTable', () => {
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
     expect(pages).toEqual([1]);
+  });
+});
+
+describe('DataTable below 768 px (issue 17: a phone is a first-class screen)', () => {
+  const realMatchMedia = window.matchMedia;
+  beforeAll(() => {
+    // The phone's width: only the card query matches.
+    window.matchMedia = ((query: string) => ({
+      ...realMatchMedia.call(window, query),
+      matches: query === CARD_QUERY,
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    })) as typeof window.matchMedia;
+  });
+  afterAll(() => {
+    window.matchMedia = realMatchMedia;
+  });
+
+  test('each row is a card: the headline and its actions on top, the other columns as label and value', () => {
+    const opened: string[] = [];
+    wrap(
+      <DataTable
+        columns={[
+          ...COLUMNS.slice(0, 2),
+          { key: 'note', header: 'members.col.devices', visibleFrom: 'md', cell: () => 'desktop only' },
+          {
+            key: 'actions',
+            header: 'table.actions',
+            headerHidden: true,
+            cell: (p: Person) => (
+              <button type="button" onClick={() => opened.push(`menu ${p.id}`)}>
+                Actions for {p.name}
+              </button>
+            ),
+          },
+        ]}
+        rows={PEOPLE}
+        rowKey={(p) => p.id}
+        rowProps={(p) => ({ 'data-testid': 'person-row', 'data-name': p.name, onClick: () => opened.push(p.id) })}
+        testId="people"
+        minWidth={900}
+        emptyTestId="e"
+        empty=""
+        selection={{ selected: [], onChange: () => {}, allLabel: 'Select all', rowLabel: (p) => `Select ${p.name}` }}
+      />,
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByTestId('people').getAttribute('data-layout')).toBe('cards');
+    const cards = screen.getAllByTestId('person-row');
+    expect(cards.map((c) => c.getAttribute('data-name'))).toEqual(['Person 0', 'Person 1', 'Person 2']);
+    const first = cards[0] as HTMLElement;
+    // The headline, the label and value of the other column, the row's actions and checkbox.
+    expect(first.textContent).toContain('Person 0');
+    expect(within(first).getByText('Status').tagName).toBe('DT');
+    expect(within(first).getByText('30').closest('dd')).toBeTruthy();
+    expect(within(first).queryByText('desktop only')).toBeNull();
+    expect(within(first).getByRole('checkbox', { name: 'Select Person 0' })).toBeTruthy();
+    // A tap on the actions is not a tap on the card; a tap on the card opens the row.
+    fireEvent.click(within(first).getByRole('button', { name: 'Actions for Person 0' }));
+    expect(opened).toEqual(['menu p0']);
+    fireEvent.click(first);
+    expect(opened).toEqual(['menu p0', 'p0']);
   });
 });

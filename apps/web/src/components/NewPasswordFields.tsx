@@ -1,4 +1,5 @@
 import { PasswordInput } from '@mantine/core';
+import { limitProps, PASSWORD_MAX } from '../lib/limits.ts';
 import { useTranslation } from '../lib/use-translation.ts';
 
 interface NewPasswordFieldsProps {
@@ -26,6 +27,7 @@ export function NewPasswordFields({
   return (
     <>
       <PasswordInput
+        {...limitProps(PASSWORD_MAX)}
         label={t('account.new_password')}
         description={t('account.password_hint')}
         autoComplete="new-password"
@@ -35,6 +37,7 @@ export function NewPasswordFields({
         error={passwordError}
       />
       <PasswordInput
+        {...limitProps(PASSWORD_MAX)}
         label={t('account.retype_password')}
         autoComplete="new-password"
         value={again}

@@ -28,6 +28,15 @@ async function send(
   else if (basic) headers.authorization = `Basic ${basic}`;
   let url = base + endpoint.path;
   let body: string | undefined;
+  // Fields the declaration reads from the query string (spec §7 paging) go there, not in the body.
+  if (endpoint.queryFields?.length && input && typeof input === 'object') {
+    const fields = input as Record<string, unknown>;
+    const query = new URLSearchParams(
+      endpoint.queryFields.filter((k) => fields[k] !== undefined).map((k) => [k, String(fields[k])]),
+    ).toString();
+    if (query) url += `?${query}`;
+    input = Object.fromEntries(Object.entries(fields).filter(([k]) => !endpoint.queryFields?.includes(k)));
+  }
   if (endpoint.method === 'GET') {
     const query = new URLSearchParams(input as Record<string, string>).toString();
     if (query) url += `?${query}`;

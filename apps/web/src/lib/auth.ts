@@ -7,7 +7,11 @@ import {
 } from '@latchkey/contracts/client';
 import { handleSessionLost, refreshSession, routeTable } from './api.ts';
 import { ApiError } from './api-error.ts';
+import { deviceInfo } from './device.ts';
 import { getSession, rememberPath, type Session, setLogoutReason, setSession, takeRememberedPath } from './session.ts';
+
+/** What the console tells the server and Hub about this browser (lib/device.ts). */
+export { deviceInfo };
 
 type Navigate = (path: string) => void;
 let navigate: Navigate = (path) => {
@@ -19,16 +23,6 @@ export const setNavigator = (fn: Navigate): void => {
 };
 
 const currentPath = (): string => window.location.hash.replace(/^#/, '') || '/';
-
-/** What the console tells the server and Hub about this browser. */
-export function deviceInfo() {
-  return {
-    browser: navigator.userAgent.slice(0, 100),
-    lang: navigator.language.slice(0, 20),
-    time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone.slice(0, 60),
-    type: 'browser',
-  };
-}
 
 /**
  * Ends the session for a reason of spec §4 and goes to /login, remembering where the admin was.

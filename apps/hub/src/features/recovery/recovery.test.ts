@@ -211,6 +211,11 @@ describe('recovery admins', () => {
     expect(first.body.results).toHaveLength(10);
     expect(first.body).toMatchObject({ total: 12, pages: 2 });
     expect((await admins({ page: 2 })).body.results).toHaveLength(2);
+    // Spec §7: /recovery/admins/fetch/?page&page_size — the paging in the query string.
+    const byQuery = await send<Admins>(hub, '/recovery/admins/fetch/?page=3&page_size=5', { team_slug: TEAM }, admin);
+    expect(byQuery.status).toBe(200);
+    expect(byQuery.body.results).toHaveLength(2);
+    expect(byQuery.body.pages).toBe(3);
     expect((await admins({ fetch_all_admins: true })).body.results).toHaveLength(12);
     expect((await admins({ search_email: 'agent07' })).body.results.map((a) => a.email)).toEqual(['agent07@northwind.example']);
     expect((await admins({ state: 'pending' })).body.total).toBe(11);

@@ -79,9 +79,9 @@ export function createAdminsService(db: Db, { hubSessions, mail, consoleUrl }: A
       return db.transaction(async (tx) => {
         const admins = await repo.lockAll(tx, caller.team.id);
         if (admins.some((a) => a.email === email && a.scopes.length > 0)) {
+          // Spec §8: admin_already_exists reads admin_already_registered.
           throw new AppError('admin_already_exists', `${email} is already an administrator of this team.`).shows(
-            'errors.admin_already_exists',
-            { email },
+            'admin_already_registered',
           );
         }
         const existing = await repo.findUserId(tx, email);

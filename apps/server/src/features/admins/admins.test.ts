@@ -73,7 +73,8 @@ describe('administrators', () => {
       token('superAdmin'),
     );
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'admin_already_exists' });
+    // Spec §8: the console shows admin_already_registered for this code.
+    expect(again.body).toMatchObject({ code: 'admin_already_exists', message_key: 'admin_already_registered' });
     const noScope = await h.post(
       '/organization/admin/user/add/',
       { email: 'other@northwind.example', scopes: [] },

@@ -17,11 +17,20 @@ import {
   updateAuthTypeEndpoint,
   validatePasswordRequestEndpoint,
 } from '@latchkey/contracts';
-import type { Router } from '@latchkey/runtime';
+import { AppError, type Router } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, type Guard, requireCaller } from '../../http/guard.ts';
 import type { AccountCaller, AccountService } from './account.service.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
+
+/** The reset link's token from the Basic header or the body; two different ones are no link at all. */
+function resetToken(header: string | undefined, body: string | undefined): string {
+  const fromHeader = header?.startsWith('Basic ') ? header.slice(6).trim() : undefined;
+  const token = fromHeader || body;
+  if (!token || (fromHeader && body && fromHeader !== body) || token.length < 16 || token.length > 200)
+    throw new AppError('invalid_link', 'The link is invalid, used or expired.', 400).shows('invalid or expired link');
+  return token;
+}
 
 const who = (ctx: Caller | null, request: FastifyRequest): AccountCaller => {
   const caller = requireCaller(ctx);
@@ -32,8 +41,14 @@ const who = (ctx: Caller | null, request: FastifyRequest): AccountCaller => {
 export function accountRoutes(router: Router, guard: Guard, account: AccountService, reset: PasswordResetService) {
   router.handle(requestPasswordResetEndpoint, guard, ({ input, request }) => reset.request(input.email, request.ip));
   router.handle(validatePasswordRequestEndpoint, guard, ({ input }) => reset.validate(input.password_request));
+  // Spec §7: the reset token comes in 'Authorization: Basic {token}' (and, as before, in the body).
   router.handle(changePasswordRequestEndpoint, guard, ({ input, request }) =>
-    reset.change(input.password_request, input.password, input.confirm_password, request.ip),
+    reset.change(
+      resetToken(request.headers.authorization, input.password_request),
+      input.password,
+      input.confirm_password,
+      request.ip,
+    ),
   );
   router.handle(accountSecurityEndpoint, guard, ({ ctx, request }) => account.summary(who(ctx, request)));
   router.handle(updateAuthTypeEndpoint, guard, ({ ctx, request, input }) =>

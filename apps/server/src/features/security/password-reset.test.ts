@@ -68,6 +68,14 @@ describe('password reset by email link', () => {
       confirm_password: 'reset-password-1234',
     });
     expect(ok.body).toEqual({ code: 'password_reset' });
+    // Spec §7: the token in 'Authorization: Basic {token}' (here already used: refused like any spent link).
+    const basic = await fetch(`${h.url}${A}/change/password/request/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${token}` },
+      body: JSON.stringify({ password: 'reset-password-5678', confirm_password: 'reset-password-5678' }),
+    });
+    expect(basic.status).toBe(400);
+    expect(((await basic.json()) as { code: string }).code).toBe('invalid_link');
     // Used once: both calls now say the link is invalid.
     const again = await h.post(`${A}/change/password/request/`, {
       password_request: token,
@@ -97,6 +105,29 @@ describe('password reset by email link', () => {
     expect((await h.post(`${A}/validate/password/request/`, { password_request: second })).body.code).toBe('valid');
     await h.db.query("update password_requests set expires_at = now() - interval '1 second'");
     expect((await h.post(`${A}/validate/password/request/`, { password_request: second })).body.code).toBe('invalid_link');
+  });
+
+  test("the token in 'Authorization: Basic {token}' (spec §7); a different token in the body is no link", async () => {
+    const email = DEMO_ADMINS.superAdmin;
+    await requestReset(email);
+    const token = tokenOf(await resetLink(email));
+    const change = (headers: Record<string, string>, body: Record<string, unknown>) =>
+      fetch(`${h.url}${A}/change/password/request/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ password: 'basic-reset-1234', confirm_password: 'basic-reset-1234', ...body }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    const mismatch = await change({ authorization: `Basic ${token}` }, { password_request: `${token.slice(0, -1)}x` });
+    expect(mismatch).toMatchObject({ status: 400, body: { code: 'invalid_link' } });
+    const none = await change({}, {});
+    expect(none).toMatchObject({ status: 400, body: { code: 'invalid_link' } });
+    const ok = await change({ authorization: `Basic ${token}` }, {});
+    expect(ok).toMatchObject({ status: 200, body: { code: 'password_reset' } });
+    expect(
+      (await h.post(`${A}/verify/password/`, { email, password: 'basic-reset-1234', team_slug: 'northwind' })).body.code,
+    ).toBe('otp_sent');
+    // The sign-in code's mail leaves before the next test counts mail.
+    await h.mailSent();
   });
 
   test('an unknown email gets the same reply and no mail', async () => {

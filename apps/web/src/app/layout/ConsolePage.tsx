@@ -1,5 +1,5 @@
-import { landingPath } from '@latchkey/contracts/client';
-import { Anchor, Group } from '@mantine/core';
+import { accessDenial, landingPath } from '@latchkey/contracts/client';
+import { Anchor, Group, Skeleton, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Redirect } from 'wouter';
@@ -17,9 +17,20 @@ function Screen({ path }: { path: string }) {
   const Built = SCREENS[path];
   if (!Built) return <NotBuiltYet />;
   return (
-    <Suspense fallback={null}>
+    // The screen's code may still be on its way: its place is held at once, never left blank.
+    <Suspense fallback={<ScreenSkeleton />}>
       <Built />
     </Suspense>
+  );
+}
+
+function ScreenSkeleton() {
+  return (
+    <Stack gap="sm" data-testid="screen-skeleton" aria-busy="true">
+      <Skeleton h={36} w="40%" />
+      <Skeleton h={180} />
+      <Skeleton h={120} />
+    </Stack>
   );
 }
 

@@ -41,7 +41,8 @@ export function ProfileMenu({ team, name, email, hubVersion, canSwitchTeams }: P
           </UnstyledButton>
         </Menu.Target>
         <Menu.Dropdown>
-          <Stack gap={2} px="sm" py="xs">
+          {/* Who is signed in: a labelled group, the only kind of non-item content a menu may hold. */}
+          <Stack gap={2} px="sm" py="xs" role="group" aria-label={name || email}>
             <Text fw={600} size="sm" truncate="end">
               {name || email}
             </Text>
@@ -78,7 +79,7 @@ export function ProfileMenu({ team, name, email, hubVersion, canSwitchTeams }: P
           </Menu.Item>
           <Menu.Divider />
           <Menu.Item
-            color="red"
+            color="red.9"
             leftSection={<Icon name="logout" size={16} />}
             onClick={() =>
               void confirmLeave().then(async (leave) => {

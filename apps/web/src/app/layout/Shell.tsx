@@ -1,4 +1,5 @@
 import '@mantine/notifications/styles.css';
+import './Shell.css';
 import { isRestricted, QUERY_CACHE_LIFETIME_MS, TOAST_MS } from '@latchkey/contracts/client';
 import { AppShell, Burger, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
@@ -78,6 +79,7 @@ function SignedInShell() {
       navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !mobileOpen, desktop: !desktopOpen } }}
       padding={{ base: 'md', md: 'xl' }}
     >
+      {/* Toasts appear below the top bar, never over the profile menu's avatar. */}
       <Notifications position="top-right" autoClose={TOAST_MS} />
       <UnsavedChangesDialog />
       <AppShell.Header>
@@ -88,6 +90,7 @@ function SignedInShell() {
               onClick={wide ? desktop.toggle : mobile.toggle}
               size="sm"
               aria-label="menu"
+              aria-expanded={wide ? desktopOpen : mobileOpen}
               data-testid="sidebar-toggle"
             />
             <Logo size={26} withText={wide} />
@@ -113,7 +116,8 @@ function SignedInShell() {
           )}
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar data-testid="sidebar">
+      {/* A closed sidebar (the phone's drawer, or hidden on a desktop) is out of the tab order and the accessibility tree. */}
+      <AppShell.Navbar data-testid="sidebar" inert={!(wide ? desktopOpen : mobileOpen)}>
         {ctx && team.data ? (
           <Sidebar ctx={ctx} team={team.data} hubVersion={hubVersion} onNavigate={mobile.close} />
         ) : (

@@ -41,6 +41,8 @@ export function UnsavedChangesDialog() {
       onClose={() => !saving && finish(false)}
       title={t('Unsaved Changes')}
       centered
+      // Wide enough for its three answers on one row (they wrap only on a phone).
+      size="lg"
       data-testid="unsaved-changes-dialog"
     >
       <Stack gap="lg">

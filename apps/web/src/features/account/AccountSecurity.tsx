@@ -21,6 +21,7 @@ import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
 import { fieldProps, newPasswordErrors } from '../../lib/form.ts';
+import { limitProps, PASSWORD_MAX } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { digitsOnly } from '../login/index.ts';
@@ -117,6 +118,7 @@ function SignInMethodCard({
           )}
           {hasPassword && (
             <PasswordInput
+              {...limitProps(PASSWORD_MAX)}
               label={t('account.current_password')}
               autoComplete="current-password"
               {...fieldProps(form, 'password', t)}
@@ -155,7 +157,12 @@ function ChangePasswordCard() {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           {alert}
-          <PasswordInput label={t('account.current_password')} autoComplete="current-password" {...fieldProps(form, 'old', t)} />
+          <PasswordInput
+            {...limitProps(PASSWORD_MAX)}
+            label={t('account.current_password')}
+            autoComplete="current-password"
+            {...fieldProps(form, 'old', t)}
+          />
           <NewPasswordFields
             password={form.values.password}
             again={form.values.again}
@@ -316,7 +323,7 @@ function AuthenticatorCard({
                 <Text size="sm" fw={500}>
                   {t('account.secret_key')}
                 </Text>
-                <Code block data-testid="totp-secret" style={{ letterSpacing: '0.1em', wordBreak: 'break-all' }}>
+                <Code block tabIndex={0} data-testid="totp-secret" style={{ letterSpacing: '0.1em', wordBreak: 'break-all' }}>
                   {flow.secret.replace(/(.{4})/g, '$1 ').trim()}
                 </Code>
                 <Anchor href={flow.url} size="sm">

@@ -8,6 +8,7 @@ import { ModalError } from '../../components/ModalError.tsx';
 import { call } from '../../lib/api.ts';
 import { fieldProps } from '../../lib/form.ts';
 import { formatDate } from '../../lib/format.ts';
+import { limitProps, PASSWORD_MAX } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { Section, useSubmit } from './account-ui.tsx';
@@ -234,6 +235,7 @@ function RemoveDialog({
           <Text size="sm">{t('account.security_key_remove_body', { name: key.name || t('account.security_key_unnamed') })}</Text>
           {hasPassword && (
             <PasswordInput
+              {...limitProps(PASSWORD_MAX)}
               label={t('account.current_password')}
               autoComplete="current-password"
               data-autofocus

@@ -8,6 +8,7 @@ import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { localPaging } from '../../components/Pager.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatNumber } from '../../lib/format.ts';
+import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useGroupMutation, useGroupQuery } from './api.ts';
 import { PriorityBadge, ScimBadge } from './Groups.tsx';
@@ -124,6 +125,7 @@ export function GroupMembers() {
       </Card>
 
       <TextInput
+        {...limitProps(SEARCH_MAX)}
         placeholder={t('members.search')}
         aria-label={t('members.search')}
         value={search}

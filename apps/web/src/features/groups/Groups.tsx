@@ -6,6 +6,7 @@ import { Link } from 'wouter';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { localPaging } from '../../components/Pager.tsx';
 import { formatNumber } from '../../lib/format.ts';
+import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useGroupsQuery } from './api.ts';
 import { Badges } from './Badges.tsx';
@@ -40,6 +41,7 @@ export function Groups() {
     <Stack gap="md" data-testid="groups">
       <Row justify="space-between" gap="sm">
         <TextInput
+          {...limitProps(SEARCH_MAX)}
           placeholder={t('groups.search')}
           aria-label={t('groups.search')}
           value={search}
@@ -162,7 +164,7 @@ function useGroupColumns(open: (dialog: Dialog) => void): Column<Group>[] {
           {!g.scim_managed && (
             <>
               <Menu.Divider />
-              <Menu.Item color="red" onClick={() => open({ kind: 'remove', groups: [g] })}>
+              <Menu.Item color="red.9" onClick={() => open({ kind: 'remove', groups: [g] })}>
                 {t('members.action.remove')}
               </Menu.Item>
             </>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { formatDate, formatNumber } from '../../lib/format.ts';
+import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { type AuditSummaryRow, useAuditPolicyQuery, useAuditSummariesQuery } from './api.ts';
 import { ScoreBadge } from './score.tsx';
@@ -108,6 +109,7 @@ export function Audit() {
         {t('audit.policy', { days: formatNumber(policy.old_password_days), score: policy.at_risk_below_score })}
       </Text>
       <TextInput
+        {...limitProps(SEARCH_MAX)}
         placeholder={t('audit.search')}
         aria-label={t('audit.search')}
         value={search}

@@ -1,9 +1,23 @@
 import { Email } from '@latchkey/contracts';
-import { Autocomplete, Badge, Button, Card, Group, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Autocomplete,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { Link } from 'wouter';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
@@ -70,6 +84,10 @@ export function RecoveryAdmins() {
   ];
   return (
     <Stack gap="md" data-testid="recovery-admins">
+      {/* The way back to the recovery requests these admins approve. */}
+      <Anchor component={Link} href="/recovery" size="sm" w="fit-content" data-testid="back-to-recovery">
+        ← {t('page.recovery')}
+      </Anchor>
       <WaitingRequests onWithdraw={setRemoving} />
       <Group justify="space-between" gap="sm">
         <Group gap="sm">

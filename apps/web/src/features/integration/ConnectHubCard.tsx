@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { call } from '../../lib/api.ts';
 import { errorValues } from '../../lib/api-error.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
+import { limitProps, SETUP_KEY_MAX, trimPasted, URL_MAX } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { consoleKeys } from '../console/index.ts';
@@ -80,6 +81,7 @@ export function ConnectHubCard() {
         <Stack gap="sm">
           <Group align="flex-start" gap="sm" wrap="wrap">
             <TextInput
+              {...limitProps(URL_MAX, trimPasted)}
               label={t('integration.connection.url')}
               placeholder="https://hub.example.com"
               value={url}
@@ -111,6 +113,7 @@ export function ConnectHubCard() {
       {check.data && (
         <Stack gap="sm">
           <PasswordInput
+            {...limitProps(SETUP_KEY_MAX, trimPasted)}
             label={t('integration.connection.setup_key')}
             description={t(
               check.data.registered ? 'integration.connection.setup_key_optional_hint' : 'integration.connection.setup_key_hint',

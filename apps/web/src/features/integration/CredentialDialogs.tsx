@@ -6,6 +6,7 @@ import { type ReactNode, useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
 import { call } from '../../lib/api.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
+import { limitProps, SETUP_KEY_MAX, trimPasted, URL_MAX } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { consoleKeys } from '../console/index.ts';
@@ -221,6 +222,7 @@ export function SetupCredentialDialog({ credential, onClose }: { credential: Cre
       testId="credential-setup-dialog"
     >
       <TextInput
+        {...limitProps(URL_MAX, trimPasted)}
         label={t('integration.connection.url')}
         placeholder="https://hub.example.com"
         value={url}
@@ -229,6 +231,7 @@ export function SetupCredentialDialog({ credential, onClose }: { credential: Cre
         data-autofocus
       />
       <PasswordInput
+        {...limitProps(SETUP_KEY_MAX, trimPasted)}
         label={t('integration.connection.setup_key')}
         description={t('integration.connection.setup_key_optional_hint')}
         value={setupKey}

@@ -1,4 +1,4 @@
-import { type Credential, HOSTED_HUB_KEY } from '@latchkey/contracts/client';
+import type { Credential } from '@latchkey/contracts/client';
 import { ActionIcon, Badge, Button, Menu, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
@@ -31,7 +31,8 @@ export function CredentialsCard() {
       }
     >
       <Text size="sm" c="dimmed">
-        {t('integration.credentials.intro', { product: HOSTED_HUB_KEY })}
+        {/* The product's name, not its identifier (latchkey_hosted_hub) */}
+        {t('integration.credentials.intro', { product: 'Latchkey Hub' })}
       </Text>
       {list.isError ? (
         <DataFetchError onRetry={() => void list.refetch()} />
@@ -98,7 +99,7 @@ export function CredentialsCard() {
                         <Menu.Item onClick={() => setPending({ kind: 'rename', credential: c })}>
                           {t('integration.credentials.rename')}
                         </Menu.Item>
-                        <Menu.Item color="red" onClick={() => setPending({ kind: 'delete', credential: c })}>
+                        <Menu.Item color="red.9" onClick={() => setPending({ kind: 'delete', credential: c })}>
                           {t('integration.credentials.delete')}
                         </Menu.Item>
                       </Menu.Dropdown>

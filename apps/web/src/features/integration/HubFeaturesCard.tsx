@@ -30,7 +30,7 @@ export function HubFeaturesCard({ hubVersion }: { hubVersion: string | null }) {
                   {t('integration.features.available')}
                 </Badge>
               ) : (
-                <Text size="sm" c={state.state === 'upgrade' ? 'orange.8' : 'dimmed'}>
+                <Text size="sm" c={state.state === 'upgrade' ? 'orange' : 'dimmed'}>
                   {t(state.state === 'upgrade' ? 'integration.features.upgrade' : 'integration.features.no_hub', {
                     version: state.version,
                   })}

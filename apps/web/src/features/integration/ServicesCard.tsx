@@ -59,7 +59,7 @@ export function ServicesCard({ hub }: { hub: HubServer | null }) {
                   )}
                 </Group>
                 {tooOld && version && (
-                  <Text size="sm" c="orange.8" data-testid={`service-${service}-upgrade`}>
+                  <Text size="sm" c="orange" data-testid={`service-${service}-upgrade`}>
                     {t('integration.features.upgrade', { version: version.version })}
                   </Text>
                 )}

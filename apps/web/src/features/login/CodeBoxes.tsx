@@ -1,5 +1,7 @@
 import { OTP_LENGTH } from '@latchkey/contracts/client';
 import { Group, PinInput, Stack, Text } from '@mantine/core';
+import { useEffect } from 'react';
+import { preloadConsole } from '../../lib/preload.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 
 /** Keeps only digits, at most six: what a pasted code becomes (spec §5). */
@@ -16,6 +18,8 @@ interface CodeBoxesProps {
 /** Six boxes, one digit each, for an emailed or authenticator code (spec §2, §5). */
 export function CodeBoxes({ value, error, onChange, onComplete }: CodeBoxesProps) {
   const { t } = useTranslation();
+  // The code is the last step: the console's frame and landing screen load while it is typed.
+  useEffect(preloadConsole, []);
   return (
     <Stack gap={6}>
       <Group justify="center">

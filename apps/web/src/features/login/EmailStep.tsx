@@ -5,13 +5,13 @@ import { useLocation } from 'wouter';
 import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { deviceInfo } from '../../lib/auth.ts';
+import { EMAIL_MAX, limitProps, trimPasted } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { LogoutNotice } from './LogoutNotice.tsx';
-
-const TeamChoice = lazy(async () => ({ default: (await import('./TeamChoice.tsx')).TeamChoice }));
-
 import { getLoginState, resetLoginState, updateLoginState } from './login-state.ts';
 import { startSso } from './sso.ts';
+
+const TeamChoice = lazy(async () => ({ default: (await import('./TeamChoice.tsx')).TeamChoice }));
 
 /** /login: the email, and the team when the email administers several (spec §2, §4). */
 export function EmailStep() {
@@ -96,6 +96,7 @@ export function EmailStep() {
           </Alert>
         )}
         <TextInput
+          {...limitProps(EMAIL_MAX, trimPasted)}
           label={t('loginpage.email')}
           type="email"
           autoComplete="username"

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { call } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/api-error.ts';
+import { EMAIL_MAX, limitProps, trimPasted } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useLoginState } from './login-state.ts';
 
@@ -55,6 +56,7 @@ export function ForgotPasswordStep() {
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <TextInput
+              {...limitProps(EMAIL_MAX, trimPasted)}
               label={t('loginpage.email')}
               type="email"
               autoComplete="username"

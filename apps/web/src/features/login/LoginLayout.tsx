@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
+import { useDocumentTitle } from '../../lib/document-title.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 
@@ -13,6 +14,7 @@ import { useTranslation } from '../../lib/use-translation.ts';
 export function LoginLayout({ children, keepSession = false }: { children: ReactNode; keepSession?: boolean }) {
   const session = useSession();
   const { t } = useTranslation();
+  useDocumentTitle(t('loginpage.sign_in'));
   if (session && !keepSession) return <Redirect to="/" replace />;
   return (
     <Box mih="100dvh" bg="gray.0" style={{ display: 'flex', flexDirection: 'column' }}>

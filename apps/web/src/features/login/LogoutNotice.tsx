@@ -13,6 +13,9 @@ const COLORS: Record<Exclude<LogoutReason, 'team_switch'>, string> = {
   unknown_error: 'red',
 };
 
+/** What to check when the Hub cannot be reached (apps/web/public/help/hub-unreachable.html). */
+export const HUB_UNREACHABLE_HELP = './help/hub-unreachable.html';
+
 /** The message for why the admin was signed out (spec §4 Logout-page messages), shown once. */
 export function LogoutNotice() {
   const { t } = useTranslation();
@@ -24,7 +27,7 @@ export function LogoutNotice() {
       {reason === 'hub_unreachable' && (
         <>
           {' '}
-          <Anchor href="./privacy.html#hub" size="sm">
+          <Anchor href={HUB_UNREACHABLE_HELP} size="sm" data-testid="hub-unreachable-help">
             {t('common.learn_more')}
           </Anchor>
         </>

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
 import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
+import { limitProps, PASSWORD_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { updateLoginState, useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
@@ -70,6 +71,7 @@ export function PasswordStep() {
         {/* Lets password managers pair the password with the account. */}
         <input type="email" name="username" autoComplete="username" value={login.email} readOnly hidden />
         <PasswordInput
+          {...limitProps(PASSWORD_MAX)}
           label={t('loginpage.password')}
           autoComplete="current-password"
           autoFocus

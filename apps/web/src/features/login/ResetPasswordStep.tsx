@@ -3,7 +3,7 @@ import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
-import { call } from '../../lib/api.ts';
+import { call, callWithBasic } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { CheckingLink, InvalidLink } from './LinkStates.tsx';
@@ -51,7 +51,8 @@ export function ResetPasswordStep() {
     setBusy(true);
     setFormError(null);
     try {
-      await call('changePasswordRequest', { password_request: token, password, confirm_password: again });
+      // Spec §7: the link's token travels in the Basic header (and in the body, as the spec lists it).
+      await callWithBasic('changePasswordRequest', { password_request: token, password, confirm_password: again }, token);
       setState({ step: 'done' });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'invalid_link') setState({ step: 'invalid' });

@@ -13,6 +13,7 @@ import { ModalError } from '../../components/ModalError.tsx';
 import { call } from '../../lib/api.ts';
 import { bySchema, fieldProps } from '../../lib/form.ts';
 import { formatNumber } from '../../lib/format.ts';
+import { EMAIL_MAX, limitProps, SEARCH_MAX, trimPasted } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 
@@ -80,7 +81,7 @@ export function Administrators() {
       cell: (a) => (
         <RowMenu label={t('members.actions_for', { email: a.email })}>
           {a.status === 'pending' ? (
-            <Menu.Item color="red" onClick={() => setPending({ kind: 'cancel', email: a.email, scopes: a.scopes })}>
+            <Menu.Item color="red.9" onClick={() => setPending({ kind: 'cancel', email: a.email, scopes: a.scopes })}>
               {t('admins.cancel_invitation')}
             </Menu.Item>
           ) : (
@@ -90,7 +91,7 @@ export function Administrators() {
                   {t('admins.reset')}
                 </Menu.Item>
               )}
-              <Menu.Item color="red" onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}>
+              <Menu.Item color="red.9" onClick={() => setPending({ kind: 'remove', email: a.email, scopes: a.scopes })}>
                 {t('admins.remove')}
               </Menu.Item>
             </>
@@ -103,6 +104,7 @@ export function Administrators() {
     <Stack gap="md" data-testid="administrators">
       <Group justify="space-between" gap="sm">
         <TextInput
+          {...limitProps(SEARCH_MAX)}
           placeholder={t('admins.search')}
           aria-label={t('admins.search')}
           value={search}
@@ -177,7 +179,12 @@ function AddAdmin({ onClose }: { onClose: () => void }) {
       <form onSubmit={submit} noValidate>
         <Stack gap="md" data-testid="admin-add-dialog">
           <ModalError error={add.error} />
-          <TextInput label={t('members.invite.email')} {...fieldProps(form, 'email', t)} data-autofocus />
+          <TextInput
+            {...limitProps(EMAIL_MAX, trimPasted)}
+            label={t('members.invite.email')}
+            {...fieldProps(form, 'email', t)}
+            data-autofocus
+          />
           <Checkbox.Group label={t('admins.scopes')} {...fieldProps(form, 'scopes', t)}>
             <Stack gap={6} mt={6}>
               {SCOPES.map((s) => (

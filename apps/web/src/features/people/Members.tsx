@@ -29,7 +29,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -38,6 +38,7 @@ import { ModalError } from '../../components/ModalError.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { fieldProps } from '../../lib/form.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { EMAIL_MAX, limitProps, SEARCH_MAX, trimPasted } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { exportMembers, type MemberAction, useMemberActionMutation, useMembersCountQuery, useMembersPageQuery } from './api.ts';
 import { currentCursor, emailsFromCsv, firstPage, nextPage, type Paging, pageNumber, previousPage } from './rules.ts';
@@ -74,6 +75,12 @@ export function Members() {
   const [selected, setSelected] = useState<string[]>([]);
   const [pending, setPending] = useState<MemberAction | null>(null);
   const [inviting, setInviting] = useState(false);
+  // The dialog leaves the page when it closes: the focus goes back to the button that opened it.
+  const inviteOpener = useRef<HTMLButtonElement | null>(null);
+  const openInvite = (event: React.MouseEvent<HTMLButtonElement>) => {
+    inviteOpener.current = event.currentTarget;
+    setInviting(true);
+  };
   const [exporting, setExporting] = useState(false);
 
   const filters: MemberFilters = useMemo(
@@ -121,6 +128,7 @@ export function Members() {
       <Group justify="space-between" gap="sm">
         <Group gap="sm" wrap="wrap">
           <TextInput
+            {...limitProps(SEARCH_MAX)}
             placeholder={t('members.search')}
             aria-label={t('members.search')}
             value={search}
@@ -165,7 +173,7 @@ export function Members() {
           <Button variant="default" size="sm" onClick={download} loading={exporting} data-testid="export-csv">
             {t('members.export')}
           </Button>
-          <Button size="sm" onClick={() => setInviting(true)} data-testid="invite-open">
+          <Button size="sm" onClick={openInvite} data-testid="invite-open">
             {t('members.invite')}
           </Button>
         </Group>
@@ -247,7 +255,7 @@ export function Members() {
                 ? t('members.no_match')
                 : t('members.empty')}
             </Text>
-            <Button variant="light" onClick={() => setInviting(true)}>
+            <Button variant="light" onClick={openInvite}>
               {t('members.invite')}
             </Button>
           </>
@@ -275,7 +283,14 @@ export function Members() {
           }}
         />
       )}
-      {inviting && <InviteModal onClose={() => setInviting(false)} />}
+      {inviting && (
+        <InviteModal
+          onClose={() => {
+            setInviting(false);
+            inviteOpener.current?.focus();
+          }}
+        />
+      )}
     </Stack>
   );
 }
@@ -381,7 +396,7 @@ function useMemberColumns(onAction: (a: MemberAction) => void): Column<Member>[]
               <Menu.Item onClick={() => onAction({ kind: 'restore', emails })}>{t('members.action.restore')}</Menu.Item>
             )}
             <Menu.Divider />
-            <Menu.Item color="red" onClick={() => onAction({ kind: 'remove', emails })}>
+            <Menu.Item color="red.9" onClick={() => onAction({ kind: 'remove', emails })}>
               {t('members.action.remove')}
             </Menu.Item>
           </RowMenu>
@@ -432,7 +447,8 @@ function InviteModal({ onClose }: { onClose: () => void }) {
   const mutation = useMemberActionMutation();
   const { csv } = form.values;
   const typed = form.values.email.trim();
-  const emails = csv ? csv.emails : typed ? [typed] : [];
+  // Only a valid address counts: Send says how many will go, and waits while there is none.
+  const emails = csv ? csv.emails : typed && !emailProblem(typed) ? [typed] : [];
   const tooMany = csv !== null && csv.emails.length > MAX_BULK_EMAILS;
   const submit = form.onSubmit(() => {
     if (tooMany) return;
@@ -453,6 +469,7 @@ function InviteModal({ onClose }: { onClose: () => void }) {
         <Stack gap="md" data-testid="invite-dialog">
           <ModalError error={mutation.error} />
           <TextInput
+            {...limitProps(EMAIL_MAX, trimPasted)}
             label={t('members.invite.email')}
             {...fieldProps(form, 'email', t)}
             disabled={csv !== null}

@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '@latchkey/contracts/client';
-import { Anchor, Badge, Card, Group, Text } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
@@ -51,7 +51,8 @@ export function PolicyHistory() {
       key: 'changes',
       header: 'policy.history.changes',
       cell: (row) => (
-        <Text size="sm" lineClamp={2}>
+        // Every changed key is listed in full: the row grows rather than hiding some.
+        <Text size="sm">
           {row.changed_keys.length === 0
             ? t('policy.history.no_change')
             : row.changed_keys.map((k) => policyLabel(t, k)).join(', ')}
@@ -60,32 +61,38 @@ export function PolicyHistory() {
     },
   ];
   return (
-    <Card withBorder radius="md" padding="md">
-      <DataTable
-        columns={columns}
-        rows={query.data?.results}
-        rowKey={(row) => row.id}
-        rowProps={(row) => ({
-          'data-testid': 'policy-history-row',
-          style: { cursor: 'pointer' },
-          onClick: () => navigate(`/policies/history/${row.id}`),
-        })}
-        testId="policy-history-table"
-        minWidth={720}
-        error={query.isError}
-        onRetry={() => void query.refetch()}
-        emptyTestId="policy-history-empty"
-        empty={<Text c="dimmed">{t('policy.history.empty')}</Text>}
-        pager={
-          query.data && {
-            page,
-            pages: query.data.pages,
-            total: query.data.count,
-            shown: query.data.results.length,
-            onPage: setPage,
+    <Stack gap="sm">
+      {/* The way back to the policy this history belongs to. */}
+      <Anchor component={Link} href="/policies" size="sm" w="fit-content" data-testid="back-to-policies">
+        ← {t('page.policies')}
+      </Anchor>
+      <Card withBorder radius="md" padding="md">
+        <DataTable
+          columns={columns}
+          rows={query.data?.results}
+          rowKey={(row) => row.id}
+          rowProps={(row) => ({
+            'data-testid': 'policy-history-row',
+            style: { cursor: 'pointer' },
+            onClick: () => navigate(`/policies/history/${row.id}`),
+          })}
+          testId="policy-history-table"
+          minWidth={720}
+          error={query.isError}
+          onRetry={() => void query.refetch()}
+          emptyTestId="policy-history-empty"
+          empty={<Text c="dimmed">{t('policy.history.empty')}</Text>}
+          pager={
+            query.data && {
+              page,
+              pages: query.data.pages,
+              total: query.data.count,
+              shown: query.data.results.length,
+              onPage: setPage,
+            }
           }
-        }
-      />
-    </Card>
+        />
+      </Card>
+    </Stack>
   );
 }

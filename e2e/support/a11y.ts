@@ -1,0 +1,46 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+/** The rules axe checks: WCAG 2.0/2.1 A and AA, plus its best-practice rules. */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** Impacts that fail a test (issue 17: 0 serious or critical on every screen). */
+const FAILING = new Set(['serious', 'critical']);
+
+/**
+ * Scans the page as it is now with axe and fails the test on any serious or critical violation,
+ * naming each rule, its impact and the first elements that break it. `label` names the screen
+ * in the failure (e.g. "users at 375").
+ */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  // A scan takes a few seconds on a busy machine: it brings its own time, not the test's.
+  test.info().setTimeout(test.info().timeout + 10_000);
+  // Transitions (drawers, dialogs, toasts) settle first: a half-faded colour is not the real one.
+  await page.waitForTimeout(250);
+  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const failing = results.violations
+    .filter((v) => FAILING.has(v.impact ?? ''))
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help}\n${v.nodes
+          .slice(0, 5)
+          .map((n) => `    ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1, 2).join(' ').trim()}`)
+          .join('\n')}`,
+    );
+  expect(failing, `axe: serious/critical violations on ${label}`).toEqual([]);
+}
+
+const viewport = (width: number) => ({ width, height: width > 600 ? 800 : 740 });
+
+/**
+ * The page scanned at desktop and phone width (1280 and 375), then back to the width it had.
+ * The helper every spec calls once per screen it shows.
+ */
+export async function expectAccessibleAtBothWidths(page: Page, label: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const width of [1280, 375]) {
+    await page.setViewportSize(viewport(width));
+    await expectAccessible(page, `${label} at ${width}`);
+  }
+  if (before) await page.setViewportSize(before);
+}
