@@ -1,4 +1,4 @@
-import { accessDenial, landingPath } from '@latchkey/contracts/client';
+import { landingPath } from '@latchkey/contracts/client';
 import { Anchor, Group, Skeleton, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Suspense } from 'react';
