@@ -318,6 +318,7 @@ export const hubEventsFeedEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/integrate/events/',
   auth: 'public',
+  errors: ['unauthorized'],
   summary:
     "Server to Hub (signed): a batch of the team's events recorded on the licence server (sign-in, members, groups, policies, admins, branding, integration). Idempotent by event id: a batch sent twice is stored once.",
   input: z.object({ team_slug: TeamSlug, events: z.array(EventInput).min(1).max(500) }),

@@ -222,6 +222,7 @@ export const policyImpactEndpoint = defineEndpoint({
   path: '/api/v1/policy/team/impact/',
   auth: 'session',
   access: RULES.policies,
+  errors: ['not_found'],
   summary: 'How many current members would get a different effective policy if this change were saved.',
   input: z.discriminatedUnion('scope', [
     z.object({ scope: z.literal('team'), policy_json: TeamPolicyPatch }),

@@ -83,6 +83,9 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
         <Code
           block
           style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap', maxHeight: 120, overflowY: 'auto' }}
+          // A scrolling box (the certificate) must be reachable by keyboard to be read.
+          tabIndex={0}
+          aria-label={label}
           data-testid={testId}
         >
           {value}
