@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/index.ts';
+import { peopleRepository } from '../people/index.ts';
 import { fromAction } from './record-event.ts';
 
 let h: Harness;
@@ -91,4 +92,42 @@ test('action names map to activities and components', () => {
   expect(fromAction('member_invited')).toEqual({ activity: 'member.invited', component: 'members' });
   expect(fromAction('groups_removed')).toEqual({ activity: 'groups.removed', component: 'groups' });
   expect(fromAction('logo_updated')).toEqual({ activity: 'logo.updated', component: 'branding' });
+});
+
+describe('actions no admin made keep their actor type', () => {
+  const byTarget = async (target: string) =>
+    (await h.hub?.db.query<{ actor: string; actor_type: string; activity: string; component: string }>(
+      "select actor, actor_type, activity, component from event_log where team_slug = 'northwind' and target = $1",
+      [target],
+    )) ?? [];
+
+  test('a billing change by the super admin is an admin event of the billing component', async () => {
+    const to = `ap.${Date.now()}@northwind.example`;
+    expect((await h.post('/api/v1/billing/email/update/', { billing_email: to }, token)).status).toBe(200);
+    const seen = await until(
+      () => byTarget(DEMO_ADMINS.superAdmin),
+      (rows) => rows.some((r) => r.activity === 'billing.email_changed'),
+    );
+    expect(seen.find((r) => r.activity === 'billing.email_changed')).toMatchObject({
+      actor: DEMO_ADMINS.superAdmin,
+      actor_type: 'admin',
+      component: 'billing',
+    });
+  });
+
+  test('a change a SCIM connector made is a scim event, named by its connector', async () => {
+    const email = `scim.${Date.now()}@northwind.example`;
+    const [team] = await h.db.query<{ id: string }>("select id from teams where slug = 'northwind'");
+    await h.db.transaction((tx) =>
+      peopleRepository.recordEvents(tx, team?.id ?? '', null, 'member_invited', [email], {
+        actor_type: 'scim',
+        connector: 'c-1',
+      }),
+    );
+    const seen = await until(
+      () => byTarget(email),
+      (rows) => rows.length > 0,
+    );
+    expect(seen).toEqual([{ actor: 'scim:c-1', actor_type: 'scim', activity: 'member.invited', component: 'members' }]);
+  });
 });
