@@ -131,8 +131,8 @@ export const eventsRepository = {
     );
     const fresh = new Set(ids.map((r) => r.id));
     const seen = new Set<string>();
-    const todo = events.filter((e) => fresh.has(e.id) && !seen.has(e.id) && seen.add(e.id));
-    if (!todo.length) return 0;
+    const unseen = events.filter((e) => fresh.has(e.id) && !seen.has(e.id) && seen.add(e.id));
+    if (!unseen.length) return 0;
     await q.query('insert into event_chain_heads (team_slug, hash) values ($1, $2) on conflict (team_slug) do nothing', [
       teamSlug,
       GENESIS_HASH,
@@ -148,7 +148,7 @@ export const eventsRepository = {
     // Back-dated rows (tests, imports) get their month made here; live rows find theirs made ahead.
     if (recordedAt) await this.ensureMonth(q, at);
     const recorded = at.toISOString();
-    const rows: (ChainedFields & { hash: string })[] = todo.map((e) => {
+    const rows: (ChainedFields & { hash: string })[] = unseen.map((e) => {
       seq++;
       const row: ChainedFields = {
         team_slug: teamSlug,

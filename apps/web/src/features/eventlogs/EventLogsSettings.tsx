@@ -14,12 +14,12 @@ import {
   Switch,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { SectionCard } from '../../components/SectionCard.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { call } from '../../lib/api.ts';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
@@ -37,32 +37,6 @@ import {
   useSiemUpdateMutation,
 } from './api.ts';
 import { SiemFormModal } from './SiemForm.tsx';
-
-function SettingsCard({
-  title,
-  testId,
-  action,
-  children,
-}: {
-  title: string;
-  testId: string;
-  action?: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <Card withBorder radius="md" padding="lg" data-testid={testId}>
-      <Stack gap="md">
-        <Group justify="space-between" gap="sm">
-          <Title order={3} size="h4">
-            {title}
-          </Title>
-          {action}
-        </Group>
-        {children}
-      </Stack>
-    </Card>
-  );
-}
 
 /** Spec §4: active and tested green; inactive red; pending and awaiting verification yellow. */
 export const STATUS_COLOUR: Record<SiemStatus, string> = {
@@ -105,7 +79,7 @@ function ServiceCard({ credentialId, on, loading }: { credentialId: string; on: 
     },
   });
   return (
-    <SettingsCard
+    <SectionCard
       title={t('eventlogs.settings.service_title')}
       testId="eventlogs-service-card"
       action={
@@ -125,7 +99,7 @@ function ServiceCard({ credentialId, on, loading }: { credentialId: string; on: 
       <Text size="sm" c="dimmed">
         {t(on ? 'eventlogs.settings.service_on' : 'eventlogs.settings.service_off')}
       </Text>
-    </SettingsCard>
+    </SectionCard>
   );
 }
 
@@ -141,7 +115,7 @@ function RetentionCard() {
   const value = days === '' ? (current ?? '') : days;
   const unchanged = value === '' || value === current;
   return (
-    <SettingsCard title={t('eventlogs.retention.title')} testId="retention-card">
+    <SectionCard title={t('eventlogs.retention.title')} testId="retention-card">
       <Text size="sm" c="dimmed">
         {current
           ? t('eventlogs.retention.current', { days: formatNumber(current), n: formatNumber(config.data.total_events) })
@@ -177,7 +151,7 @@ function RetentionCard() {
       <Text size="xs" c="dimmed">
         {t('eventlogs.retention.hint')}
       </Text>
-    </SettingsCard>
+    </SectionCard>
   );
 }
 
@@ -190,7 +164,7 @@ function SiemCard() {
   const enabled = config.data?.siem_enabled ?? false;
   const data = tool.data?.data ?? null;
   return (
-    <SettingsCard
+    <SectionCard
       title={t('siem.title')}
       testId="siem-card"
       action={
@@ -237,7 +211,7 @@ function SiemCard() {
       )}
       {data && <Destination tool={data} onEdit={() => setEditing(data.siem_tool)} />}
       {editing && <SiemFormModal tool={editing} existing={data} onClose={() => setEditing(null)} />}
-    </SettingsCard>
+    </SectionCard>
   );
 }
 
@@ -369,7 +343,7 @@ function PullTokenCard() {
   const [shown, setShown] = useState<string | null>(null);
   const created = config.data?.pull_token_created_at ?? null;
   return (
-    <SettingsCard title={t('eventlogs.pull.title')} testId="pull-token-card">
+    <SectionCard title={t('eventlogs.pull.title')} testId="pull-token-card">
       <Text size="sm" c="dimmed">
         {t('eventlogs.pull.description')}
       </Text>
@@ -416,6 +390,6 @@ function PullTokenCard() {
           </Button>
         )}
       </Group>
-    </SettingsCard>
+    </SectionCard>
   );
 }

@@ -2,6 +2,7 @@ import { HOSTED_HUB_KEY } from '@latchkey/contracts/client';
 import { Alert, Badge, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { SectionCard } from '../../components/SectionCard.tsx';
 import { call } from '../../lib/api.ts';
 import { errorValues } from '../../lib/api-error.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
@@ -11,7 +12,7 @@ import { useTranslation } from '../../lib/use-translation.ts';
 import { consoleKeys } from '../console/index.ts';
 import { callHubDirect, hubAddressProblem, hubOrigin, integrationKeys } from './api.ts';
 import { integrationErrorMessage } from './hub-features.ts';
-import { Hint, Section } from './Section.tsx';
+import { Hint } from './Section.tsx';
 
 /**
  * No Hub yet: the browser checks the address (health and connector, straight at the Hub), then
@@ -64,7 +65,7 @@ export function ConnectHubCard() {
 
   const error = check.error ?? connect.error;
   return (
-    <Section title={t('integration.connection.title')} testId="hub-connect">
+    <SectionCard title={t('integration.connection.title')} testId="hub-connect">
       <Hint>{t('integration.connection.intro')}</Hint>
       {error && (
         <Alert color="red" data-testid="hub-connect-error">
@@ -135,6 +136,6 @@ export function ConnectHubCard() {
           </Group>
         </Stack>
       )}
-    </Section>
+    </SectionCard>
   );
 }

@@ -4,20 +4,20 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { SectionCard } from '../../components/SectionCard.tsx';
 import { call } from '../../lib/api.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { getSession, setSession, useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { consoleKeys } from '../console/index.ts';
 import { integrationKeys } from './api.ts';
-import { Section } from './Section.tsx';
 
 /** The connected Hub: address, version, whether it answers, and deleting the connector. */
 export function ConnectedHubCard({ hub }: { hub: HubServer }) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
   return (
-    <Section
+    <SectionCard
       title={t('integration.connection.title')}
       testId="hub-connected"
       action={
@@ -40,7 +40,7 @@ export function ConnectedHubCard({ hub }: { hub: HubServer }) {
         </Badge>
       </Group>
       {confirming && <DeleteConnectorDialog hub={hub} onClose={() => setConfirming(false)} />}
-    </Section>
+    </SectionCard>
   );
 }
 

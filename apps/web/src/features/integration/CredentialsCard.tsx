@@ -1,6 +1,7 @@
 import type { Credential } from '@latchkey/contracts/client';
 import { ActionIcon, Badge, Button, Menu, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
+import { SectionCard } from '../../components/SectionCard.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useCredentialsQuery } from './api.ts';
@@ -10,7 +11,6 @@ import {
   RenameCredentialDialog,
   SetupCredentialDialog,
 } from './CredentialDialogs.tsx';
-import { Section } from './Section.tsx';
 
 type Pending = { kind: 'rename' | 'delete' | 'setup'; credential: Credential } | { kind: 'add' } | null;
 
@@ -21,7 +21,7 @@ export function CredentialsCard() {
   const [pending, setPending] = useState<Pending>(null);
   const close = () => setPending(null);
   return (
-    <Section
+    <SectionCard
       title={t('integration.credentials.title')}
       testId="hub-credentials"
       action={
@@ -115,6 +115,6 @@ export function CredentialsCard() {
       {pending?.kind === 'rename' && <RenameCredentialDialog credential={pending.credential} onClose={close} />}
       {pending?.kind === 'delete' && <DeleteCredentialDialog credential={pending.credential} onClose={close} />}
       {pending?.kind === 'setup' && <SetupCredentialDialog credential={pending.credential} onClose={close} />}
-    </Section>
+    </SectionCard>
   );
 }

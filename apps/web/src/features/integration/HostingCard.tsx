@@ -2,12 +2,13 @@ import { HOSTING_PREFERENCES, type HostingPreference } from '@latchkey/contracts
 import { SegmentedControl, Skeleton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SectionCard } from '../../components/SectionCard.tsx';
 import { call } from '../../lib/api.ts';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { integrationKeys, useHostingQuery } from './api.ts';
-import { Hint, Section } from './Section.tsx';
+import { Hint } from './Section.tsx';
 
 /** Where the team runs its auxiliary services (spec §7 api/v1/aux/hosting/preferences/). */
 export function HostingCard() {
@@ -24,7 +25,7 @@ export function HostingCard() {
     onError: (error) => notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) }),
   });
   return (
-    <Section title={t('integration.hosting.title')} testId="hub-hosting">
+    <SectionCard title={t('integration.hosting.title')} testId="hub-hosting">
       <Hint>{t('integration.hosting.intro')}</Hint>
       {hosting.data ? (
         <SegmentedControl
@@ -38,6 +39,6 @@ export function HostingCard() {
       ) : (
         <Skeleton h={36} w={280} />
       )}
-    </Section>
+    </SectionCard>
   );
 }

@@ -1,8 +1,8 @@
 import { FEATURE_VERSIONS, type Feature } from '@latchkey/contracts/client';
 import { Badge, Group, Stack, Text } from '@mantine/core';
+import { SectionCard } from '../../components/SectionCard.tsx';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { featureState } from './hub-features.ts';
-import { Section } from './Section.tsx';
 
 const FEATURES = Object.keys(FEATURE_VERSIONS) as Feature[];
 
@@ -10,7 +10,7 @@ const FEATURES = Object.keys(FEATURE_VERSIONS) as Feature[];
 export function HubFeaturesCard({ hubVersion }: { hubVersion: string | null }) {
   const { t } = useTranslation();
   return (
-    <Section title={t('integration.features.title')} testId="hub-features">
+    <SectionCard title={t('integration.features.title')} testId="hub-features">
       <Stack gap={0}>
         {FEATURES.map((feature) => {
           const state = featureState(hubVersion, feature);
@@ -40,6 +40,6 @@ export function HubFeaturesCard({ hubVersion }: { hubVersion: string | null }) {
           );
         })}
       </Stack>
-    </Section>
+    </SectionCard>
   );
 }

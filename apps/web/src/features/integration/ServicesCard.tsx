@@ -2,13 +2,14 @@ import { type AuxServiceFlag, type HubServer, SERVICE_STATUS } from '@latchkey/c
 import { Badge, Group, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SectionCard } from '../../components/SectionCard.tsx';
 import { call } from '../../lib/api.ts';
 import { errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { consoleKeys } from '../console/index.ts';
 import { featureState, SERVICE_ROWS, toggleErrorMessage } from './hub-features.ts';
-import { Hint, Section } from './Section.tsx';
+import { Hint } from './Section.tsx';
 
 /** Switches each auxiliary service on or off; the server asks the Hub before it agrees. */
 export function ServicesCard({ hub }: { hub: HubServer | null }) {
@@ -31,7 +32,7 @@ export function ServicesCard({ hub }: { hub: HubServer | null }) {
   });
 
   return (
-    <Section title={t('integration.services.title')} testId="hub-services">
+    <SectionCard title={t('integration.services.title')} testId="hub-services">
       {!hub && <Hint>{t('integration.services.needs_hub')}</Hint>}
       <Stack gap={0}>
         {SERVICE_ROWS.map(({ flag, service, feature }) => {
@@ -75,6 +76,6 @@ export function ServicesCard({ hub }: { hub: HubServer | null }) {
           );
         })}
       </Stack>
-    </Section>
+    </SectionCard>
   );
 }
