@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { demoTrust } from '../scripts/demo-keys.mjs';
 import { HUB_URL, MAILBOX_HTTP_PORT, MAILBOX_SMTP_PORT, MAILBOX_URL, SERVER_URL } from './support/env.ts';
+import { hubSiemEnv } from './support/siem.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -96,6 +97,8 @@ export default defineConfig({
         ALLOWED_ORIGINS: SERVER_URL,
         // Recovery notifications go to the same mailbox as the server's mail.
         SMTP_URL: `smtp://127.0.0.1:${MAILBOX_SMTP_PORT}`,
+        // SIEM receivers the event-log spec starts: their certificate trusted, Sentinel's addresses (support/siem.ts).
+        ...hubSiemEnv(dataRoot),
         LOG_LEVEL: 'warn',
       },
       // Warnings and fatal start-up errors (pino writes them to stdout) belong in the run's output.

@@ -39,7 +39,7 @@ async function run(job) {
   const target = new URL(job.url);
   const requests = job.bodies.map((body) =>
     Buffer.from(
-      `POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\n` +
+      `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\n` +
         `Authorization: Bearer ${job.token}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     ),
   );

@@ -4,13 +4,17 @@
 //   2. a mixed Entra-like load for BENCH_SECONDS (default 10), closed loop at 16 connections:
 //      55% GET /Users?filter=userName eq, 15% PATCH a user (replace displayName), 10% GET /Groups by
 //      displayName without members, 10% PATCH a group (add then remove a member), 10% POST a user;
-//   3. one PATCH adding 10,000 members to one group.
+//   3. one PATCH adding 10,000 members to one group;
+//   4. database statements per request of each kind of the mix (noise-free, unlike the timings),
+//      sent one at a time: every statement is a round trip to PostgreSQL.
 // The load runs in a worker thread, so server and client each have a core.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createPostgresDb } from '@latchkey/runtime/testing';
+import pg from 'pg';
 import { buildServer } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/server/src/db/migrations-dir.ts';
@@ -42,7 +46,11 @@ interface Result {
 }
 
 /** Requests from a worker thread: closed loop at `concurrency`, a list in order (`keep` replies kept) or a mix until `seconds`. */
-function run(base: string, token: string, job: { list?: Req[]; mix?: [number, Req[]][]; seconds?: number; keep?: boolean }) {
+function run(
+  base: string,
+  token: string,
+  job: { list?: Req[]; mix?: [number, Req[]][]; seconds?: number; keep?: boolean; concurrency?: number },
+) {
   const code = `
     const { parentPort, workerData } = require('node:worker_threads');
     const { base, token, job, concurrency } = workerData;
@@ -71,7 +79,10 @@ function run(base: string, token: string, job: { list?: Req[]; mix?: [number, Re
       parentPort.postMessage({ latencies, statuses, seconds: (performance.now() - started) / 1000, replies });
     })();`;
   return new Promise<Result>((resolve, reject) => {
-    const worker = new Worker(code, { eval: true, workerData: { base, token, job, concurrency: CONCURRENCY } });
+    const worker = new Worker(code, {
+      eval: true,
+      workerData: { base, token, job, concurrency: job.concurrency ?? CONCURRENCY },
+    });
     worker.once('message', (r: Result) => {
       void worker.terminate();
       resolve(r);
@@ -79,6 +90,20 @@ function run(base: string, token: string, job: { list?: Req[]; mix?: [number, Re
     worker.once('error', reject);
   });
 }
+
+// Every statement any pool client sends (the server's, pg-boss's): counted for section 4.
+let statements = 0;
+// Those of the job queue's worker (pg-boss polling for and completing the invitation mails) apart.
+let jobStatements = 0;
+const clientQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements++;
+  const text = String((args[0] as { text?: string })?.text ?? args[0]);
+  if (/pgboss\.job/.test(text) && !/INSERT INTO pgboss/i.test(text)) jobStatements++;
+  // BENCH_SCIM_TRACE=1: every statement, to see what a kind of request sends.
+  if (process.env.BENCH_SCIM_TRACE) console.info('SQL', text.replace(/\s+/g, ' ').slice(0, 140));
+  return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof clientQuery;
 
 const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 function describe(label: string, r: Result): string {
@@ -105,6 +130,8 @@ try {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-bench-')),
     SMTP_URL: 'smtp://127.0.0.1:1',
     PUBLIC_URL: 'https://console.bench.example',
+    // The bench measures throughput: no connector budget in the way.
+    SCIM_RATE_LIMIT_PER_SECOND: '1000000',
   });
   const app = await buildServer({ config, db, mailer, rateLimitPerMinute: 100_000_000 });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -229,8 +256,14 @@ try {
     ],
   ];
   await run(scimBase, token, { mix, seconds: 2 }); // warm-up
+  // How busy the server's thread was: less at the mercy of other processes than wall-clock latency.
+  const busy = performance.eventLoopUtilization();
   const mixed = await run(scimBase, token, { mix, seconds: SECONDS });
+  const used = performance.eventLoopUtilization(busy);
   console.info(describe(`mixed Entra-like load, ${CONCURRENCY} connections`, mixed));
+  console.info(
+    `server thread busy ${(used.utilization * 100).toFixed(0)}% of the mixed load: ${(used.active / mixed.latencies.length).toFixed(2)} ms of its time per request`,
+  );
 
   // 3. One PATCH adding 10,000 members to one group.
   const [big] = (
@@ -252,6 +285,33 @@ try {
   console.info(
     `PATCH adding ${BIG_PATCH.toLocaleString('en-US')} members to one group: ${(performance.now() - started).toFixed(0)} ms (status ${JSON.stringify(patch.statuses)})`,
   );
+
+  // 4. Statements per request, by kind, one request at a time.
+  const kinds: [string, Req[]][] = [
+    ['GET /Users?filter=userName eq', mix[0]?.[1].slice(0, 40) ?? []],
+    ['PATCH /Users (replace displayName)', mix[1]?.[1].slice(0, 40) ?? []],
+    [
+      'PATCH /Users (active false)',
+      someUsers.slice(100, 140).map((id) => ({
+        method: 'PATCH',
+        path: `/Users/${id}`,
+        body: { Operations: [{ op: 'Replace', path: 'active', value: 'False' }] },
+      })),
+    ],
+    ['GET /Groups?filter=displayName eq', mix[2]?.[1].slice(0, 40) ?? []],
+    ['PATCH /Groups (add, remove a member)', mix[3]?.[1].slice(0, 40) ?? []],
+    ['POST /Users', mix[4]?.[1].slice(10_000, 10_040) ?? []],
+  ];
+  for (const [label, list] of kinds) {
+    const before = statements;
+    const beforeJobs = jobStatements;
+    const one = await run(scimBase, token, { list, concurrency: 1 });
+    // Whole statements; BEGIN and COMMIT count. The request log is batched (one statement per batch).
+    const jobs = jobStatements - beforeJobs;
+    console.info(
+      `${label.padEnd(40)} ${((statements - before - jobs) / list.length).toFixed(1)} statements per request, +${(jobs / list.length).toFixed(1)} of the job worker (statuses ${JSON.stringify(one.statuses)})`,
+    );
+  }
   await app.close();
 } finally {
   await db.close();

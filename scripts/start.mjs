@@ -108,6 +108,26 @@ run('server', 'apps/server/dist/main.mjs', {
   DEMO_HUB_KEY: trust.hubKey,
 });
 
+// A demo SAML identity provider for the SSO walk-through (README, "Single sign-on"): development
+// only. It is the tests' identity provider (apps/server/src/test), run with tsx, so it needs the dev
+// dependencies and is never part of a production build; DEMO_IDP=0 leaves it out.
+const DEMO_IDP_PORT = Number(process.env.DEMO_IDP_PORT ?? 8082);
+const demoIdpUrl = `http://127.0.0.1:${DEMO_IDP_PORT}`;
+const tsxBin = join(root, 'node_modules/.bin/tsx');
+const demoIdp = process.env.DEMO_IDP !== '0' && process.env.NODE_ENV !== 'production' && existsSync(tsxBin);
+if (demoIdp) {
+  const child = spawn(tsxBin, ['apps/server/src/test/demo-idp.ts'], {
+    cwd: root,
+    env: { ...process.env, DEMO_IDP_PORT: String(DEMO_IDP_PORT) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  // Not a reason to stop the console: SSO is then set up against a real identity provider.
+  child.on('exit', (code) => {
+    if (!stopping) console.error(`The demo identity provider stopped (exit ${code}).`);
+  });
+  children.push(child);
+}
+
 async function ready(url) {
   for (let i = 0; i < 300; i++) {
     try {
@@ -129,7 +149,14 @@ console.info(`
   Other admins   adam@ (admin), ivy@ (integrator), rory@ (recovery agent),
                  sam@ (admin of Northwind and owner of a family team) — all @northwind.example, same password
   Email codes    and recovery notifications appear below as "✉ Mail to …"
-                 (set SMTP_URL, read by the server and the Hub, to send real mail)
+                 (set SMTP_URL, read by the server and the Hub, to send real mail)${
+                   demoIdp
+                     ? `
+  SSO demo       fiona@alpine.example (super admin of Alpine Ski House), same password: at
+                 Settings → SSO connector add a connector, metadata URL ${demoIdpUrl}/metadata;
+                 the demo identity provider signs in felix@, gus@ or fiona@alpine.example`
+                     : ''
+                 }
 
   Ctrl-C stops both.
 `);

@@ -144,3 +144,14 @@ export async function familyTrialPopupSeen(page: Page): Promise<void> {
   const seen = [`latchkey.trialPopup.${FAMILY.slug}`, new Date().toISOString().slice(0, 10)];
   await page.addInitScript({ content: `localStorage.setItem(${seen.map((v) => JSON.stringify(v)).join(', ')});` });
 }
+
+/**
+ * Flips a Mantine switch as a person does: by clicking its visible track. The switch's input is
+ * 0×0 and hidden, so clicking it needs `force`, which skips Playwright's wait for a stable
+ * layout: a card that grows above the switch then moves it, and the click lands elsewhere.
+ */
+export async function flipSwitch(input: Locator): Promise<void> {
+  const id = await input.getAttribute('id');
+  if (!id) throw new Error('flipSwitch: the switch input has no id');
+  await input.page().locator(`label[for="${id}"]`).first().click();
+}

@@ -82,7 +82,10 @@ test('authenticator: set up in account security, sign in with a real code, then 
   await expect(page.getByText('This field is required')).toBeVisible();
   await shots(page, 'login-verify-backup-code');
   await page.getByLabel('Backup code').fill(`  ${codes[0]}  `);
+  // Spec §7: the backup code goes to verify/otp as recovery_code.
+  const sent = page.waitForRequest((r) => r.url().includes('/auth/verify/otp/'));
   await page.getByRole('button', { name: 'Verify' }).click();
+  expect((await sent).postDataJSON()).toMatchObject({ recovery_code: codes[0] });
   await expect(page).toHaveURL(atRoute('/dashboard'));
 
   await logOut(page);

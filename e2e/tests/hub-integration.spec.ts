@@ -6,6 +6,7 @@ import {
   continueButton,
   FAMILY,
   familyTrialPopupSeen,
+  flipSwitch,
   passwordAndCode,
   readSession,
   sidebarNav,
@@ -57,7 +58,7 @@ async function tooltipOf(page: Page, name: string) {
 async function toggle(page: Page, service: string, on: boolean): Promise<void> {
   const sw = page.getByTestId(`toggle-${service}`);
   // The switch is the server's answer: it moves once the Hub and the server have agreed.
-  await sw.click({ force: true });
+  await flipSwitch(sw);
   if (on) await expect(sw).toBeChecked();
   else await expect(sw).not.toBeChecked();
   await expect(page.getByText('Services updated.').first()).toBeVisible();
@@ -153,7 +154,7 @@ test('a Hub that stops: hub_connection_failed, Hub links disabled, toggles expla
   );
   await expect(page.getByTestId('hub-reachable')).toHaveText('Error');
   // Spec §8: aux_server_not_connected shows the server's description.
-  await page.getByTestId('toggle-audit').click({ force: true });
+  await flipSwitch(page.getByTestId('toggle-audit'));
   await expect(page.getByText(`The Hub at ${current.url} did not answer.`)).toBeVisible();
   await shots(page, 'integration-unreachable');
 

@@ -17,6 +17,16 @@ test('security audit: the vault health table sorts and pages, and opens a member
   // Worst score first by default: the member who just reported leads.
   await expect(rows.first()).toHaveAttribute('data-email', 'zoe.brooks@northwind.example');
   await expect(rows.first().getByTestId('score-badge')).toHaveText('12 · At risk');
+  // At 1280 px every column is in view: the table does not scroll sideways, the last column is whole.
+  const table = page.getByTestId('audit-table');
+  const fit = await table.evaluate((el) => {
+    const scroller = el.parentElement?.closest('[class*="ScrollArea-viewport"], [class*="ScrollContainer"]') ?? el.parentElement;
+    const last = el.querySelector('thead th:last-child')?.getBoundingClientRect();
+    const box = (scroller as HTMLElement).getBoundingClientRect();
+    return { overflow: el.scrollWidth - (scroller as HTMLElement).clientWidth, lastRight: last?.right ?? 0, right: box.right };
+  });
+  expect(fit.overflow).toBeLessThanOrEqual(1);
+  expect(fit.lastRight).toBeLessThanOrEqual(fit.right + 1);
   await shots(page, 'hub-audit');
 
   // Sorting by score again reverses the order; page 2 holds the next ten.

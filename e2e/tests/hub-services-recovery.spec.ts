@@ -27,15 +27,33 @@ test('recovery: add a recovery admin who approves from their app, then approve a
   const nomineeApp = await memberApp(nominee, { publicKey: true });
 
   await signIn(page, ADMINS.alex.email);
+  // One recovery role (issue 17): the server's recovery agent role comes first, under Administrators.
+  await page.goto('/#/settings/manage-administrators');
+  await page.getByTestId('admin-add-open').click();
+  const addAdmin = page.getByTestId('admin-add-dialog');
+  await addAdmin.getByLabel('Email address').fill(nominee);
+  await addAdmin.getByRole('checkbox', { name: 'Recovery agent' }).check();
+  await addAdmin.getByRole('button', { name: 'Add administrator' }).click();
+  await expect(page.getByText(`${nominee} is now an administrator.`)).toBeVisible();
+
   await sidebarNav(page).getByRole('link', { name: 'Recovery' }).click();
   await expect(page).toHaveURL(atRoute('/recovery'));
   await page.getByRole('link', { name: 'Recovery admins' }).click();
   await expect(page).toHaveURL(atRoute('/recovery/admins'));
   await expect(page.locator('[data-testid="recovery-admin-row"][data-email="rory@northwind.example"]')).toContainText('Active');
 
-  // The super admin asks; the key check passes because the member's app registered a key.
+  // Someone without the role on the server is refused, with what to do about it.
   await page.getByTestId('recovery-admin-add').click();
   const dialog = page.getByTestId('recovery-admin-dialog');
+  // (a member whose app registered a key, so the console's own key check passes first)
+  const plain = `lena.${run}@northwind.example`;
+  await memberApp(plain, { publicKey: true });
+  await dialog.getByLabel('Email address').fill(plain);
+  await dialog.getByRole('button', { name: 'Send request' }).click();
+  await expect(dialog).toContainText('Give this person the Recovery agent role under Administrators first.');
+  await shots(page, 'hub-recovery-admin-role-required');
+
+  // The super admin asks; the role check passes, and the key check because the member's app registered a key.
   await dialog.getByLabel('Email address').fill(nominee);
   await dialog.getByRole('button', { name: 'Send request' }).click();
   await expect(page.getByText(`Request sent to ${nominee}.`)).toBeVisible();

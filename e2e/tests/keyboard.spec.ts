@@ -87,6 +87,10 @@ test('keyboard only: sign in, invite a member, edit a policy and answer the unsa
   await page.keyboard.type(invitee);
   const actions = page.getByRole('button', { name: `Actions for ${invitee}` });
   await expect(actions).toBeVisible();
+  // The invited person: the email once (no name yet), and no red "never used app" badge.
+  const invitedRow = page.locator(`[data-testid="member-row"][data-email="${invitee}"]`);
+  await expect(invitedRow.getByText(invitee, { exact: true })).toHaveCount(1);
+  await expect(invitedRow.getByText('Never used app')).toHaveCount(0);
   await tabTo(page, actions);
   await page.keyboard.press('Enter');
   const menu = page.getByRole('menu');
@@ -160,4 +164,51 @@ test('phone: the closed sidebar is out of the tab order, the open one is in it',
   await expect(page).toHaveURL(atRoute('/groups'));
   await expect(page).toHaveTitle('Groups · Latchkey');
   await expect(page.getByTestId('sidebar')).toHaveAttribute('inert', '');
+});
+
+test('keyboard only: every dialog gives the focus back to what opened it (groups, a row menu, administrators)', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, ADMINS.alex.email);
+
+  // Create group: Escape closes it, the focus is back on its button.
+  await page.goto('/#/groups');
+  const rows = page.getByTestId('group-row');
+  await expect(rows.first()).toBeVisible();
+  const create = page.getByTestId('group-create-open');
+  await tabTo(page, create, 120);
+  await page.keyboard.press('Enter');
+  const createDialog = page.getByRole('dialog', { name: 'Create a group' });
+  await expectFocusWithin(createDialog);
+  await page.keyboard.press('Escape');
+  await expect(createDialog).toBeHidden();
+  await expect(create).toBeFocused();
+
+  // A dialog opened from a row's menu: the focus goes back to the row's menu button.
+  const first = (await rows.first().getAttribute('data-name')) ?? '';
+  const actions = page.getByRole('button', { name: `Actions for ${first}` });
+  await tabTo(page, actions, 120);
+  await page.keyboard.press('Enter');
+  const priority = page.getByRole('menuitem', { name: 'Set priority' });
+  for (let i = 0; i < 10 && !(await isFocused(priority)); i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const priorityDialog = page.getByRole('dialog');
+  await expectFocusWithin(priorityDialog);
+  await page.keyboard.press('Escape');
+  await expect(priorityDialog).toBeHidden();
+  await expect(actions).toBeFocused();
+
+  // Add administrator: Cancel by keyboard, the focus is back on its button.
+  await page.goto('/#/settings/manage-administrators');
+  const add = page.getByTestId('admin-add-open');
+  await expect(add).toBeVisible();
+  await tabTo(page, add, 120);
+  await page.keyboard.press('Enter');
+  const addDialog = page.getByTestId('admin-add-dialog');
+  await expectFocusWithin(page.getByRole('dialog'));
+  await tabTo(page, addDialog.getByRole('button', { name: 'Cancel' }), 20);
+  await page.keyboard.press('Enter');
+  await expect(addDialog).toBeHidden();
+  await expect(add).toBeFocused();
 });

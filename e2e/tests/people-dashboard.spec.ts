@@ -86,3 +86,42 @@ test('family dashboard: licence cards, trial banner, the popup once a day, renam
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('dashboard-team-name')).toHaveText(FAMILY.name);
 });
+
+test('the Arabic (right-to-left) provisioning chart: the y-axis figures clear the first points, no month label is cut', async ({
+  page,
+}) => {
+  await signIn(page, ADMINS.alex.email);
+  await page.evaluate(`localStorage.setItem('latchkey.language', 'ar')`);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  const chart = page.getByTestId('provisioning-chart');
+  await expect(chart).toBeVisible();
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await chart.scrollIntoViewIfNeeded();
+    const box = await chart.boundingBox();
+    if (!box) throw new Error('no chart');
+    const boxes = async (id: string) =>
+      Promise.all((await chart.getByTestId(id).all()).map(async (l) => (await l.boundingBox()) ?? box));
+    const points = await boxes('provisioning-point');
+    const firstPointLeft = Math.min(...points.map((p) => p.x));
+    for (const tick of await boxes('provisioning-tick')) {
+      expect(tick.x + tick.width, `y-axis figure at ${width} px`).toBeLessThanOrEqual(firstPointLeft);
+      expect(tick.x).toBeGreaterThanOrEqual(box.x - 0.5);
+    }
+    const months = (await boxes('provisioning-month')).filter((m) => m.width > 0);
+    expect(months.length).toBeGreaterThan(1);
+    for (const month of months) {
+      expect(month.x, `month label at ${width} px`).toBeGreaterThanOrEqual(box.x - 0.5);
+      expect(month.x + month.width, `month label at ${width} px`).toBeLessThanOrEqual(box.x + box.width + 0.5);
+    }
+    // No two month labels touch.
+    const byX = [...months].sort((a, b) => a.x - b.x);
+    for (let i = 1; i < byX.length; i++) {
+      const [prev, next] = [byX[i - 1], byX[i]];
+      if (prev && next) expect(prev.x + prev.width, `month labels overlap at ${width} px`).toBeLessThan(next.x);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shots(page, 'people-dashboard-ar');
+});

@@ -96,6 +96,28 @@ test('at 375 px the Hub lists are cards with their actions in reach: sharing, se
   await page.goto('/#/audit');
   await expect(page.getByTestId('audit-row').first()).toBeVisible();
   await checkList(page, 'audit', 'audit-row');
+  // No headers to click on a phone: the sort control above the cards sorts the same way.
+  const rows = page.getByTestId('audit-row');
+  const emails = async () => Promise.all((await rows.all()).map(async (r) => (await r.getAttribute('data-email')) ?? ''));
+  const sortBy = page.getByTestId('audit-table-card-sort').getByLabel('Sort by');
+  await expect(sortBy).toHaveValue('score');
+  await sortBy.selectOption({ label: 'Member' });
+  const direction = page.getByTestId('card-sort-direction');
+  await expect(direction).toHaveAttribute('data-direction', 'ascending');
+  await expect
+    .poll(async () => {
+      const now = await emails();
+      return now.length > 1 && now.join() === [...now].sort().join();
+    })
+    .toBe(true);
+  await direction.click();
+  await expect(direction).toHaveAttribute('data-direction', 'descending');
+  await expect
+    .poll(async () => {
+      const now = await emails();
+      return now.length > 1 && now.join() === [...now].sort().reverse().join();
+    })
+    .toBe(true);
 
   await page.goto('/#/recovery/admins');
   await expect(page.getByTestId('recovery-admin-row').first()).toBeVisible();

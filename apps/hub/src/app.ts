@@ -15,7 +15,7 @@ import {
 import type { Config } from './config.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
-import { createServerCheck } from './features/auth/server-check.ts';
+import { createRoleCheck, createServerCheck } from './features/auth/server-check.ts';
 import { connectorRoutes } from './features/connector/connector.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { createHubGuard } from './http/guard.ts';
@@ -117,14 +117,16 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   // Recovery mail carries no secret (who asked, when, where to act): kept in the queue as is.
   const mail = defineMailOutbox(jobs, createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
   const notifier = createRecoveryNotifier(mail, config.ALLOWED_ORIGINS[0] ?? '');
-  recoveryRoutes(router, ...gate('recovery'), db, notifier);
+  recoveryRoutes(router, ...gate('recovery'), db, notifier, createRoleCheck(keys));
   // Event logs and SIEM export (issue 12). SIEM destinations are addresses admins give: through the outbound guard.
   useHubOutboundPolicy(
     outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW, timeoutMs: 10_000 }),
   );
   const siem = createSiemService(db, jobs, {
     sentinelUrl: config.SENTINEL_DATA_COLLECTOR_URL,
+    sentinelTokenUrl: config.SENTINEL_TOKEN_URL,
     pumpIntervalMs: config.SIEM_PUMP_INTERVAL_MS,
+    leaseSeconds: config.SIEM_LEASE_SECONDS,
     log: app.log,
     ca: config.SIEM_CA_FILE ? readFileSync(config.SIEM_CA_FILE, 'utf8') : undefined,
   });

@@ -71,8 +71,12 @@ const Config = z
     SENTINEL_DATA_COLLECTOR_URL: z
       .string()
       .default('https://{workspace_id}.ods.opinsights.azure.com/api/logs?api-version=2016-04-01'),
+    /** Microsoft Entra ID's token endpoint for Sentinel's Logs Ingestion API; `{tenant_id}` is replaced by the form's tenant id. */
+    SENTINEL_TOKEN_URL: z.string().default('https://login.microsoftonline.com/{tenant_id}/oauth2/v2.0/token'),
     /** A PEM file of certificate authorities trusted for SIEM destinations besides the system's (a private CA). */
     SIEM_CA_FILE: z.string().optional(),
+    /** How long a SIEM delivery run holds its destination, in seconds: a Hub killed mid-run resumes delivery once it ends. */
+    SIEM_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
     /** How often the SIEM pump looks for undelivered events, in milliseconds. */
     SIEM_PUMP_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
     DEMO_TEAM_SLUG: z.string().min(1).max(100).default('northwind'),

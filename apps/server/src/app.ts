@@ -153,7 +153,10 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     skipOnError: true,
     // Every call counts, whatever its path; only reads of the console's files and the health
     // probes (GETs outside /api/) do not.
-    allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/'),
+    // SCIM has a budget per connector instead (scim.routes.ts): an IdP's requests come from a few addresses.
+    allowList: (request) =>
+      request.url.startsWith(`${SCIM_PREFIX}/`) ||
+      ((request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/')),
   });
   // Replies carry tokens and member data: no browser or proxy may keep them. The console's own
   // files set their caching themselves (below).
@@ -258,9 +261,14 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
 
   // SCIM provisioning (issue 14): connectors in the console, the SCIM server under /scim/v2.
   const scimBase = () => `${(config.PUBLIC_URL ?? listeningUrl(app)).replace(/\/$/, '')}${SCIM_PREFIX}`;
-  const scimConnectors = createScimConnectorsService(db, codes, scimBase);
+  const scimConnectors = createScimConnectorsService(db, codes, scimBase, (error) =>
+    app.log.warn({ err: error }, 'scim request log not written'),
+  );
   scimConnectorsRoutes(router, guard, scimConnectors);
-  await scimRoutes(app, scimConnectors, createScimService(db, mail, scimBase), scimBase);
+  await scimRoutes(app, scimConnectors, createScimService(db, mail, scimBase), scimBase, {
+    perSecond: config.SCIM_RATE_LIMIT_PER_SECOND,
+    redis,
+  });
   // Billing and licences (issue 15)
   const billing = billingRoutes(app, router, guard, db, jobs, { fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET });
   // Onboarding wizard, family plan (issue 16)

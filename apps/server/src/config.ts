@@ -53,6 +53,8 @@ const Config = z.object({
   DEMO_HUB_KEY: z.string().optional(),
   /** redis://host:port: brute-force counters live there instead of PostgreSQL (shared by every instance). */
   REDIS_URL: z.string().url().optional(),
+  /** Requests a second each SCIM connector may send (its own budget, apart from the per-address limit); 429 with Retry-After beyond. */
+  SCIM_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(200),
   /** Behind load balancers: how many (or which) append to X-Forwarded-For; the client is the address the outermost one saw. */
   TRUST_PROXY: trustProxySetting,
   /** When set, /metrics needs `Authorization: Bearer <token>`; without it /metrics is open outside production and off in production. */

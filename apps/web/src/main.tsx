@@ -1,8 +1,14 @@
 import '@mantine/core/styles.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { coldLoadPlan } from './app/cold-start.ts';
+import { loadConsoleCode } from './app/router.tsx';
 import { setupI18n } from './lib/i18n.ts';
+import { getSession } from './lib/session.ts';
 
-await setupI18n();
+// A signed-in console page renders once its code is here: a lazy route's fallback, shown first,
+// would hold the page back (lib/remembered.ts). Its code has been on its way since early.ts.
+const plan = coldLoadPlan(location.hash, getSession() !== null);
+await Promise.all([setupI18n(), plan ? loadConsoleCode(plan.peopleScreens) : undefined]);
 const root = document.getElementById('root');
 if (root) createRoot(root).render(<App />);

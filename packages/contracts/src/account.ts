@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { RULES } from './access.ts';
-import { Email, LoginSuccess, OtpCode } from './auth.ts';
+import { BackupCode, Email, LoginSuccess, OtpCode } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH } from './password-rules.ts';
 
 const Empty = z.object({}).passthrough();
 
-/** Backup codes are shown with a dash and spaces around; trimmed and required (spec §5). */
-export const BackupCode = z.string().trim().min(1, 'this field is required').max(64, 'invalid backup code');
+export { BackupCode };
 
 /** A new password, checked on every call that sets one (the rule itself: password-rules.ts). */
 export const NewPassword = z

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SCOPES, type Scope } from './access.ts';
 import { CONSOLE_TYPE, OTP_LENGTH } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { LOGOUT_REASONS } from './logout.ts';
 import { EMAIL_PATTERN } from './messages.ts';
 
 /** Emails are trimmed before use (spec §5); compared case-insensitively. */
@@ -14,6 +15,9 @@ export const Email = z
   .transform((e) => e.toLowerCase());
 
 export const OtpCode = z.string().regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), 'invalid or expired code entered');
+
+/** Backup codes are shown with a dash and spaces around; trimmed and required (spec §5). */
+export const BackupCode = z.string().trim().min(1, 'this field is required').max(64, 'invalid backup code');
 
 export const Device = z
   .object({
@@ -131,18 +135,27 @@ export const verifyOtpEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/console/auth/verify/otp/',
   auth: 'public',
-  errors: ['admin_not_found', 'invalid_link', 'otp_invalid', 'password_invalid', 'sso_enforced'],
-  summary: 'Finish sign-in with the emailed code (an admin without a password sets one first: set_password_first).',
-  input: z.object({
-    email: Email,
-    otp: OtpCode,
-    password: z.string().max(1024).optional(),
-    team_slug: z.string().max(100),
-    client_id: z.string().max(100).optional(),
-    device: Device,
-    /** The onboarding link's token, when the code was sent for one (spent with the code). */
-    on_boarding_verification: z.string().min(16).max(200).optional(),
-  }),
+  errors: ['admin_not_found', 'code_invalid', 'invalid_link', 'otp_invalid', 'password_invalid', 'sso_enforced'],
+  summary:
+    'Finish sign-in with the emailed code (an admin without a password sets one first: set_password_first), ' +
+    'or, for an admin who lost the authenticator, with the password and a one-time backup code (recovery_code, spec §7).',
+  input: z
+    .object({
+      email: Email,
+      otp: OtpCode.optional(),
+      /** A backup code instead of the authenticator (spec §7); each code works once. */
+      recovery_code: BackupCode.optional(),
+      password: z.string().max(1024).optional(),
+      team_slug: z.string().max(100),
+      client_id: z.string().max(100).optional(),
+      device: Device,
+      /** The onboarding link's token, when the code was sent for one (spent with the code). */
+      on_boarding_verification: z.string().min(16).max(200).optional(),
+    })
+    .refine((v) => v.otp !== undefined || v.recovery_code !== undefined, {
+      message: 'invalid or expired code entered',
+      path: ['otp'],
+    }),
   output: z.union([LoginSuccess, SetPasswordFirst]),
 });
 
@@ -170,7 +183,12 @@ export const signoutEndpoint = defineEndpoint({
   path: '/api/v1/user/signout/',
   auth: 'session',
   access: { roles: SCOPES as readonly Scope[], teamTypes: ['organization', 'family'] },
-  summary: 'End the current session.',
-  input: z.object({ key: z.string().optional() }),
+  summary:
+    "End the current session. `reason` team_switch (with `to_team`, the team being switched to) records the switch as its own event in the team's event log.",
+  input: z.object({
+    key: z.string().optional(),
+    reason: z.enum(LOGOUT_REASONS).optional(),
+    to_team: z.string().trim().max(100).optional(),
+  }),
   output: z.object({ code: z.literal('signed_out') }),
 });

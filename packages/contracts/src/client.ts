@@ -52,6 +52,7 @@ export * from './sign-in-constants.ts';
 export type { SsoConfig, SsoTestResult } from './sso.ts';
 // SAML single sign-on (issue 13)
 export * from './sso-constants.ts';
+export * from './sso-presets.ts';
 export type { HubServer, Team } from './team.ts';
 export * from './urls.ts';
 export * from './versions.ts';

@@ -42,6 +42,7 @@ export const ERROR_STATUS = {
   setup_key_invalid: 401,
   registration_closed: 409,
   server_unreachable: 503,
+  recovery_role_required: 409,
   service_disabled: 409,
   licence_limit_exceeded: 400,
   member_already_exists: 409,

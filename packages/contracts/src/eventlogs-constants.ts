@@ -8,6 +8,13 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** The vendors in the form's order; `other` is a generic HTTPS webhook. */
 export const SIEM_TOOLS = ['splunk', 'other', 'sumo_logic', 'azure_sentinel', 'qradar'] as const;
 export type SiemToolName = (typeof SIEM_TOOLS)[number];
+/** Microsoft Sentinel's two APIs: Logs Ingestion (Entra app, DCR) and the legacy Data Collector (workspace id, shared key). */
+export const SENTINEL_APIS = ['logs_ingestion', 'data_collector'] as const;
+export type SentinelApi = (typeof SENTINEL_APIS)[number];
+/** A data collection rule's immutable id as Azure shows it: `dcr-` and 32 hex digits. */
+export const SENTINEL_DCR_ID = /^dcr-[0-9a-f]{32}$/;
+/** A DCR stream: `Custom-<table>` for a custom table, `Microsoft-<table>` for a built-in one. */
+export const SENTINEL_STREAM = /^(Custom|Microsoft)-[A-Za-z0-9_]{1,100}$/;
 /** Spec §4: badges. */
 export const SIEM_STATUSES = ['pending', 'awaiting_config_verification', 'tested', 'active', 'inactive'] as const;
 export type SiemStatus = (typeof SIEM_STATUSES)[number];
@@ -31,3 +38,6 @@ export const EXPORT_COLUMNS = [
 ] as const;
 /** Retention (spec §5): at least one day. */
 export const MIN_RETENTION_DAYS = 1;
+
+/** The longest SIEM secret (token, key) accepted. */
+export const SIEM_SECRET_MAX = 2000;

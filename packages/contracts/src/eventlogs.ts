@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { RULES } from './access.ts';
 import { DEFAULT_PAGE_SIZE } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { ACTOR_TYPES, EVENT_OUTCOMES, EXPORT_FORMATS, SIEM_STATUSES, SIEM_TOOLS } from './eventlogs-constants.ts';
+import {
+  ACTOR_TYPES,
+  EVENT_OUTCOMES,
+  EXPORT_FORMATS,
+  SENTINEL_APIS,
+  SENTINEL_DCR_ID,
+  SENTINEL_STREAM,
+  SIEM_SECRET_MAX,
+  SIEM_STATUSES,
+  SIEM_TOOLS,
+} from './eventlogs-constants.ts';
 
 /**
  * Event logs and SIEM export (spec §2 Event logs settings, §3 filters and SIEM fields, §4 SIEM
@@ -214,7 +224,38 @@ const SyslogUrl = z
   .refine((v) => URL.canParse(v) && ['tls:', 'tcp:'].includes(new URL(v).protocol) && new URL(v).port !== '', 'invalid url');
 const Required = (max: number) => z.string().trim().min(1, 'this field is required').max(max);
 /** A secret left empty when editing keeps the stored one. */
-const Secret = z.string().trim().max(2000).default('');
+const Secret = z.string().trim().max(SIEM_SECRET_MAX).default('');
+
+/**
+ * Microsoft Sentinel, by either of its APIs: the Logs Ingestion API (an Entra app's tenant id,
+ * client id and secret; the data collection endpoint, the rule's immutable id and its stream) or the
+ * legacy Data Collector API (spec §3 `workspace_id` and `key`). The fields of the other API stay empty.
+ */
+const OPTIONAL_TEXT = (max: number) => z.string().trim().max(max).default('');
+const SentinelForm = z
+  .object({
+    siem_tool: z.literal('azure_sentinel'),
+    api: z.enum(SENTINEL_APIS).default('data_collector'),
+    workspace_id: OPTIONAL_TEXT(100),
+    key: Secret,
+    tenant_id: OPTIONAL_TEXT(100),
+    client_id: OPTIONAL_TEXT(100),
+    client_secret: Secret,
+    dce_endpoint: OPTIONAL_TEXT(500),
+    dcr_immutable_id: OPTIONAL_TEXT(100),
+    stream_name: OPTIONAL_TEXT(200),
+  })
+  .superRefine((v, ctx) => {
+    const need = (path: string, ok: boolean, message = 'this field is required') => {
+      if (!ok) ctx.addIssue({ code: 'custom', path: [path], message });
+    };
+    if (v.api === 'data_collector') return need('workspace_id', v.workspace_id !== '');
+    need('tenant_id', v.tenant_id !== '');
+    need('client_id', v.client_id !== '');
+    need('dce_endpoint', HttpsUrl.safeParse(v.dce_endpoint).success, 'invalid url');
+    need('dcr_immutable_id', SENTINEL_DCR_ID.test(v.dcr_immutable_id), 'siem.form.dcr_invalid');
+    need('stream_name', SENTINEL_STREAM.test(v.stream_name), 'siem.form.stream_invalid');
+  });
 
 export const SiemForm = z.discriminatedUnion('siem_tool', [
   z.object({
@@ -232,7 +273,7 @@ export const SiemForm = z.discriminatedUnion('siem_tool', [
     allow_unverified_certificate: z.boolean().default(false),
   }),
   z.object({ siem_tool: z.literal('sumo_logic'), url: HttpsUrl }),
-  z.object({ siem_tool: z.literal('azure_sentinel'), workspace_id: Required(100), key: Secret }),
+  SentinelForm,
   z.object({
     siem_tool: z.literal('qradar'),
     url: SyslogUrl,

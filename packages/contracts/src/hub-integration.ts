@@ -109,6 +109,12 @@ export const hubRevokeSessionsEndpoint = defineEndpoint({
     team_slug: z.string().min(1).max(100),
     session_ids: z.array(z.string().max(100)).max(1000).optional(),
     user_id: z.string().max(100).optional(),
+    /**
+     * The admin whose role changed on the server, and their scopes now ([] once removed). The
+     * server's `recovery_agent` scope is the one recovery role: without it the Hub takes them out of
+     * its recovery group (issue 17).
+     */
+    admin: z.object({ email: z.string().max(254), scopes: z.array(z.enum(SCOPES)).max(SCOPES.length) }).optional(),
   }),
   output: z.object({ revoked: z.number().int() }),
 });
@@ -129,4 +135,17 @@ export const hubSessionCheckEndpoint = defineEndpoint({
     /** Epoch ms; the console session's absolute expiry. */
     absolute_expires_at: z.number().nullable(),
   }),
+});
+
+export const hubAdminRoleEndpoint = defineEndpoint({
+  name: 'hubAdminRole',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/hub/admin/role/',
+  auth: 'public',
+  errors: ['unauthorized'],
+  summary:
+    "Hub to server (signed with the Hub's key): the admin scopes this email holds in the team now (none for a non-admin). The Hub asks before nominating a recovery admin: only a holder of recovery_agent may be one.",
+  input: z.object({ team_slug: z.string().min(1).max(100), email: z.string().trim().min(1).max(254) }),
+  output: z.object({ scopes: z.array(z.enum(SCOPES)) }),
 });

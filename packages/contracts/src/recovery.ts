@@ -123,8 +123,9 @@ export const recoveryCreateAdminRequestEndpoint = defineEndpoint({
   path: '/recovery/create/admin/request/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
-  errors: ['admin_already_exists', 'user_key_missing'],
-  summary: 'Ask a member to become a recovery admin; needs a device with a public key, and the member approves from it.',
+  errors: ['admin_already_exists', 'user_key_missing', 'recovery_role_required', 'server_unreachable'],
+  summary:
+    'Ask a member to become a recovery admin; the licence server must confirm they hold the Recovery admin role (recovery_agent), they need a device with a public key, and they approve from it.',
   input: z.object({ team_slug: TeamSlug, device: OptionalDevice, email: Email, teamuser_id: z.string().trim().min(1).max(100) }),
   output: z.object({ request: RecoveryAdminRequest }),
 });

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { RULES } from './access.ts';
 import { Email } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { IDP_TYPES, SIGN_MODES, SSO_CONFIG_NAME_MAX, SSO_METADATA_MAX_BYTES } from './sso-constants.ts';
+import { IDP_TYPES, SIGN_MODES, SSO_CONFIG_NAME_MAX, SSO_METADATA_MAX_BYTES, SSO_METADATA_URL_MAX } from './sso-constants.ts';
 
 export * from './sso-constants.ts';
+export * from './sso-presets.ts';
 
 const ConfigUuid = z.string().uuid('sso_not_found');
 const ConfigName = z.string().trim().min(1, 'this field is required').max(SSO_CONFIG_NAME_MAX);
@@ -62,7 +63,7 @@ export const ssoConfigUpdateEndpoint = defineEndpoint({
   input: z.object({
     config_uuid: ConfigUuid,
     config_name: ConfigName.optional(),
-    metadata_url: z.string().trim().max(2000).optional(),
+    metadata_url: z.string().trim().max(SSO_METADATA_URL_MAX).optional(),
     metadata_xml: z.string().max(SSO_METADATA_MAX_BYTES, 'sso.metadata_too_large').optional(),
     sign_mode: z.enum(SIGN_MODES).optional(),
   }),

@@ -107,8 +107,11 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   // After the body is read (its stream events would lose the context), before any handler: calls
-  // the handler makes to other programs carry this request's id (currentRequestId).
-  app.addHook('preHandler', (request, _reply, done) => withRequestId(request.id, done));
+  // the handler makes to other programs carry this request's id (currentRequestId), and what it
+  // records says where it came from (currentRequestOrigin: the client's address and User-Agent).
+  app.addHook('preHandler', (request, _reply, done) =>
+    withRequestId(request.id, done, { ip: request.ip, userAgent: request.headers['user-agent'] }),
+  );
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });

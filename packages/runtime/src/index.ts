@@ -4,6 +4,7 @@ export * from './config.ts';
 export * from './data-dir-lock.ts';
 export * from './database-errors.ts';
 export * from './db.ts';
+export * from './device.ts';
 export * from './errors.ts';
 export * from './http.ts';
 export * from './input-text.ts';

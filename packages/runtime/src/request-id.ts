@@ -13,13 +13,26 @@ export function requestIdFrom(header: string | string[] | undefined): string {
   return value && SANE_ID.test(value) ? value : randomUUID();
 }
 
-const store = new AsyncLocalStorage<{ requestId: string }>();
+/** Where a request came from: the client's address (after trusted proxies) and its User-Agent. */
+export interface RequestOrigin {
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+}
 
-/** Runs `next` (the rest of a request's handling) with its id readable by `currentRequestId`. */
-export const withRequestId = <T>(requestId: string, next: () => T): T => store.run({ requestId }, next);
+const store = new AsyncLocalStorage<{ requestId: string } & RequestOrigin>();
+
+/** Runs `next` (the rest of a request's handling) with its id (and origin) readable by `currentRequestId` and `currentRequestOrigin`. */
+export const withRequestId = <T>(requestId: string, next: () => T, origin: RequestOrigin = {}): T =>
+  store.run({ requestId, ...origin }, next);
 
 /**
  * The id of the request being handled, for calls it makes to other programs (the server's calls
  * to a Hub), so one id follows a console action everywhere; undefined outside a request (jobs).
  */
 export const currentRequestId = (): string | undefined => store.getStore()?.requestId;
+
+/** The address and User-Agent of the request being handled (for the event log); empty outside a request. */
+export const currentRequestOrigin = (): RequestOrigin => {
+  const s = store.getStore();
+  return s ? { ip: s.ip, userAgent: s.userAgent } : {};
+};

@@ -6,6 +6,8 @@ import type { HubSessionsService } from '../features/auth/hub-sessions.service.t
 /** The console user behind a `hubAuth` call, established before any handler runs. */
 export interface HubCaller {
   sessionId: string;
+  /** The server registration the session came through: where questions about roles go. */
+  registrationId: string;
   userId: string;
   email: string;
   teamSlug: string;
@@ -37,6 +39,7 @@ export function createHubGuard(sessions: HubSessionsService): HubGuard {
     }
     return {
       sessionId: session.id,
+      registrationId: session.registration_id,
       userId: session.user_id,
       email: session.email,
       teamSlug: session.team_slug,

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AUX_SERVICES, type AuxService, hubSessionCheckEndpoint, type Scope } from '@latchkey/contracts';
+import { AUX_SERVICES, type AuxService, hubAdminRoleEndpoint, hubSessionCheckEndpoint, type Scope } from '@latchkey/contracts';
 import { bearerOf, checkCallClaims, type Db, JWS_TYP, publicJwkOf, signCall, signJws, verifyJws } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
@@ -28,10 +28,12 @@ export const HUB_SETUP_SECRET = 'test-hub-setup-secret-0123456789abcdef';
  * The licence server's session-check answer, as the tests play the server: every console
  * session is live unless `ended`, with its grant's scopes unless `scopes` says otherwise, and
  * `down` makes it unreachable. It checks the Hub's signature with the real runtime code.
+ * Its role answer (`/hub/admin/role/`): every email holds recovery_agent unless `roles` says otherwise.
  */
 export const consoleSessions = {
   ended: new Set<string>(),
   scopes: new Map<string, Scope[]>(),
+  roles: new Map<string, Scope[]>(),
   down: false,
   checks: 0,
 };
@@ -46,24 +48,25 @@ function serverStandIn(): Promise<string> {
       });
       req.on('end', () => {
         consoleSessions.checks++;
-        const body = JSON.parse(raw || '{}') as { team_slug: string; sid: string };
+        const body = JSON.parse(raw || '{}') as { team_slug: string; sid: string; email: string };
+        const path = req.url === hubAdminRoleEndpoint.path ? hubAdminRoleEndpoint.path : hubSessionCheckEndpoint.path;
         const token = bearerOf(req.headers.authorization);
         const claims = token ? verifyJws(token, JWS_TYP.call, HUB_KEY_PUBLIC) : null;
-        const check = claims
-          ? checkCallClaims(claims, { path: hubSessionCheckEndpoint.path, teamSlug: body.team_slug, body })
-          : null;
+        const check = claims ? checkCallClaims(claims, { path, teamSlug: body.team_slug, body }) : null;
         const ok = !consoleSessions.down && check?.ok === true && !standInNonces.has(check.jti);
         if (check?.ok) standInNonces.add(check.jti);
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
         res.end(
           JSON.stringify(
-            ok
-              ? {
-                  live: !consoleSessions.ended.has(body.sid),
-                  scopes: consoleSessions.scopes.get(body.sid) ?? ['super_admin'],
-                  absolute_expires_at: null,
-                }
-              : {},
+            ok && path === hubAdminRoleEndpoint.path
+              ? { scopes: consoleSessions.roles.get(body.email) ?? ['recovery_agent'] }
+              : ok
+                ? {
+                    live: !consoleSessions.ended.has(body.sid),
+                    scopes: consoleSessions.scopes.get(body.sid) ?? ['super_admin'],
+                    absolute_expires_at: null,
+                  }
+                : {},
           ),
         );
       });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,10 @@ export interface Receiver {
   received: string[];
   rejected: string[];
   down: boolean;
+  /** Requests taken so far (the HTTP receivers). */
+  requests: number;
+  /** Milliseconds to wait before answering the n-th request (1-based), after taking its events: a slow destination. */
+  delay?: (n: number) => number;
 }
 
 export const SPLUNK_TOKEN = '8f4b3c2a-1d5e-4f6a-9b7c-0e1d2c3b4a59';
@@ -27,12 +31,29 @@ export const WEBHOOK_TOKEN = 'whsec_0123456789abcdef0123456789abcdef';
 export const SENTINEL_WORKSPACE = 'b3c4d5e6-7f80-4912-a3b4-c5d6e7f80912';
 export const SENTINEL_KEY = Buffer.from('sentinel-shared-key-for-tests-0123456789').toString('base64');
 export const QRADAR_SOURCE = 'latchkey-hub-test';
+/** Sentinel Logs Ingestion: the Entra app, the data collection rule and its stream the receiver knows. */
+export const SENTINEL_APP = {
+  tenant_id: '72f988bf-86f1-41af-91ab-2d7cd011db47',
+  client_id: '0d8f3b1e-5a2c-4e7f-9b6d-3c1a2e4f5d60',
+  client_secret: 'Xy8Q~entra-app-secret-for-tests.0123456789',
+  dcr_immutable_id: 'dcr-0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+  stream_name: 'Custom-LatchkeyEvents',
+};
 
-/** A self-signed certificate for 127.0.0.1 (openssl), and its PEM to trust as the Hub's SIEM_CA_FILE. */
-export function selfSignedCert(): { key: string; cert: string; certFile: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'latchkey-siem-'));
+/**
+ * A self-signed certificate for 127.0.0.1 (openssl), and its PEM to trust as the Hub's SIEM_CA_FILE.
+ * With `dir`, the one already there is reused (the e2e runner makes it, its workers read it).
+ */
+export function selfSignedCert(dir = mkdtempSync(join(tmpdir(), 'latchkey-siem-'))): {
+  key: string;
+  cert: string;
+  certFile: string;
+} {
   const key = join(dir, 'key.pem');
   const cert = join(dir, 'cert.pem');
+  if (existsSync(key) && existsSync(cert))
+    return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8'), certFile: cert };
+  mkdirSync(dir, { recursive: true });
   execFileSync(
     'openssl',
     [
@@ -66,19 +87,22 @@ const readBody = (req: IncomingMessage) =>
 
 type Handler = (req: IncomingMessage, body: Buffer, r: Receiver) => { status: number; body: unknown };
 
-async function listen(tlsOptions: { key: string; cert: string } | null, handle: Handler): Promise<Receiver> {
-  const r: Receiver = { url: '', port: 0, received: [], rejected: [], down: false };
+async function listen(tlsOptions: { key: string; cert: string } | null, handle: Handler, port = 0): Promise<Receiver> {
+  const r: Receiver = { url: '', port: 0, received: [], rejected: [], down: false, requests: 0 };
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readBody(req);
+    const n = ++r.requests;
     const out = r.down ? { status: 503, body: { text: 'Server is busy', code: 9 } } : handle(req, body, r);
+    const wait = r.delay?.(n) ?? 0;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (out.status >= 400 && !r.down) r.rejected.push(`${out.status} ${JSON.stringify(out.body)}`);
-    res.writeHead(out.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(out.body));
+    res.writeHead(out.status, out.status === 204 ? {} : { 'content-type': 'application/json' });
+    res.end(out.status === 204 ? undefined : JSON.stringify(out.body));
   };
   const server = tlsOptions
     ? createHttpsServer(tlsOptions, (q, s) => void onRequest(q, s))
     : createHttpServer((q, s) => void onRequest(q, s));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   server.unref();
   r.port = (server.address() as { port: number }).port;
   r.url = `${tlsOptions ? 'https' : 'http'}://127.0.0.1:${r.port}`;
@@ -169,30 +193,34 @@ export function sumoReceiver(tlsOptions: { key: string; cert: string }) {
 }
 
 /** Sentinel's Data Collector API: `SharedKey <workspace>:<HMAC-SHA256>` over the documented string, a JSON array. */
-export function sentinelReceiver(tlsOptions: { key: string; cert: string }) {
-  return listen(tlsOptions, (req, body, r) => {
-    const url = new URL(req.url ?? '/', 'https://x');
-    if (url.pathname !== `/${SENTINEL_WORKSPACE}/api/logs` || url.searchParams.get('api-version') !== '2016-04-01')
-      return { status: 404, body: {} };
-    const date = String(req.headers['x-ms-date'] ?? '');
-    if (Math.abs(Date.now() - Date.parse(date)) > 15 * 60_000) return { status: 403, body: { Error: 'InvalidDate' } };
-    const toSign = `POST\n${body.length}\napplication/json\nx-ms-date:${date}\n/api/logs`;
-    const sig = createHmac('sha256', Buffer.from(SENTINEL_KEY, 'base64')).update(toSign, 'utf8').digest('base64');
-    if (req.headers.authorization !== `SharedKey ${SENTINEL_WORKSPACE}:${sig}`)
-      return { status: 403, body: { Error: 'InvalidAuthorization' } };
-    if (!/^[A-Za-z0-9_]{1,100}$/.test(String(req.headers['log-type'] ?? '')))
-      return { status: 400, body: { Error: 'InvalidLogType' } };
-    const events = JSON.parse(body.toString('utf8')) as { id: string }[];
-    if (!Array.isArray(events)) return { status: 400, body: { Error: 'InvalidJson' } };
-    r.received.push(...events.map((e) => e.id));
-    return { status: 200, body: {} };
-  });
+export function sentinelReceiver(tlsOptions: { key: string; cert: string }, port = 0) {
+  return listen(
+    tlsOptions,
+    (req, body, r) => {
+      const url = new URL(req.url ?? '/', 'https://x');
+      if (url.pathname !== `/${SENTINEL_WORKSPACE}/api/logs` || url.searchParams.get('api-version') !== '2016-04-01')
+        return { status: 404, body: {} };
+      const date = String(req.headers['x-ms-date'] ?? '');
+      if (Math.abs(Date.now() - Date.parse(date)) > 15 * 60_000) return { status: 403, body: { Error: 'InvalidDate' } };
+      const toSign = `POST\n${body.length}\napplication/json\nx-ms-date:${date}\n/api/logs`;
+      const sig = createHmac('sha256', Buffer.from(SENTINEL_KEY, 'base64')).update(toSign, 'utf8').digest('base64');
+      if (req.headers.authorization !== `SharedKey ${SENTINEL_WORKSPACE}:${sig}`)
+        return { status: 403, body: { Error: 'InvalidAuthorization' } };
+      if (!/^[A-Za-z0-9_]{1,100}$/.test(String(req.headers['log-type'] ?? '')))
+        return { status: 400, body: { Error: 'InvalidLogType' } };
+      const events = JSON.parse(body.toString('utf8')) as { id: string }[];
+      if (!Array.isArray(events)) return { status: 400, body: { Error: 'InvalidJson' } };
+      r.received.push(...events.map((e) => e.id));
+      return { status: 200, body: {} };
+    },
+    port,
+  );
 }
 
 /** RFC 5424 with a LEEF 2.0 message, octet-counted (RFC 6587), on TLS: what QRadar's TLS syslog listener takes. */
 export const RFC5424 = /^<(\d{1,3})>1 (\S+) (\S+) (\S+) (\S+) (\S+) (-|\[.*?\]) (.*)$/s;
-export async function qradarReceiver(tlsOptions: { key: string; cert: string }): Promise<Receiver> {
-  const r: Receiver = { url: '', port: 0, received: [], rejected: [], down: false };
+export async function qradarReceiver(tlsOptions: { key: string; cert: string }, port = 0): Promise<Receiver> {
+  const r: Receiver = { url: '', port: 0, received: [], rejected: [], down: false, requests: 0 };
   const server = createTlsServer(tlsOptions, (socket) => {
     if (r.down) return socket.destroy();
     let buf = Buffer.alloc(0);
@@ -218,9 +246,90 @@ export async function qradarReceiver(tlsOptions: { key: string; cert: string }):
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   server.unref();
   r.port = (server.address() as { port: number }).port;
   r.url = `tls://127.0.0.1:${r.port}`;
   return r;
+}
+
+/**
+ * Sentinel's Logs Ingestion API and the Entra ID token endpoint in one server, each checking what
+ * Azure checks: the client-credentials grant (form-encoded; grant_type, client id and secret, the
+ * scope `https://monitor.azure.com//.default`) at `/{tenant}/oauth2/v2.0/token`; then the upload at
+ * `/dataCollectionRules/{dcr}/streams/{stream}?api-version=2023-01-01` with a bearer token it issued,
+ * `Content-Type: application/json`, an optionally gzip-encoded JSON array of at most 1 MB with
+ * `TimeGenerated` on each record; 204 when taken. `tokensIssued` counts tokens (the sender reuses them).
+ */
+export async function sentinelIngestionReceiver(
+  tlsOptions: { key: string; cert: string },
+  port = 0,
+): Promise<Receiver & { tokenUrl: string; tokensIssued: number; revokeTokens: () => void }> {
+  const issued = new Set<string>();
+  const extra = {
+    tokenUrl: '',
+    tokensIssued: 0,
+    /** Azure forgets every token it issued (revoked, or a new receiver): uploads with them get 401. */
+    revokeTokens: () => issued.clear(),
+  };
+  let out: Receiver & typeof extra;
+  const r = await listen(
+    tlsOptions,
+    (req, body, rec) => {
+      const url = new URL(req.url ?? '/', 'https://x');
+      if (url.pathname === `/${SENTINEL_APP.tenant_id}/oauth2/v2.0/token`) {
+        if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+          return { status: 400, body: { error: 'invalid_request' } };
+        const form = new URLSearchParams(body.toString('utf8'));
+        if (form.get('grant_type') !== 'client_credentials') return { status: 400, body: { error: 'unsupported_grant_type' } };
+        if (form.get('scope') !== 'https://monitor.azure.com//.default') return { status: 400, body: { error: 'invalid_scope' } };
+        if (form.get('client_id') !== SENTINEL_APP.client_id || form.get('client_secret') !== SENTINEL_APP.client_secret)
+          return { status: 401, body: { error: 'invalid_client', error_codes: [7000215] } };
+        const token = randomBytes(24).toString('base64url');
+        issued.add(token);
+        out.tokensIssued++;
+        return { status: 200, body: { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: token } };
+      }
+      const m = /^\/dataCollectionRules\/([^/]+)\/streams\/([^/]+)$/.exec(url.pathname);
+      if (!m || m[1] !== SENTINEL_APP.dcr_immutable_id || m[2] !== SENTINEL_APP.stream_name)
+        return { status: 404, body: { error: { code: 'NotFound', message: 'Data collection rule or stream not found' } } };
+      if (url.searchParams.get('api-version') !== '2023-01-01')
+        return { status: 400, body: { error: { code: 'InvalidApiVersion', message: 'api-version' } } };
+      const auth = String(req.headers.authorization ?? '');
+      if (!auth.startsWith('Bearer ') || !issued.has(auth.slice(7)))
+        return { status: 401, body: { error: { code: 'InvalidToken', message: 'The token is not valid' } } };
+      if (!String(req.headers['content-type']).startsWith('application/json'))
+        return { status: 415, body: { error: { code: 'UnsupportedMediaType', message: 'content-type' } } };
+      if (body.length > 1_000_000)
+        return { status: 413, body: { error: { code: 'ContentLengthLimitExceeded', message: '1 MB' } } };
+      let text: Buffer;
+      try {
+        text = req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
+      } catch {
+        return { status: 400, body: { error: { code: 'InvalidContentEncoding', message: 'gzip' } } };
+      }
+      if (text.length > 1_000_000)
+        return { status: 413, body: { error: { code: 'ContentLengthLimitExceeded', message: '1 MB' } } };
+      let records: unknown;
+      try {
+        records = JSON.parse(text.toString('utf8'));
+      } catch {
+        return { status: 400, body: { error: { code: 'InvalidJson', message: 'body' } } };
+      }
+      if (
+        !Array.isArray(records) ||
+        !records.every(
+          (x: { TimeGenerated?: unknown; id?: unknown }) =>
+            typeof x.TimeGenerated === 'string' && !Number.isNaN(Date.parse(x.TimeGenerated)) && typeof x.id === 'string',
+        )
+      )
+        return { status: 400, body: { error: { code: 'InvalidPayload', message: 'A JSON array of records is expected' } } };
+      rec.received.push(...(records as { id: string }[]).map((x) => x.id));
+      return { status: 204, body: null };
+    },
+    port,
+  );
+  extra.tokenUrl = `${r.url}/{tenant_id}/oauth2/v2.0/token`;
+  out = Object.assign(r, extra);
+  return out;
 }

@@ -76,8 +76,33 @@ export function signXml(xml: string, local: 'Assertion' | 'Response', keyPem: st
   return sig.getSignedXml();
 }
 
-export async function startTestIdp(): Promise<TestIdp> {
-  const { privateKeyPem, certificatePem } = await selfSignedRsa('Latchkey test IdP');
+export interface TestIdpOptions {
+  /** Listen on this port (the demo's fixed address); 0 or none: any free port (tests). */
+  port?: number;
+  /**
+   * The demo (`npm start`): /sso asks which of these people to sign in instead of signing in
+   * `idp.user`; the chosen email is the NameID and the email attribute.
+   */
+  people?: { email: string; name: string }[];
+  /** The signing key pair to use (the demo keeps one across restarts); a new one otherwise. */
+  key?: { privateKeyPem: string; certificatePem: string };
+}
+
+/** The sign-in page: a form that posts the response to the ACS at once. */
+const postPage = (who: string, acsUrl: string, samlResponse: string) =>
+  `<!doctype html><html lang="en"><head><title>Test IdP</title></head><body><p>Test IdP: signing in ${xmlEscape(who)}</p><form id="f" method="post" action="${xmlEscape(acsUrl)}"><input type="hidden" name="SAMLResponse" value="${samlResponse}"/><button type="submit">Continue</button></form><script>document.getElementById('f').submit()</script></body></html>`;
+
+/** The demo's chooser: who signs in, for this SAML request. */
+const choosePage = (redirectUrl: string, people: { email: string; name: string }[]) =>
+  `<!doctype html><html lang="en"><head><title>Demo identity provider</title><meta name="viewport" content="width=device-width"></head><body style="font-family:sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem"><h1>Demo identity provider</h1><p>For trying Latchkey's SSO locally; it signs in whoever you choose, without a password.</p><form method="post" action="/sso/choose"><input type="hidden" name="request" value="${xmlEscape(redirectUrl)}"/>${people
+    .map(
+      (p) =>
+        `<p><button type="submit" name="email" value="${xmlEscape(p.email)}">Sign in as ${xmlEscape(p.name)} (${xmlEscape(p.email)})</button></p>`,
+    )
+    .join('')}</form></body></html>`;
+
+export async function startTestIdp(options: TestIdpOptions = {}): Promise<TestIdp> {
+  const { privateKeyPem, certificatePem } = options.key ?? (await selfSignedRsa('Latchkey test IdP'));
   let server: Server | undefined;
   const idp: TestIdp = {
     url: '',
@@ -140,18 +165,42 @@ export async function startTestIdp(): Promise<TestIdp> {
       res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(idp.metadataXml);
       return;
     }
+    const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    if (url.pathname === '/sso' && options.people) {
+      html(choosePage(url.toString(), options.people));
+      return;
+    }
     if (url.pathname === '/sso') {
       const { samlResponse, acsUrl } = idp.respond(url.toString(), idp.overrides);
-      res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(
-          `<!doctype html><html><body><p>Test IdP: signing in ${xmlEscape(idp.user.nameId ?? '')}</p><form id="f" method="post" action="${xmlEscape(acsUrl)}"><input type="hidden" name="SAMLResponse" value="${samlResponse}"/><button type="submit">Continue</button></form><script>document.getElementById('f').submit()</script></body></html>`,
-        );
+      html(postPage(idp.user.nameId ?? '', acsUrl, samlResponse));
+      return;
+    }
+    if (url.pathname === '/sso/choose' && req.method === 'POST' && options.people) {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk;
+        if (body.length > 64 * 1024) req.destroy();
+      });
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        const person = options.people?.find((p) => p.email === form.get('email'));
+        const request = form.get('request') ?? '';
+        if (!person || !URL.canParse(request)) {
+          res.writeHead(400).end();
+          return;
+        }
+        const user = { nameId: person.email, attributes: { email: [person.email], displayName: [person.name] } };
+        const { samlResponse, acsUrl } = idp.respond(request, { user });
+        html(postPage(person.email, acsUrl, samlResponse));
+      });
       return;
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server?.once('error', reject);
+    server?.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   idp.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   idp.entityId = `${idp.url}/entity`;
   idp.metadataXml = `<?xml version="1.0"?>

@@ -1,11 +1,14 @@
 import { DirectionProvider, MantineProvider, mergeThemeOverrides } from '@mantine/core';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
+import { installFocusReturn } from '../lib/focus-return.ts';
 import { useTranslation } from '../lib/use-translation.ts';
 import { AppRoutes } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 export function App() {
   const { t, language } = useTranslation();
+  // Every dialog gives the focus back to the element that opened it (issue 17).
+  useEffect(() => installFocusReturn(), []);
   // Close buttons (dialogs, toasts, drawers) have only an ×: their name comes from here, in the
   // admin's language.
   // biome-ignore lint/correctness/useExhaustiveDependencies: t follows the language

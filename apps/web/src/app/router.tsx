@@ -6,6 +6,7 @@ import { EmailStep } from '../features/login/EmailStep.tsx';
 import { LoginLayout } from '../features/login/LoginLayout.tsx';
 import { setNavigator } from '../lib/auth.ts';
 import { setConsolePreloader } from '../lib/preload.ts';
+import { lazyFrom, remembered } from '../lib/remembered.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 // Only /login's first step is in the initial bundle; every other screen is a lazy chunk.
@@ -24,14 +25,27 @@ const SsoReturnPage = lazy(async () => ({ default: (await loginSteps()).SsoRetur
 const FamilyLoginPage = lazy(async () => ({ default: (await loginSteps()).FamilyLoginPage }));
 const EmailLinkPage = lazy(async () => ({ default: (await loginSteps()).EmailLinkPage }));
 const AdminInvitationPage = lazy(async () => ({ default: (await loginSteps()).AdminInvitationPage }));
-const Shell = lazy(async () => ({ default: (await import('./layout/Shell.tsx')).Shell }));
+const shellModule = remembered(() => import('./layout/Shell.tsx'));
+const Shell = lazyFrom(shellModule, 'Shell');
 
-// While a sign-in code is typed: the frame and the most common landing screen (the dashboard's
-// chunk), the same modules the lazy routes import, so they come from the cache afterwards.
-setConsolePreloader(() => {
-  void import('./layout/Shell.tsx');
-  void import('./layout/people-screens.ts');
-});
+/**
+ * The signed-in frame's code and, for the usual landing screens, theirs; resolves once both are
+ * remembered (or failed: the lazy route then asks again and shows it). A cold load of a console
+ * page awaits it before its first render (main.tsx), so no Suspense fallback holds the page back.
+ */
+export function loadConsoleCode(peopleScreens: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    shellModule()
+      .then((m) => (peopleScreens ? m.preloadPeopleScreens() : undefined))
+      .then(
+        () => resolve(),
+        () => resolve(),
+      );
+  });
+}
+
+// While a sign-in code is typed: the frame and the most common landing screen (the dashboard's).
+setConsolePreloader(() => void loadConsoleCode(true));
 
 /** Lets code outside React (logout, session loss) move without reloading. */
 function NavigatorBridge() {

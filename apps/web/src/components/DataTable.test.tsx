@@ -226,4 +226,25 @@ describe('DataTable below 768 px (issue 17: a phone is a first-class screen)', (
     fireEvent.click(first);
     expect(opened).toEqual(['menu p0', 'p0']);
   });
+
+  test('cards of a sortable list have a sort control: a column to sort by and the direction', () => {
+    wrap(<SortingHarness />);
+    const select = screen.getByLabelText('Sort by') as HTMLSelectElement;
+    // The current sort (age) is not a sortable column: nothing chosen, no direction to flip.
+    expect(select.value).toBe('');
+    expect([...select.options].map((o) => o.textContent)).toEqual(['—', 'Member']);
+    const direction = screen.getByTestId('card-sort-direction');
+    expect(direction.hasAttribute('disabled')).toBe(true);
+    fireEvent.change(select, { target: { value: 'name' } });
+    expect(select.value).toBe('name');
+    expect(direction.getAttribute('data-direction')).toBe('ascending');
+    fireEvent.click(direction);
+    expect(direction.getAttribute('data-direction')).toBe('descending');
+    expect(direction.getAttribute('aria-label')).toBe('Descending; press to sort ascending');
+  });
+
+  test('a list without sortable columns has no sort control', () => {
+    wrap(<SelectionHarness />);
+    expect(screen.queryByLabelText('Sort by')).toBeNull();
+  });
 });

@@ -3,7 +3,7 @@ import {
   Box,
   Checkbox,
   Group,
-  type MantineBreakpoint,
+  type MantineSpacing,
   Menu,
   Paper,
   Skeleton,
@@ -17,41 +17,15 @@ import { useMediaQuery } from '@mantine/hooks';
 import './DataTable.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../lib/use-translation.ts';
+import { CardSort } from './CardSort.tsx';
+import type { Column, Sorting } from './data-table-types.ts';
 import { Pager, type PagerProps } from './Pager.tsx';
 import { DataFetchError } from './StatusScreens.tsx';
 
-/** One column, declared as data: the table draws its header, cells, skeleton and sort control. */
-export interface Column<T> {
-  key: string;
-  /** i18n key of the header. */
-  header: string;
-  /** The header is for screen readers only (a row-actions column). */
-  headerHidden?: boolean;
-  cell: (row: T) => ReactNode;
-  /** Clicking the header sorts by this column's key (the screen decides how: server or local). */
-  sortable?: boolean;
-  width?: number;
-  /** The cell's widest extent; longer text truncates inside it. */
-  maxWidth?: number;
-  align?: 'right';
-  nowrap?: boolean;
-  /** The column is left out below this breakpoint (secondary detail on phones). */
-  visibleFrom?: MantineBreakpoint;
-  /**
-   * The row's headline on a phone card (below 768 px each row is a card): by default the first
-   * column with a visible header.
-   */
-  primary?: boolean;
-}
+export type { Column, Sorting };
 
 /** Below this width (the spec's md, 768 px) every list shows its rows as cards, not a table. */
 export const CARD_QUERY = '(max-width: 47.99em)';
-
-export interface Sorting {
-  key: string;
-  desc: boolean;
-  onSort: (key: string) => void;
-}
 
 /** Row checkboxes and the page's select-all; ids are kept by the screen (bulk actions act on them). */
 export interface Selection<T> {
@@ -86,6 +60,8 @@ export interface DataTableProps<T> {
   pager?: PagerProps;
   skeletonRows?: number;
   highlightOnHover?: boolean;
+  /** Space either side of each cell (Mantine's `xs` by default); a wide table of figures takes less. */
+  cellSpacing?: MantineSpacing;
 }
 
 /** Every list screen's table: columns as data, loading, empty, error, selection, sorting and paging. */
@@ -105,12 +81,14 @@ export function DataTable<T>({
   pager,
   skeletonRows = 5,
   highlightOnHover = true,
+  cellSpacing,
 }: DataTableProps<T>) {
   const cards = useMediaQuery(CARD_QUERY, false, { getInitialValueInEffect: false });
   if (error) return <DataFetchError onRetry={() => onRetry?.()} />;
   if (cards)
     return (
       <div>
+        {sort && <CardSort columns={columns} sort={sort} testId={testId} />}
         <RowCards
           columns={columns}
           rows={rows}
@@ -125,13 +103,13 @@ export function DataTable<T>({
             {empty}
           </Stack>
         )}
-        {pager && <Pager {...pager} />}
+        {pager && rows && <Pager {...pager} />}
       </div>
     );
   return (
     <div>
       <Table.ScrollContainer minWidth={minWidth}>
-        <Table verticalSpacing="sm" highlightOnHover={highlightOnHover} data-testid={testId}>
+        <Table verticalSpacing="sm" horizontalSpacing={cellSpacing} highlightOnHover={highlightOnHover} data-testid={testId}>
           <Table.Thead>
             <Table.Tr>
               {selection && (
@@ -194,7 +172,8 @@ export function DataTable<T>({
           {empty}
         </Stack>
       )}
-      {pager && <Pager {...pager} />}
+      {/* With the rows, not under their placeholders: it would be pushed down when they arrive (issue 17). */}
+      {pager && rows && <Pager {...pager} />}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { ApiMap, EndpointInput, EndpointOutput, ErrorReply, HubTokens, RouteInfo } from '@latchkey/contracts/client';
 import { ApiError, replyError } from './api-error.ts';
+import { FAILED, rememberPrefetch, takePrefetch } from './prefetch.ts';
 import { newRequestId, REQUEST_ID_HEADER } from './request-id.ts';
 import { getSession, needsRefresh, type Session, setSession } from './session.ts';
 
@@ -118,28 +119,51 @@ export async function callWithBasic<K extends keyof ApiMap>(name: K, input: Endp
   return (await send('', (await routeTable())[name], input, undefined, 'server', token)) as Out<K>;
 }
 
+/** One try of a session call: a fresh access token (refreshed first when due, or when forced). */
+async function sessionSend(endpoint: RouteInfo, input: unknown, forceRefresh: boolean) {
+  const hub = endpoint.auth === 'hubAuth';
+  let session = getSession();
+  if (!session) throw new ApiError('token_expired', 'Not signed in.', 401);
+  if (forceRefresh || needsRefresh(session.token.expires_at)) session = await refreshSession();
+  if (hub && !session.hub) throw new ApiError('hub_not_connected', 'No Hub is connected.', 0, 'FETCH_ERROR', 'hub');
+  const base = hub && session.hub ? session.hub.server_url : '';
+  const bearer = hub ? session.hub?.tokens.access : session.token.access;
+  return send(base, endpoint, input, bearer, hub ? 'hub' : 'server');
+}
+
+/** Who owns a prefetched answer: the signed-in admin on one team (not the token, which a refresh rotates). */
+const prefetchOwner = (): string => {
+  const session = getSession();
+  return session ? `${session.email} ${session.team_slug}` : '';
+};
+
+/**
+ * Starts a session call before the code that needs it has loaded (lib/prefetch.ts). A refusal is
+ * not acted on here (no sign-out on a 403): the later `call` then runs as usual and handles it.
+ */
+export function prefetchCall<K extends keyof ApiMap>(name: K, input: EndpointInput<ApiMap[K]>): void {
+  const owner = prefetchOwner();
+  if (!owner) return;
+  rememberPrefetch(name, input, owner, async () => sessionSend((await routeTable())[name], input, false));
+}
+
 /** Calls a contract's endpoint by name with its typed input; session calls carry a fresh access token. */
 export async function call<K extends keyof ApiMap>(name: K, input: EndpointInput<ApiMap[K]>): Promise<Out<K>> {
+  const early = takePrefetch(name, input, prefetchOwner());
+  if (early) {
+    const answer = await early;
+    if (answer !== FAILED) return answer as Out<K>;
+  }
   const endpoint: RouteInfo = (await routeTable())[name];
   if (endpoint.auth === 'public') return (await send('', endpoint, input, undefined, 'server')) as Out<K>;
-  const hub = endpoint.auth === 'hubAuth';
-  const attempt = async (forceRefresh: boolean) => {
-    let session = getSession();
-    if (!session) throw new ApiError('token_expired', 'Not signed in.', 401);
-    if (forceRefresh || needsRefresh(session.token.expires_at)) session = await refreshSession();
-    if (hub && !session.hub) throw new ApiError('hub_not_connected', 'No Hub is connected.', 0, 'FETCH_ERROR', 'hub');
-    const base = hub && session.hub ? session.hub.server_url : '';
-    const bearer = hub ? session.hub?.tokens.access : session.token.access;
-    return send(base, endpoint, input, bearer, hub ? 'hub' : 'server');
-  };
   try {
-    return (await attempt(false)) as Out<K>;
+    return (await sessionSend(endpoint, input, false)) as Out<K>;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 401) {
       // Refresh once and retry; a refused refresh ends the session.
       try {
-        return (await attempt(true)) as Out<K>;
+        return (await sessionSend(endpoint, input, true)) as Out<K>;
       } catch (retryError) {
         if (retryError instanceof ApiError && retryError.status === 401) onSessionLost(401);
         throw retryError;

@@ -27,8 +27,9 @@ const currentPath = (): string => window.location.hash.replace(/^#/, '') || '/';
 /**
  * Ends the session for a reason of spec §4 and goes to /login, remembering where the admin was.
  * The session is cleared first, so the many calls failing at once after an expiry log out once.
+ * `toTeam`: the team a team switch goes to, for the event log.
  */
-export function logout(reason: LogoutReason, next = '/login'): void {
+export function logout(reason: LogoutReason, next = '/login', toTeam?: string): void {
   const session = getSession();
   stopRefresh();
   if (reason !== 'manual_logout' && reason !== 'team_switch') rememberPath(currentPath());
@@ -42,7 +43,8 @@ export function logout(reason: LogoutReason, next = '/login'): void {
         fetch(routes.signout.path, {
           method: 'POST',
           headers: { authorization: `Bearer ${session.token.access}`, 'content-type': 'application/json' },
-          body: '{}',
+          // The reason lets the server record a team switch as its own event.
+          body: JSON.stringify({ reason, ...(toTeam ? { to_team: toTeam } : {}) }),
         }),
       )
       .catch(() => undefined);

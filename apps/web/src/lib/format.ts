@@ -1,30 +1,48 @@
 import { currentLocale } from './i18n.ts';
 
-/** Numbers and dates in the console's current language (UI.md: through Intl). */
-export const formatNumber = (n: number): string => new Intl.NumberFormat(currentLocale()).format(n);
-export const formatPercent = (ratio: number): string =>
-  new Intl.NumberFormat(currentLocale(), { style: 'percent', maximumFractionDigits: 0 }).format(ratio);
+/**
+ * Numbers and dates in the console's current language (UI.md: through Intl). A formatter is made
+ * once per language and style: making one costs far more than using it (60 ms of the dashboard's
+ * first render went to new formatters for its chart; issue 17).
+ */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(
+  kind: string,
+  options: object,
+  make: (locale: string) => F,
+): F {
+  const locale = currentLocale();
+  const key = `${kind} ${locale} ${JSON.stringify(options)}`;
+  const held = formatters.get(key);
+  if (held) return held as F;
+  const made = make(locale);
+  formatters.set(key, made);
+  return made;
+}
+
+const numbers = (options: Intl.NumberFormatOptions = {}) =>
+  cached('n', options, (locale) => new Intl.NumberFormat(locale, options));
+const dates = (options: Intl.DateTimeFormatOptions) => cached('d', options, (locale) => new Intl.DateTimeFormat(locale, options));
+
+const PERCENT: Intl.NumberFormatOptions = { style: 'percent', maximumFractionDigits: 0 };
+const DATE: Intl.DateTimeFormatOptions = { day: '2-digit', month: 'long', year: 'numeric', timeZone: 'UTC' };
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  month: 'short',
+  day: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+};
+const MONTH: Intl.DateTimeFormatOptions = { month: 'short', year: '2-digit', timeZone: 'UTC' };
+
+export const formatNumber = (n: number): string => numbers().format(n);
+export const formatPercent = (ratio: number): string => numbers(PERCENT).format(ratio);
 /** `dd LLLL yyyy` of the spec, as the locale writes it. */
-export const formatDate = (iso: string | number): string =>
-  new Intl.DateTimeFormat(currentLocale(), { day: '2-digit', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(iso),
-  );
+export const formatDate = (iso: string | number): string => dates(DATE).format(new Date(iso));
 /** `MMM dd yyyy hh:mm a` of the spec, as the locale writes it. */
-export const formatDateTime = (iso: string): string =>
-  new Intl.DateTimeFormat(currentLocale(), {
-    month: 'short',
-    day: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(iso));
-export const formatMonth = (epochMs: number): string =>
-  new Intl.DateTimeFormat(currentLocale(), { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(epochMs));
+export const formatDateTime = (iso: string): string => dates(DATE_TIME).format(new Date(iso));
+export const formatMonth = (epochMs: number): string => dates(MONTH).format(new Date(epochMs));
 /** Prices with 2 decimals in a currency (spec §9), as the locale writes them. */
 export const formatMoney = (amount: number, currency: string): string =>
-  new Intl.NumberFormat(currentLocale(), {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(amount);
+  numbers({ style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);

@@ -1,2 +1,3 @@
 // The auth feature's public entry: what other features may use.
 export type { HubSessionsService } from './hub-sessions.service.ts';
+export type { RoleCheck } from './server-check.ts';

@@ -1,6 +1,7 @@
-import type { EventFilters, EventRecord } from '@latchkey/contracts';
+import type { EventFilters, EventRecord, ExportFormat } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { type ChainedFields, eventHash, GENESIS_HASH } from './chain.ts';
+import { exportBatchSql } from './export-sql.ts';
 
 /** One event as the store appends it (already validated; `id` is the source's stable id). */
 export interface NewEvent {
@@ -64,10 +65,13 @@ const monthStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMo
 const nextMonth = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
 export const partitionName = (d: Date) => `event_log_y${d.getUTCFullYear()}m${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 
+/** The searched columns as one text: the expression of the trigram index event_log_search (migration 0012). */
+const SEARCH_TEXT = "(actor || ' ' || target || ' ' || activity || ' ' || ip || ' ' || device || ' ' || component)";
+
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The WHERE clause of a filtered read (spec §3 filters), with its parameters from $2 on ($1 is the team). */
-function filterClause(f: Required<EventFilters>, params: unknown[]): string {
+function filterClause(f: Required<EventFilters>, params: unknown[], o: { seqRange: boolean } = { seqRange: true }): string {
   const parts = ['team_slug = $1'];
   const add = (sql: (n: number) => string, value: unknown) => {
     params.push(value);
@@ -77,15 +81,27 @@ function filterClause(f: Required<EventFilters>, params: unknown[]): string {
   if (f.actors.length) add((n) => `actor = any($${n}::text[])`, f.actors);
   if (f.components.length) add((n) => `component = any($${n}::text[])`, f.components);
   if (f.ip_addresses.length) add((n) => `ip = any($${n}::text[])`, f.ip_addresses);
-  if (f.dates.start_timestamp !== null && f.dates.start_timestamp !== undefined)
-    add((n) => `occurred_at >= to_timestamp($${n})`, f.dates.start_timestamp);
-  if (f.dates.end_timestamp !== null && f.dates.end_timestamp !== undefined)
-    add((n) => `occurred_at <= to_timestamp($${n})`, f.dates.end_timestamp);
+  const start = f.dates.start_timestamp ?? null;
+  const end = f.dates.end_timestamp ?? null;
+  if (start !== null) add((n) => `occurred_at >= to_timestamp($${n})`, start);
+  if (end !== null) add((n) => `occurred_at <= to_timestamp($${n})`, end);
+  // Reads in seq order walk the seq index inside the range; a count reads the occurred_at index alone (index-only).
+  if (o.seqRange && (start !== null || end !== null)) {
+    // The seq range of the hours the dates cover (event_time_seqs): a superset, so the test above stays.
+    const within = ['team_slug = $1'];
+    if (start !== null) within.push(`hour >= $${params.push(Math.floor(start / 3600))}`);
+    if (end !== null) within.push(`hour <= $${params.push(Math.floor(end / 3600))}`);
+    parts.push(
+      `seq >= coalesce((select min(min_seq) from event_time_seqs where ${within.join(' and ')}), 1)`,
+      `seq <= coalesce((select max(max_seq) from event_time_seqs where ${within.join(' and ')}), 0)`,
+    );
+  }
   if (f.search_value) {
     const like = `%${escapeLike(f.search_value)}%`;
+    // The trigram index's expression (migration 0012) finds candidates; each column's own test decides.
     add(
       (n) =>
-        `(actor ilike $${n} or target ilike $${n} or activity ilike $${n} or ip ilike $${n} or device ilike $${n} or component ilike $${n})`,
+        `${SEARCH_TEXT} ilike $${n} and (actor ilike $${n} or target ilike $${n} or activity ilike $${n} or ip ilike $${n} or device ilike $${n} or component ilike $${n})`,
       like,
     );
   }
@@ -197,6 +213,14 @@ export const eventsRepository = {
       ],
     );
     await q.query('update event_chain_heads set seq = $2, hash = $3 where team_slug = $1', [teamSlug, seq, prev]);
+    await q.query(
+      `insert into event_time_seqs as t (team_slug, hour, min_seq, max_seq)
+       select $1, floor(extract(epoch from o) / 3600)::bigint, min(s), max(s)
+       from unnest($2::timestamptz[], $3::bigint[]) as u(o, s) group by 2
+       on conflict (team_slug, hour) do update
+         set min_seq = least(t.min_seq, excluded.min_seq), max_seq = greatest(t.max_seq, excluded.max_seq)`,
+      [teamSlug, col('occurred_at'), col('seq')],
+    );
     return rows.length;
   },
 
@@ -242,7 +266,7 @@ export const eventsRepository = {
   /** Rows matching the filter, counted up to `cap` (a count over millions of rows is not worth its time). */
   async count(q: Queryable, teamSlug: string, f: Required<EventFilters>, cap: number): Promise<number> {
     const params: unknown[] = [teamSlug];
-    const where = filterClause(f, params);
+    const where = filterClause(f, params, { seqRange: false });
     const [row] = await q.query<{ n: string | number }>(
       `select count(*) as n from (select 1 from event_log where ${where} limit ${cap}) x`,
       params,
@@ -260,6 +284,23 @@ export const eventsRepository = {
       params,
     );
     return rows.map(toRecord);
+  },
+
+  /** The export's rows with seq in [fromSeq, toSeq], formatted by the database (export-sql.ts). */
+  async exportBatch(
+    q: Queryable,
+    teamSlug: string,
+    f: Required<EventFilters>,
+    format: ExportFormat,
+    fromSeq: number,
+    toSeq: number,
+  ): Promise<{ text: string; last: number; n: number }> {
+    const params: unknown[] = [teamSlug];
+    const where = filterClause(f, params);
+    params.push(fromSeq, toSeq);
+    const sql = exportBatchSql(format, where, `$${params.length - 1}`, `$${params.length}`);
+    const [row] = await q.query<{ text: string | null; last: string | number | null; n: string | number }>(sql, params);
+    return { text: row?.text ?? '', last: Number(row?.last ?? 0), n: Number(row?.n ?? 0) };
   },
 
   /** Rows seq from..to (inclusive), ascending: the verifier's read. */

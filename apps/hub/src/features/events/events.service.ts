@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { EventFilters, type EventInput, type EventRecord, EXPORT_COLUMNS, type ExportFormat } from '@latchkey/contracts';
-import { AppError, type Db, hashToken, type Queryable, randomToken, unauthorized } from '@latchkey/runtime';
+import {
+  AppError,
+  currentRequestOrigin,
+  type Db,
+  deviceFromUserAgent,
+  hashToken,
+  type Queryable,
+  randomToken,
+  unauthorized,
+} from '@latchkey/runtime';
 import type { DeviceCaller } from '../devices/index.ts';
 import { checkChain, GENESIS_HASH } from './chain.ts';
 import { isUnfiltered, type NewEvent, partitionName, eventsRepository as repo } from './events.repository.ts';
@@ -8,8 +17,11 @@ import { toOcsf } from './ocsf.ts';
 
 type Filters = Required<EventFilters>;
 /** A filtered count stops here: past it the console shows "more than". */
-export const COUNT_CAP = 100_000;
-const EXPORT_BATCH = 5_000;
+export const COUNT_CAP = 10_000;
+/** Seqs per export batch: one text of a few MB from the database. */
+const EXPORT_BATCH = 20_000;
+/** Export batches read at once. */
+const EXPORT_IN_FLIGHT = 3;
 const VERIFY_BATCH = 5_000;
 
 /** What another feature (or the server's feed) records: the store fills in id, time and defaults. */
@@ -48,13 +60,15 @@ export function normalise(e: HubEvent | EventInput): NewEvent {
  * it describes committed. Other features call this through `features/events/index.ts`.
  */
 export async function recordHubEvents(q: Queryable, teamSlug: string, events: readonly HubEvent[]): Promise<number> {
-  return repo.append(q, teamSlug, events.map(normalise));
+  // Made while handling a request (a console or app call): its IP and device unless the caller gave them.
+  const origin = currentRequestOrigin();
+  const device = deviceFromUserAgent(origin.userAgent);
+  return repo.append(
+    q,
+    teamSlug,
+    events.map((e) => normalise({ ...e, ip: e.ip || origin.ip || '', device: e.device || device })),
+  );
 }
-
-const csvCell = (v: unknown) => {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"` : s;
-};
 
 export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended?: (teamSlug: string) => void }) {
   const appended = (teamSlug: string, n: number) => {
@@ -150,22 +164,27 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
     async export(teamSlug: string, format: ExportFormat, filters: unknown, write: (chunk: string) => Promise<void>) {
       const f = parseFilters(filters);
       if (format === 'csv') await write(`${EXPORT_COLUMNS.join(',')}\n`);
-      let after = 0;
-      let n = 0;
-      for (;;) {
-        const rows = await repo.after(db, teamSlug, f, after, EXPORT_BATCH);
-        if (!rows.length) break;
-        let chunk = '';
-        for (const { team_slug: _t, ...r } of rows) {
-          chunk +=
-            format === 'csv'
-              ? `${EXPORT_COLUMNS.map((c) => csvCell(r[c])).join(',')}\n`
-              : `${JSON.stringify(Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, r[c]])))}\n`;
+      // The chain is gap-free from the retention floor to the head: batches are seq ranges, so
+      // several are read at once (on PostgreSQL, each on its own connection and core) and written
+      // in order. Events appended meanwhile are after the head read here: not in this export.
+      const { floor_seq: floor, seq: head } = await repo.head(db, teamSlug);
+      const reading: ReturnType<typeof repo.exportBatch>[] = [];
+      let from = floor;
+      const readAhead = () => {
+        for (; reading.length < EXPORT_IN_FLIGHT && from <= head; from += EXPORT_BATCH) {
+          const batch = repo.exportBatch(db, teamSlug, f, format, from, Math.min(from + EXPORT_BATCH - 1, head));
+          batch.catch(() => undefined); // awaited below in order; an early failure must not go unhandled
+          reading.push(batch);
         }
-        await write(chunk);
-        n += rows.length;
-        after = rows[rows.length - 1]?.seq ?? after;
-        if (rows.length < EXPORT_BATCH) break;
+      };
+      readAhead();
+      let n = 0;
+      for (let batch = reading.shift(); batch; batch = reading.shift()) {
+        const { text, n: rows } = await batch;
+        readAhead();
+        if (!rows) continue;
+        await write(`${text}\n`);
+        n += rows;
       }
       return n;
     },

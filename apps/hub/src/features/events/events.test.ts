@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { EventRecord } from '@latchkey/contracts';
+import { createHash, randomUUID } from 'node:crypto';
+import { type EventRecord, EXPORT_COLUMNS } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
 import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
-import { checkChain, eventHash, GENESIS_HASH } from './chain.ts';
+import { canonicalJson, checkChain, eventHash, GENESIS_HASH } from './chain.ts';
 import { eventsRepository } from './events.repository.ts';
 import { createEventsService } from './events.service.ts';
 
@@ -210,6 +210,29 @@ describe('the hash chain', () => {
     expect(eventHash({ ...base, detail: { b: 2, a: 1 } })).toBe(eventHash(base));
     expect(eventHash({ ...base, ip: '1.2.3.4' })).not.toBe(eventHash(base));
   });
+
+  it('is sha256 of the documented canonical array, whatever the fields hold (what a third party re-computes)', () => {
+    const e = {
+      team_slug: 'north"wind',
+      seq: 9_007_199,
+      id: '5b0c8f5e-2d2a-4a51-9d1e-0d6f1f0a7a11',
+      actor: 'zoë\\@example\n',
+      actor_type: 'admin',
+      activity: 'group.created',
+      component: 'groups',
+      target: 'Group \u2028 "x"',
+      ip: '10.0.0.1',
+      device: 'Chrome',
+      occurred_at: '2026-01-01T00:00:00.000Z',
+      recorded_at: '2026-01-01T00:00:01.000Z',
+      outcome: 'failure',
+      detail: { z: [1, { b: null, a: 'é' }], a: true },
+      prev_hash: GENESIS_HASH,
+    };
+    const fields = [e.team_slug, e.seq, e.id, e.actor, e.actor_type, e.activity, e.component, e.target, e.ip, e.device];
+    const canonical = canonicalJson([...fields, e.occurred_at, e.recorded_at, e.outcome, e.detail, e.prev_hash]);
+    expect(eventHash(e)).toBe(createHash('sha256').update(`latchkey-event-v1\n${canonical}`).digest('hex'));
+  });
 });
 
 describe('retention', () => {
@@ -342,5 +365,89 @@ describe('the pull API for SIEMs that poll', () => {
 
     const doc = (await (await fetch(`${hub.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     expect(doc.paths['/api/v1/events/pull/']).toBeDefined();
+  });
+});
+
+// Last: it adds an event, which the counts above do not expect.
+describe('date ranges and search (migration 0012)', () => {
+  it('finds by date an event that arrived late (its seq is new, its time old), and only by whole columns in search', async () => {
+    const old = new Date(Date.now() - 3 * 86_400_000);
+    const late = serverEvent({ occurred_at: old.toISOString(), target: 'late@northwind.example' });
+    expect((await postSigned(hub, '/api/v1/integrate/events/', { team_slug: TEAM, events: [late] })).status).toBe(200);
+    const at = Math.floor(old.getTime() / 1000);
+    const around = await fetchPage({ filters: { dates: { start_timestamp: at - 60, end_timestamp: at + 60 } } });
+    expect(around.body.results.map((r) => r.id)).toEqual([late.id]);
+    expect(around.body.total).toBe(1);
+    const before = await fetchPage({ filters: { dates: { start_timestamp: null, end_timestamp: at + 60 } } });
+    expect(before.body.results.map((r) => r.id)).toEqual([late.id]);
+    const since = await fetchPage({ page_size: 100, filters: { dates: { start_timestamp: at + 3600, end_timestamp: null } } });
+    expect(since.body.results.length).toBeGreaterThan(1);
+    expect(since.body.results.map((r) => r.id)).not.toContain(late.id);
+    // A term that spans two columns (activity, then IP) is in the index's text but in no column.
+    expect((await fetchPage({ filters: { search_value: 'member.invited 203' } })).body.total).toBe(0);
+    expect((await fetchPage({ filters: { search_value: 'LATE@northwind' } })).body.results.map((r) => r.id)).toEqual([late.id]);
+  });
+});
+
+describe('the export, formatted by the database', () => {
+  const team = 'export-format';
+  const exported = async (format: 'csv' | 'ndjson', filters: unknown = {}) => {
+    let out = '';
+    const n = await createEventsService(db, { selfHosted: true }).export(team, format, filters, async (chunk) => {
+      out += chunk;
+    });
+    return { n, out };
+  };
+
+  beforeAll(async () => {
+    const service = createEventsService(db, { selfHosted: true });
+    await service.record(team, [
+      { actor: 'plain@x.example', actor_type: 'admin', activity: 'member.invited', component: 'members', target: 'a@x.example' },
+      { actor: 'q@x.example', actor_type: 'admin', activity: 'group.renamed', component: 'groups', target: 'Sales, "EMEA"' },
+      { actor: 'f@x.example', actor_type: 'admin', activity: 'group.renamed', component: 'groups', target: '=HYPERLINK("x")' },
+      { actor: 'n@x.example', actor_type: 'member', activity: 'x.y', component: 'c', target: 'two\nlines', detail: { k: 'v' } },
+    ]);
+  });
+
+  it('quotes cells with a quote, comma or line break, and defuses formulas', async () => {
+    const { n, out } = await exported('csv');
+    expect(n).toBe(4);
+    expect(out).toContain(',"Sales, ""EMEA""",');
+    expect(out).toContain(`,"'=HYPERLINK(""x"")",`);
+    expect(out).toContain(',"two\nlines",');
+    expect(out).toContain(',"{""k"": ""v""}",');
+    const first = out.split('\n')[1]?.split(',') ?? [];
+    expect(first[0]).toBe('1');
+    expect(first[2]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(first[8]).toBe('a@x.example');
+  });
+
+  it('writes NDJSON in the export columns’ order that a third party re-verifies, across batches', async () => {
+    // More rows than one batch (20,000) so the keyset continues where a batch ended.
+    const many = Array.from({ length: 20_050 }, (_, i) => ({
+      actor: 'bulk@x.example',
+      actor_type: 'system' as const,
+      activity: 'bulk.row',
+      component: 'bench',
+      target: `row ${i}`,
+    }));
+    await createEventsService(db, { selfHosted: true }).record(team, many);
+    const { n, out } = await exported('ndjson');
+    expect(n).toBe(20_054);
+    const rows = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EventRecord);
+    expect(rows).toHaveLength(20_054);
+    expect(Object.keys(rows[0] ?? {})).toEqual([...EXPORT_COLUMNS]);
+    expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
+    expect(
+      checkChain(
+        rows.map((r) => ({ ...r, team_slug: team })),
+        { seq: 1, prevHash: GENESIS_HASH },
+      ).problem,
+    ).toBeNull();
+    const filtered = await exported('ndjson', { components: ['groups'] });
+    expect(filtered.n).toBe(2);
   });
 });

@@ -2,7 +2,7 @@ import type { EventRecord } from '@latchkey/contracts';
 
 /**
  * The OCSF 1.1 form of an event (Open Cybersecurity Schema Framework), for SIEMs that ingest OCSF:
- * sign-in, its failures and sign-out as Authentication (class 3002); every other change as Account
+ * sign-in, its failures, sign-out and team switch as Authentication (class 3002); every other change as Account
  * Change (class 3001), both in the Identity & Access Management category (3). The native event
  * rides along in `unmapped`, so nothing is lost.
  */
@@ -10,6 +10,8 @@ const AUTH_ACTIVITY: Record<string, { id: number; name: string }> = {
   'auth.sign_in': { id: 1, name: 'Logon' },
   'auth.sign_in_failed': { id: 1, name: 'Logon' },
   'auth.sign_out': { id: 2, name: 'Logoff' },
+  // Leaving the team for another: the session here ends.
+  'auth.team_switch': { id: 2, name: 'Logoff' },
 };
 
 function accountActivity(activity: string): { id: number; name: string } {

@@ -2,7 +2,9 @@ import { createHash, createHmac } from 'node:crypto';
 import { hostname } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import type { EventRecord, SiemToolName } from '@latchkey/contracts';
-import { OutboundError, type OutboundPolicy, outboundConnect, outboundFetch } from '@latchkey/runtime';
+import { outboundConnect } from '@latchkey/runtime';
+import { sentinelLogsIngestion } from './sentinel-ingestion.ts';
+import { DeliveryError, post, type SenderContext, type SiemConfig, str } from './siem-http.ts';
 
 /**
  * The SIEM vendors' wire formats. Each sender takes a batch (oldest first) and resolves only once
@@ -10,59 +12,9 @@ import { OutboundError, type OutboundPolicy, outboundConnect, outboundFetch } fr
  * (at least once: each event keeps its stable `id`, which the receiving side de-duplicates on).
  */
 export type SiemEvent = EventRecord & { team_slug: string };
-export type SiemConfig = Record<string, string | boolean>;
-
-export class DeliveryError extends Error {
-  constructor(
-    message: string,
-    /** The destination could not be reached at all (url_not_accessible when saving). */
-    readonly unreachable: boolean,
-  ) {
-    super(message);
-  }
-}
-
-export interface SenderContext {
-  policy: OutboundPolicy;
-  /** Sentinel's Data Collector URL template (`{workspace_id}`). */
-  sentinelUrl: string;
-  /** The destination's id: Splunk's request channel. */
-  channel: string;
-  /** Extra trusted certificate authorities (PEM). */
-  ca?: string | undefined;
-}
+export { DeliveryError, type SenderContext, type SiemConfig } from './siem-http.ts';
 
 const HOST = hostname();
-const str = (c: SiemConfig, k: string) => (typeof c[k] === 'string' ? (c[k] as string) : '');
-
-async function post(
-  ctx: SenderContext,
-  url: string,
-  init: { headers: Record<string, string>; body: string | Buffer; insecure?: boolean },
-) {
-  let res: Response;
-  try {
-    res = await outboundFetch(
-      url,
-      {
-        method: 'POST',
-        headers: init.headers,
-        body: init.body,
-        ...(init.insecure ? { insecureTls: true } : {}),
-        ...(ctx.ca ? { ca: ctx.ca } : {}),
-      },
-      ctx.policy,
-    );
-  } catch (error) {
-    throw new DeliveryError(error instanceof OutboundError ? error.message : 'The destination did not answer.', true);
-  }
-  if (res.status < 200 || res.status >= 300)
-    throw new DeliveryError(
-      `The destination answered with status ${res.status}.`,
-      res.status === 404 || res.status === 401 || res.status === 403,
-    );
-  return res;
-}
 
 /** The event as every JSON destination receives it: flat, stable keys, the chain fields included. */
 export const eventJson = (e: SiemEvent) => ({
@@ -161,8 +113,14 @@ async function sumo(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
   });
 }
 
-/** Microsoft Sentinel, Data Collector API: a JSON array signed with the workspace's shared key (SharedKey HMAC-SHA256). */
+/** Microsoft Sentinel: the Logs Ingestion API when the form chose it, else the legacy Data Collector API. */
 async function sentinel(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
+  if (c.api === 'logs_ingestion') return sentinelLogsIngestion(events.map(eventJson), c, ctx);
+  return sentinelDataCollector(events, c, ctx);
+}
+
+/** Microsoft Sentinel, Data Collector API: a JSON array signed with the workspace's shared key (SharedKey HMAC-SHA256). */
+async function sentinelDataCollector(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
   const workspace = str(c, 'workspace_id');
   const body = Buffer.from(JSON.stringify(events.map(eventJson)));
   const date = new Date().toUTCString();
@@ -254,9 +212,13 @@ export const SECRET_FIELDS: Record<SiemToolName, readonly string[]> = {
   splunk: ['token'],
   other: ['token'],
   sumo_logic: [],
-  azure_sentinel: ['key'],
+  azure_sentinel: ['key', 'client_secret'],
   qradar: [],
 };
+
+/** The secrets a saved destination must hold (Sentinel's depend on the API it uses). */
+export const requiredSecrets = (tool: SiemToolName, c: SiemConfig): readonly string[] =>
+  tool === 'azure_sentinel' ? [c.api === 'logs_ingestion' ? 'client_secret' : 'key'] : SECRET_FIELDS[tool];
 
 /** A fingerprint of a secret for the console to tell one is stored, never the secret. */
 export const fingerprint = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 8);

@@ -5,12 +5,12 @@ import { hubOutboundPolicy } from '../../platform/outbound.ts';
 import { eventsRepository } from './events.repository.ts';
 import { recordHubEvents } from './events.service.ts';
 import { type DestinationRow, siemRepository as repo } from './siem.repository.ts';
-import { DeliveryError, SECRET_FIELDS, SENDERS, type SiemConfig, type SiemEvent } from './siem-senders.ts';
+import { DeliveryError, requiredSecrets, SECRET_FIELDS, SENDERS, type SiemConfig, type SiemEvent } from './siem-senders.ts';
 
-/** Events per request to a destination. */
-export const SIEM_BATCH = 500;
-/** Batches per delivery run; then the run ends and the pump starts the next (other jobs get their turn). */
-const BATCHES_PER_RUN = 40;
+/** Events per request to a destination (~600 KB as Splunk HEC JSON; HEC's default limit is far above). */
+export const SIEM_BATCH = 1_000;
+/** How long one delivery run goes on; then it ends and the pump starts the next (other jobs get their turn). */
+const RUN_MS = 20_000;
 const LEASE_SECONDS = 120;
 const ALL = EventFilters.parse({}) as Required<EventFilters>;
 
@@ -27,9 +27,23 @@ const unreachable = (message: string) =>
 export function createSiemService(
   db: Db,
   jobs: Jobs,
-  o: { sentinelUrl: string; pumpIntervalMs: number; log: JobLog; ca?: string | undefined },
+  o: {
+    sentinelUrl: string;
+    sentinelTokenUrl: string;
+    pumpIntervalMs: number;
+    log: JobLog;
+    ca?: string | undefined;
+    /** How long a delivery run holds its destination; a run whose process died frees it when this ends. */
+    leaseSeconds?: number;
+  },
 ) {
-  const ctxFor = (id: string) => ({ policy: hubOutboundPolicy(), sentinelUrl: o.sentinelUrl, channel: id, ca: o.ca });
+  const ctxFor = (id: string) => ({
+    policy: hubOutboundPolicy(),
+    sentinelUrl: o.sentinelUrl,
+    sentinelTokenUrl: o.sentinelTokenUrl,
+    channel: id,
+    ca: o.ca,
+  });
 
   async function view(d: DestinationRow): Promise<SiemTool> {
     const head = await eventsRepository.head(db, d.team_slug);
@@ -88,20 +102,29 @@ export function createSiemService(
     return d;
   }
 
-  /** One delivery run for a destination: batches from its cursor until caught up (or the run's share is used). */
+  /**
+   * One delivery run for a destination: batches from its cursor until caught up or the run's time is
+   * used (then the pump starts the next, and other jobs get their turn). The next batch is read while
+   * the current one is sent; the cursor moves only after the destination accepted a batch.
+   */
   async function deliver(id: string): Promise<void> {
-    const d = await repo.lease(db, id, LEASE_SECONDS);
+    const d = await repo.lease(db, id, o.leaseSeconds ?? LEASE_SECONDS);
     if (!d) return;
+    const deadline = Date.now() + RUN_MS;
+    const read = (after: number) => eventsRepository.after(db, d.team_slug, ALL, after, SIEM_BATCH);
     try {
       let cursor = Number(d.cursor_seq);
-      for (let i = 0; i < BATCHES_PER_RUN; i++) {
-        const rows = await eventsRepository.after(db, d.team_slug, ALL, cursor, SIEM_BATCH);
-        if (!rows.length) break;
-        await SENDERS[d.siem_tool](rows, d.config, ctxFor(d.id));
+      let rows = await read(cursor);
+      while (rows.length) {
         const last = rows[rows.length - 1]?.seq ?? cursor;
+        const full = rows.length === SIEM_BATCH && Date.now() < deadline;
+        const next = full ? read(last) : null;
+        // A failed send leaves the read ahead unawaited: it must not become an unhandled rejection.
+        next?.catch(() => undefined);
+        await SENDERS[d.siem_tool](rows, d.config, ctxFor(d.id));
         await repo.delivered(db, id, last, rows.length);
         cursor = last;
-        if (rows.length < SIEM_BATCH) break;
+        rows = next ? await next : [];
       }
     } catch (error) {
       const message = error instanceof DeliveryError ? error.message : 'The delivery failed.';
@@ -167,7 +190,7 @@ export function createSiemService(
       const { team_slug: _t, id: _id, siem_tool, ...fields } = input;
       const config: SiemConfig = {};
       for (const [k, v] of Object.entries(fields)) if (typeof v === 'string' || typeof v === 'boolean') config[k] = v;
-      for (const k of SECRET_FIELDS[siem_tool]) {
+      for (const k of requiredSecrets(siem_tool, config)) {
         if (config[k]) continue;
         const kept = existing?.siem_tool === siem_tool ? existing.config[k] : undefined;
         if (!kept)

@@ -8,10 +8,12 @@ import {
   QRADAR_SOURCE,
   qradarReceiver,
   type Receiver,
+  SENTINEL_APP,
   SENTINEL_KEY,
   SENTINEL_WORKSPACE,
   SPLUNK_TOKEN,
   selfSignedCert,
+  sentinelIngestionReceiver,
   sentinelReceiver,
   splunkReceiver,
   sumoReceiver,
@@ -22,7 +24,9 @@ import {
 let db: Db;
 let hub: RunningHub;
 let admin: Record<string, string>;
-const r = {} as Record<'splunk' | 'webhook' | 'sumo' | 'sentinel' | 'qradar', Receiver>;
+const r = {} as Record<'splunk' | 'webhook' | 'sumo' | 'sentinel' | 'qradar', Receiver> & {
+  sentinelIngestion: Awaited<ReturnType<typeof sentinelIngestionReceiver>>;
+};
 
 beforeAll(async () => {
   const tls = selfSignedCert();
@@ -31,11 +35,13 @@ beforeAll(async () => {
   r.sumo = await sumoReceiver(tls);
   r.sentinel = await sentinelReceiver(tls);
   r.qradar = await qradarReceiver(tls);
+  r.sentinelIngestion = await sentinelIngestionReceiver(tls);
   db = await createHubDb();
   hub = await startHub(db, {
     SIEM_CA_FILE: tls.certFile,
     SIEM_PUMP_INTERVAL_MS: '100',
     SENTINEL_DATA_COLLECTOR_URL: `${r.sentinel.url}/{workspace_id}/api/logs?api-version=2016-04-01`,
+    SENTINEL_TOKEN_URL: r.sentinelIngestion.tokenUrl,
   });
   admin = await consoleAuth(hub);
 });
@@ -93,6 +99,12 @@ const FORMS = {
   }),
   sumo: () => ({ siem_tool: 'sumo_logic', url: `${r.sumo.url}/receiver/v1/http/ZaVnC4dhaV3Xq0` }),
   sentinel: () => ({ siem_tool: 'azure_sentinel', workspace_id: SENTINEL_WORKSPACE, key: SENTINEL_KEY }),
+  sentinelIngestion: () => ({
+    siem_tool: 'azure_sentinel',
+    api: 'logs_ingestion',
+    ...SENTINEL_APP,
+    dce_endpoint: r.sentinelIngestion.url,
+  }),
   qradar: () => ({
     siem_tool: 'qradar',
     url: r.qradar.url,
@@ -113,6 +125,7 @@ describe('each vendor against its receiver', () => {
       expect(JSON.stringify(saved.body)).not.toContain(SPLUNK_TOKEN);
       expect(JSON.stringify(saved.body)).not.toContain(WEBHOOK_TOKEN);
       expect(JSON.stringify(saved.body)).not.toContain(SENTINEL_KEY);
+      expect(JSON.stringify(saved.body)).not.toContain(SENTINEL_APP.client_secret);
 
       expect((await update(tool.id, 'activate')).body.data).toMatchObject({ is_active: true, status: 'active' });
       const ids = await adminChanges(3);
@@ -143,6 +156,57 @@ describe('the form and failures', () => {
     expect(wrongToken.body).toMatchObject({ code: 'url_not_accessible' });
   });
 
+  it('Sentinel Logs Ingestion: wrong app credentials are url_not_accessible; one token serves many batches; a revoked one is replaced at once', async () => {
+    const wrong = await configure({ ...FORMS.sentinelIngestion(), client_secret: 'not-the-secret' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ code: 'url_not_accessible' });
+    const wrongStream = await configure({ ...FORMS.sentinelIngestion(), stream_name: 'Custom-Other' });
+    expect(wrongStream.body).toMatchObject({ code: 'url_not_accessible' });
+    const saved = await configure(FORMS.sentinelIngestion());
+    const id = (saved.body.data as SiemTool).id;
+    expect((saved.body.data as SiemTool).config).toMatchObject({ api: 'logs_ingestion', client_id: SENTINEL_APP.client_id });
+    expect((saved.body.data as SiemTool).has_secret).toBe(true);
+    await update(id, 'activate');
+    const issued = r.sentinelIngestion.tokensIssued;
+    const first = await adminChanges(3);
+    await until(() => first.every((x) => r.sentinelIngestion.received.includes(x)));
+    const second = await adminChanges(3);
+    await until(() => second.every((x) => r.sentinelIngestion.received.includes(x)));
+    expect(r.sentinelIngestion.tokensIssued).toBe(issued);
+    // A kept token Azure no longer takes (revoked; a Hub restart meets a new one anyway) is replaced at once.
+    r.sentinelIngestion.revokeTokens();
+    const tested = await update(id, 'test');
+    expect(tested.status, JSON.stringify(tested.body)).toBe(200);
+    expect(r.sentinelIngestion.tokensIssued).toBe(issued + 1);
+    const third = await adminChanges(2);
+    await until(() => third.every((x) => r.sentinelIngestion.received.includes(x)));
+    expect(r.sentinelIngestion.tokensIssued).toBe(issued + 1);
+    expect((await tools()).body.data?.health.last_error).toBeNull();
+    await update(id, 'deactivate');
+    // Editing keeps the stored client secret when the field is left empty.
+    const edited = await configure({ ...FORMS.sentinelIngestion(), client_secret: '', id });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await update(id, 'delete');
+  });
+
+  it("records the admin's IP and device with the Hub's own console actions", async () => {
+    const ua =
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    const saved = await send<ToolReply>(
+      hub,
+      '/siem/tools/configure/',
+      { team_slug: TEAM, ...FORMS.sumo() },
+      { ...admin, 'user-agent': ua },
+    );
+    const id = (saved.body.data as SiemTool).id;
+    const [row] = await db.query<{ ip: string; device: string }>(
+      "select ip, device from event_log where team_slug = $1 and activity in ('siem.configured', 'siem.updated') order by seq desc limit 1",
+      [TEAM],
+    );
+    expect(row).toEqual({ ip: '127.0.0.1', device: 'Chrome 131 on macOS' });
+    await update(id, 'delete');
+  });
+
   it('validates the form as spec §5 says', async () => {
     for (const bad of [
       { ...FORMS.splunk(), port: '123456' },
@@ -152,6 +216,11 @@ describe('the form and failures', () => {
       { siem_tool: 'azure_sentinel', workspace_id: '', key: 'x' },
       { siem_tool: 'qradar', url: 'https://example.com', log_source_identifier: 'x' },
       { ...FORMS.webhook(), token: '' },
+      { ...FORMS.sentinelIngestion(), dcr_immutable_id: 'my-rule' },
+      { ...FORMS.sentinelIngestion(), stream_name: 'LatchkeyEvents' },
+      { ...FORMS.sentinelIngestion(), dce_endpoint: 'http://127.0.0.1' },
+      { ...FORMS.sentinelIngestion(), tenant_id: '' },
+      { ...FORMS.sentinelIngestion(), client_secret: '' },
     ]) {
       const res = await configure(bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);

@@ -1,7 +1,8 @@
-import { AUX_SERVICES, type AuxService } from '@latchkey/contracts';
+import { AUX_SERVICES, type AuxService, type Scope } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { HubSessionsService } from '../auth/index.ts';
 import { servicesFor } from '../connector/index.ts';
+import { recoveryRepository } from '../recovery/index.ts';
 import { type RegistrationRow, registrationsRepository as repo } from '../registrations/index.ts';
 
 /** What the licence server's signed calls change once they are verified, and the console's delete-connector call. */
@@ -29,11 +30,22 @@ export function createIntegrationService(db: Db, version: string, sessions: HubS
       return state(registration.team_slug);
     },
 
-    async revokeSessions(teamSlug: string, match: { session_ids?: string[] | undefined; user_id?: string | undefined }) {
+    async revokeSessions(
+      teamSlug: string,
+      match: {
+        session_ids?: string[] | undefined;
+        user_id?: string | undefined;
+        admin?: { email: string; scopes: readonly Scope[] } | undefined;
+      },
+    ) {
       const revoked = await sessions.revokeFromServer(teamSlug, {
         sessionIds: match.session_ids ?? [],
         userId: match.user_id ?? null,
       });
+      // One recovery role: the server's recovery_agent scope. Without it, no place in the recovery group.
+      if (match.admin && !match.admin.scopes.includes('recovery_agent')) {
+        await recoveryRepository.removeAdminsByEmail(db, teamSlug, match.admin.email);
+      }
       return { revoked };
     },
 

@@ -153,6 +153,15 @@ export const recoveryRepository = {
     return rows.length > 0;
   },
 
+  /** The server took the recovery role away: every place of this email in the team's recovery group goes. */
+  async removeAdminsByEmail(q: Queryable, teamSlug: string, email: string): Promise<number> {
+    const rows = await q.query('delete from recovery_admins where team_slug = $1 and email = $2 returning id', [
+      teamSlug,
+      email.toLowerCase(),
+    ]);
+    return rows.length;
+  },
+
   /** The accepting device still holds its key: the group secret was encrypted to it. */
   async adminDeviceHasKey(q: Queryable, deviceId: string): Promise<boolean> {
     const rows = await q.query('select 1 from devices where id = $1 and public_key is not null and revoked_at is null', [

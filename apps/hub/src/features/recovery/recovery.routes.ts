@@ -18,13 +18,21 @@ import {
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
 import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
+import type { RoleCheck } from '../auth/index.ts';
 import { type DeviceGuard, requireDevice } from '../devices/index.ts';
 import { createRecoveryService } from './recovery.service.ts';
 import type { RecoveryNotifier } from './recovery-notifier.ts';
 
 /** Account recovery's calls: the members' apps (device credential) and the console (Hub token). */
-export function recoveryRoutes(router: Router, guard: HubGuard, deviceGuard: DeviceGuard, db: Db, notifier: RecoveryNotifier) {
-  const recovery = createRecoveryService(db, notifier);
+export function recoveryRoutes(
+  router: Router,
+  guard: HubGuard,
+  deviceGuard: DeviceGuard,
+  db: Db,
+  notifier: RecoveryNotifier,
+  roleCheck: RoleCheck,
+) {
+  const recovery = createRecoveryService(db, notifier, roleCheck);
   const team = (ctx: Parameters<typeof requireHubCaller>[0]) => requireHubCaller(ctx).teamSlug;
 
   // ── the apps ──
@@ -51,7 +59,7 @@ export function recoveryRoutes(router: Router, guard: HubGuard, deviceGuard: Dev
   router.handle(recoveryAdminsEndpoint, guard, async ({ input, ctx }) => recovery.adminsPage(team(ctx), input));
   router.handle(recoveryCreateAdminRequestEndpoint, guard, async ({ input, ctx }) => {
     const caller = requireHubCaller(ctx);
-    return recovery.addAdminRequest(caller.teamSlug, caller.email, input);
+    return recovery.addAdminRequest(caller, input);
   });
   router.handle(recoveryFetchAdminRequestsEndpoint, guard, async ({ ctx }) => recovery.pendingAdminRequests(team(ctx)));
   router.handle(recoveryRemoveAdminEndpoint, guard, async ({ input, ctx }) =>

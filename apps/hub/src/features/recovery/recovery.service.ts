@@ -6,8 +6,11 @@ import type {
   recoveryRequestsEndpoint,
 } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
+import type { HubCaller } from '../../http/guard.ts';
+import type { RoleCheck } from '../auth/index.ts';
 import { type DeviceCaller, devicesRepository } from '../devices/index.ts';
 import { recordHubEvents } from '../events/index.ts';
+import { registrationsRepository } from '../registrations/index.ts';
 import { type AdminRow, type RequestRow, recoveryRepository as repo } from './recovery.repository.ts';
 import type { RecoveryNotifier } from './recovery-notifier.ts';
 
@@ -26,7 +29,27 @@ const notFound = (what: string, key: string) => new AppError('not_found', `No su
  * manages the recovery group (members nominated by request, who approve from their device) and
  * the link expiry and notification settings.
  */
-export function createRecoveryService(db: Db, notifier: RecoveryNotifier) {
+export function createRecoveryService(db: Db, notifier: RecoveryNotifier, roleCheck: RoleCheck) {
+  /**
+   * The licence server is the source of truth for roles: only a holder of recovery_agent there may
+   * join the recovery group. A server that cannot answer refuses the nomination (fail closed).
+   */
+  async function requireRecoveryRole(caller: Pick<HubCaller, 'registrationId' | 'teamSlug'>, email: string) {
+    const registration = await registrationsRepository.findById(db, caller.registrationId);
+    const verdict = registration ? await roleCheck(registration, caller.teamSlug, email) : 'unreachable';
+    if (verdict === 'unreachable')
+      throw new AppError(
+        'server_unreachable',
+        'The Hub cannot reach the licence server to confirm this person holds the recovery role. Try again shortly.',
+      ).shows('errors.recovery_role_unconfirmed');
+    if (!verdict.scopes.includes('recovery_agent'))
+      throw new AppError(
+        'recovery_role_required',
+        'Only an administrator with the Recovery admin role can join the recovery group.',
+        409,
+      ).shows('errors.recovery_role_required');
+  }
+
   return {
     // ── the apps ──
     async openRequest(device: DeviceCaller) {
@@ -144,7 +167,12 @@ export function createRecoveryService(db: Db, notifier: RecoveryNotifier) {
       return { results: rows.map(toAdmin), total, pages: all ? 1 : Math.ceil(total / input.page_size) };
     },
 
-    async addAdminRequest(team: string, by: string, input: EndpointArgs<typeof recoveryCreateAdminRequestEndpoint>) {
+    async addAdminRequest(
+      caller: Pick<HubCaller, 'registrationId' | 'teamSlug' | 'email'>,
+      input: EndpointArgs<typeof recoveryCreateAdminRequestEndpoint>,
+    ) {
+      const { teamSlug: team, email: by } = caller;
+      await requireRecoveryRole(caller, input.email);
       const withKeys = await devicesRepository.emailsWithKeys(db, team, [input.email]);
       if (!withKeys.has(input.email)) {
         throw new AppError('user_key_missing', 'This member has no device with a public key yet.', 400).shows(

@@ -1,7 +1,7 @@
 import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
-import { createHubDb, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import { consoleSessions, createHubDb, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
 
 let db: Db;
 let hub: RunningHub;
@@ -138,6 +138,32 @@ describe('recovery admins', () => {
     );
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'user_key_missing' });
+  });
+
+  it('refuses a member who does not hold the Recovery admin role on the server, and fails closed when it cannot ask', async () => {
+    await registerDevice(hub, 'ivo@northwind.example', { publicKey: 'aXZvLWtleQ==' });
+    const nominate = () =>
+      send(
+        hub,
+        '/recovery/create/admin/request/',
+        { team_slug: TEAM, email: 'ivo@northwind.example', teamuser_id: 'ivo' },
+        admin,
+      );
+    consoleSessions.roles.set('ivo@northwind.example', ['admin']);
+    try {
+      const refused = await nominate();
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'recovery_role_required', message_key: 'errors.recovery_role_required' });
+      consoleSessions.roles.set('ivo@northwind.example', ['recovery_agent']);
+      consoleSessions.down = true;
+      const unreachable = await nominate();
+      expect(unreachable.status).toBe(503);
+      expect(unreachable.body).toMatchObject({ code: 'server_unreachable' });
+    } finally {
+      consoleSessions.down = false;
+      consoleSessions.roles.delete('ivo@northwind.example');
+    }
+    expect((await send(hub, '/recovery/fetch/admin/request/', { team_slug: TEAM }, admin)).body).toEqual({ requests: [] });
   });
 
   it('is added by request and becomes active when the member approves from a device with a key', async () => {

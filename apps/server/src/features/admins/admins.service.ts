@@ -126,8 +126,9 @@ export function createAdminsService(db: Db, { hubSessions, mail, consoleUrl }: A
         await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_removed', email, { scopes: admin.scopes });
         return admin.user_id;
       });
-      // Their Hub sessions for this team end with their console sessions.
-      if (removed) await hubSessions.sessionsEnded({ teamId: caller.team.id, userId: removed });
+      // Their Hub sessions for this team end with their console sessions, and with no scope left the
+      // Hub's recovery group loses them too (the server's role is the one source of truth).
+      if (removed) await hubSessions.sessionsEnded({ teamId: caller.team.id, userId: removed, admin: { email, scopes: [] } });
       return { code: 'updated' as const };
     },
 

@@ -25,10 +25,12 @@ export function authRoutes(router: Router, guard: Guard, auth: ReturnType<typeof
   router.handle(u2fSignInOptionsEndpoint, guard, ({ input, request }) => auth.securityKeyOptions(input, request.ip));
   router.handle(verifyU2fEndpoint, guard, ({ input, request }) => auth.verifySecurityKey(input, request.ip));
   router.handle(refreshTokenEndpoint, guard, ({ input }) => sessions.rotate(input.refresh_token));
-  router.handle(signoutEndpoint, guard, async ({ ctx, request }) => {
+  router.handle(signoutEndpoint, guard, async ({ ctx, input, request }) => {
     if (ctx) {
       await sessions.revoke(ctx.sessionId, 'signed_out');
-      await auth.recordSignOut(ctx, request.ip);
+      // A team switch is its own event (issue 12), else the sign-out.
+      if (input.reason === 'team_switch') await auth.recordTeamSwitch(ctx, request.ip, input.to_team ?? '');
+      else await auth.recordSignOut(ctx, request.ip);
     }
     return { code: 'signed_out' as const };
   });

@@ -209,6 +209,29 @@ export function createAuthService({
     return { token, team_slug: team.slug, aux_code };
   }
 
+  /** Password + one backup code, for the admin who lost the authenticator; each code works once. */
+  async function recoveryCodeSignIn(
+    input: { email: string; password: string; team_slug: string; recovery_code: string },
+    ip: string,
+  ) {
+    const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
+    await checkPassword(user, input.password, team, ip);
+    const valid = await limited(
+      'backup_code',
+      user,
+      team,
+      ip,
+      async () =>
+        totpOn(user) &&
+        (await accountRepository.useRecoveryCode(db, user.id, codes.candidates(recoveryCodeInput(user.id, input.recovery_code)))),
+    );
+    if (!valid) {
+      await failed('code_invalid', ip, user, team.id);
+      throw new AppError('code_invalid', 'The backup code is invalid or was already used.');
+    }
+    return finish(user, team, ip, 'password_backup_code');
+  }
+
   return {
     async checkEmail(input: EndpointInput<typeof loginEndpoint>, ip: string): Promise<EndpointOutput<typeof loginEndpoint>> {
       if (input.on_boarding_verification) return startOnboarding(input.on_boarding_verification, ip);
@@ -250,13 +273,23 @@ export function createAuthService({
     async verifyOtp(
       input: {
         email: string;
-        otp: string;
+        otp?: string | undefined;
         password?: string | undefined;
         team_slug: string;
         on_boarding_verification?: string | undefined;
+        recovery_code?: string | undefined;
       },
       ip: string,
     ): Promise<LoginSuccess | { code: 'set_password_first'; set_auth_token: string }> {
+      // Spec §7: verify/otp also takes recovery_code — the admin who lost the authenticator signs in with
+      // the password and one backup code (each works once), the same check as verify/recovery/code/.
+      if (input.recovery_code !== undefined) {
+        return recoveryCodeSignIn(
+          { email: input.email, password: input.password ?? '', team_slug: input.team_slug, recovery_code: input.recovery_code },
+          ip,
+        );
+      }
+      const otp = input.otp ?? '';
       const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
       const needsFirstPassword = user.auth_type === 'password' && !user.password_hash;
       if (user.auth_type === 'password' && !needsFirstPassword) await checkPassword(user, input.password, team, ip);
@@ -273,7 +306,7 @@ export function createAuthService({
           code !== undefined &&
           code.expires_at.getTime() > Date.now() &&
           (await repo.spendEmailCodeAttempt(db, code.id, MAX_CODE_ATTEMPTS)) &&
-          codes.matches(code.code_hash, emailCodeInput(user.id, team.id, input.otp)) &&
+          codes.matches(code.code_hash, emailCodeInput(user.id, team.id, otp)) &&
           (await repo.useEmailCode(db, code.id))
         );
       });
@@ -341,6 +374,21 @@ export function createAuthService({
 
     recordSignOut: (caller: { userId: string; email: string; team: { id: string } }, ip: string) =>
       users.recordSecurityEvent(db, { kind: 'sign_out', email: caller.email, userId: caller.userId, teamId: caller.team.id, ip }),
+
+    /** The admin left this team for another (the console signs out with reason team_switch first). */
+    recordTeamSwitch: (
+      caller: { userId: string; email: string; team: { id: string; slug: string } },
+      ip: string,
+      toTeam: string,
+    ) =>
+      users.recordSecurityEvent(db, {
+        kind: 'team_switch',
+        email: caller.email,
+        userId: caller.userId,
+        teamId: caller.team.id,
+        ip,
+        detail: { from_team: caller.team.slug, to_team: toTeam },
+      }),
 
     /** /login/set-password: the token of set_password_first, then the new password signs in. */
     async setFirstPasswordAndSignIn(
@@ -410,27 +458,6 @@ export function createAuthService({
       return finish(user, team, ip, 'password_totp');
     },
 
-    async verifyRecoveryCode(input: { email: string; password: string; team_slug: string; recovery_code: string }, ip: string) {
-      const { user, team } = await userAndTeam(input.email, input.team_slug, ip);
-      await checkPassword(user, input.password, team, ip);
-      const valid = await limited(
-        'backup_code',
-        user,
-        team,
-        ip,
-        async () =>
-          totpOn(user) &&
-          (await accountRepository.useRecoveryCode(
-            db,
-            user.id,
-            codes.candidates(recoveryCodeInput(user.id, input.recovery_code)),
-          )),
-      );
-      if (!valid) {
-        await failed('code_invalid', ip, user, team.id);
-        throw new AppError('code_invalid', 'The backup code is invalid or was already used.');
-      }
-      return finish(user, team, ip, 'password_backup_code');
-    },
+    verifyRecoveryCode: recoveryCodeSignIn,
   };
 }

@@ -57,12 +57,16 @@ export async function seedSignInDemo(tx: Queryable): Promise<void> {
 /**
  * Alpine Ski House, a demo team without SSO for the SSO connector walk-through (issue 13): Fiona, its
  * super admin, sets up a connector against an identity provider and enforces it; Felix, an admin,
- * then signs in by SSO. Kept apart from Contoso, whose seeded connector the sign-in routes use.
+ * then signs in by SSO. Gus is an admin of Alpine Ski House too, and the super admin of a second
+ * team, Alpine Rentals (no SSO), from which he switches into Alpine Ski House once it enforces SSO.
+ * Kept apart from Contoso, whose seeded connector the sign-in routes use.
  */
 export const SSO_DEMO = {
   team: { slug: 'alpine', name: 'Alpine Ski House' },
+  otherTeam: { slug: 'alpine-rentals', name: 'Alpine Rentals' },
   fiona: 'fiona@alpine.example',
   felix: 'felix@alpine.example',
+  gus: 'gus@alpine.example',
 } as const;
 
 export async function seedSsoDemo(tx: Queryable): Promise<void> {
@@ -73,14 +77,25 @@ export async function seedSsoDemo(tx: Queryable): Promise<void> {
   );
   if (!team) return;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const [other] = await tx.query<{ id: string }>(
+    `insert into teams (slug, name, team_type, organization_type, valid_till)
+     values ($1, $2, 'organization', 'standard', '2027-06-30') returning id`,
+    [SSO_DEMO.otherTeam.slug, SSO_DEMO.otherTeam.name],
+  );
   for (const [email, name, scope] of [
     [SSO_DEMO.fiona, 'Fiona Walsh', 'super_admin'],
     [SSO_DEMO.felix, 'Felix Braun', 'admin'],
+    [SSO_DEMO.gus, 'Gus Keller', 'admin'],
   ] as const) {
     const [user] = await tx.query<{ id: string }>(
       "insert into users (email, name, password_hash, auth_type) values ($1, $2, $3, 'password') returning id",
       [email, name, passwordHash],
     );
     await tx.query('insert into team_admins (team_id, user_id, scopes) values ($1, $2, $3)', [team.id, user?.id, [scope]]);
+    if (email === SSO_DEMO.gus)
+      await tx.query("insert into team_admins (team_id, user_id, scopes) values ($1, $2, array['super_admin'])", [
+        other?.id,
+        user?.id,
+      ]);
   }
 }

@@ -25,12 +25,45 @@ export const eventsRepository = {
     return rows.map((r) => r.team_id);
   },
 
-  async batch(q: Queryable, teamId: string, limit: number): Promise<{ seq: string; event: OutboxEvent }[]> {
-    return q.query('select seq::text as seq, event from event_outbox where team_id = $1 order by seq limit $2', [teamId, limit]);
+  /** Rows after `afterSeq` in order: a Hub's next batch from its cursor. */
+  async batchAfter(
+    q: Queryable,
+    teamId: string,
+    afterSeq: string,
+    limit: number,
+  ): Promise<{ seq: string; event: OutboxEvent }[]> {
+    return q.query(
+      // Ordered by the column, not by the text alias: '10' sorts before '9'.
+      'select seq::text as seq, event from event_outbox where team_id = $1 and seq > $2::bigint order by event_outbox.seq limit $3',
+      [teamId, afterSeq, limit],
+    );
   },
 
-  async remove(q: Queryable, teamId: string, upToSeq: string): Promise<void> {
-    await q.query('delete from event_outbox where team_id = $1 and seq <= $2::bigint', [teamId, upToSeq]);
+  /** How far a Hub has taken the team's outbox ('0': nothing yet). */
+  async cursor(q: Queryable, teamId: string, credentialId: string): Promise<string> {
+    const [row] = await q.query<{ seq: string }>(
+      'select delivered_seq::text as seq from event_outbox_cursors where team_id = $1 and credential_id = $2',
+      [teamId, credentialId],
+    );
+    return row?.seq ?? '0';
+  },
+
+  async advance(q: Queryable, teamId: string, credentialId: string, seq: string): Promise<void> {
+    await q.query(
+      `insert into event_outbox_cursors (team_id, credential_id, delivered_seq) values ($1, $2, $3::bigint)
+       on conflict (team_id, credential_id) do update set delivered_seq = greatest(event_outbox_cursors.delivered_seq, excluded.delivered_seq)`,
+      [teamId, credentialId, seq],
+    );
+  },
+
+  /** Deletes the rows every one of these Hubs has taken (a Hub without a cursor has taken none). */
+  async pruneDelivered(q: Queryable, teamId: string, credentialIds: string[]): Promise<void> {
+    await q.query(
+      `delete from event_outbox where team_id = $1 and seq <= (
+         select min(coalesce(c.delivered_seq, 0)) from unnest($2::text[]) as h (credential_id)
+         left join event_outbox_cursors c on c.team_id = $1 and c.credential_id = h.credential_id)`,
+      [teamId, credentialIds],
+    );
   },
 
   async count(q: Queryable, teamId: string): Promise<number> {

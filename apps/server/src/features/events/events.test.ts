@@ -1,3 +1,4 @@
+import { deviceFromUserAgent } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/index.ts';
@@ -86,6 +87,85 @@ describe('the server records its actions and the Hub gets them', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await atHub('group.created')).length).toBe(before);
   });
+});
+
+const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+/** A console call as a browser makes it: its User-Agent says which device. */
+const asBrowser = (path: string, body: unknown, access: string) =>
+  fetch(h.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}`, 'user-agent': FIREFOX_WINDOWS },
+    body: JSON.stringify(body),
+  });
+type HubRow = { actor: string; ip: string; device: string; detail: Record<string, unknown>; target: string };
+const hubRows = async (activity: string) =>
+  (await h.hub?.db.query<HubRow>(
+    "select actor, ip, device, detail, target from event_log where team_slug = 'northwind' and activity = $1",
+    [activity],
+  )) ?? [];
+
+describe('where a console action came from, team switches', () => {
+  test('a console action carries the request IP and the device from its User-Agent', async () => {
+    expect((await asBrowser('/api/v1/team/group/create/', { group: 'From Firefox' }, token)).status).toBe(200);
+    const rows = await until(
+      () => hubRows('group.created'),
+      (r) => r.some((e) => e.target === 'From Firefox'),
+    );
+    expect(rows.find((e) => e.target === 'From Firefox')).toMatchObject({ ip: '127.0.0.1', device: 'Firefox 133 on Windows' });
+  });
+
+  test('a team switch is its own event (not a sign-out), with the team switched to', async () => {
+    const session = (await h.signIn(DEMO_ADMINS.superAdmin)).token.access;
+    const signOutsBefore = (
+      await until(
+        () => hubRows('auth.sign_out'),
+        () => true,
+      )
+    ).length;
+    const res = await asBrowser('/api/v1/user/signout/', { reason: 'team_switch', to_team: 'contoso' }, session);
+    expect(res.status).toBe(200);
+    const rows = await until(
+      () => hubRows('auth.team_switch'),
+      (r) => r.length > 0,
+    );
+    expect(rows[0]).toMatchObject({
+      actor: DEMO_ADMINS.superAdmin,
+      ip: '127.0.0.1',
+      device: 'Firefox 133 on Windows',
+      detail: { from_team: 'northwind', to_team: 'contoso' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await hubRows('auth.sign_out')).length).toBe(signOutsBefore);
+    // The session ended all the same.
+    expect((await asBrowser('/api/v1/team/group/create/', { group: 'After switch' }, session)).status).toBe(401);
+  });
+});
+
+test('devices from User-Agents', () => {
+  expect(deviceFromUserAgent(FIREFOX_WINDOWS)).toBe('Firefox 133 on Windows');
+  expect(
+    deviceFromUserAgent(
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    ),
+  ).toBe('Chrome 131 on macOS');
+  expect(
+    deviceFromUserAgent(
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+    ),
+  ).toBe('Edge 131 on Windows');
+  expect(
+    deviceFromUserAgent(
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+    ),
+  ).toBe('Safari 17 on iOS');
+  expect(
+    deviceFromUserAgent(
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+    ),
+  ).toBe('Chrome 131 on Linux');
+  expect(deviceFromUserAgent('curl/8.5.0')).toBe('curl 8.5.0');
+  expect(deviceFromUserAgent('')).toBe('');
+  expect(deviceFromUserAgent(undefined)).toBe('');
 });
 
 test('action names map to activities and components', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '@latchkey/runtime';
+import { currentRequestOrigin, deviceFromUserAgent, type Queryable } from '@latchkey/runtime';
 import { type OutboxEvent, eventsRepository as repo } from './events.repository.ts';
 
 /**
@@ -24,8 +24,11 @@ export interface ServerEvent {
 /**
  * Records an event in `q`, the caller's transaction: it reaches the team's Hub if and only if the
  * change commits, even when the Hub is down meanwhile (outbox → job → signed call, idempotent by id).
+ * Made while handling a console request, the event carries that request's IP address and device
+ * (from its User-Agent) unless the caller gives them; a job's events carry none.
  */
 export async function recordEvent(q: Queryable, e: ServerEvent): Promise<void> {
+  const origin = currentRequestOrigin();
   await repo.insert(q, e.teamId, {
     id: randomUUID(),
     actor: e.actor.slice(0, 320),
@@ -33,8 +36,8 @@ export async function recordEvent(q: Queryable, e: ServerEvent): Promise<void> {
     activity: e.activity,
     component: e.component,
     target: (e.target ?? '').slice(0, 320),
-    ip: (e.ip ?? '').slice(0, 64),
-    device: (e.device ?? '').slice(0, 200),
+    ip: (e.ip || origin.ip || '').slice(0, 64),
+    device: (e.device || deviceFromUserAgent(origin.userAgent)).slice(0, 200),
     occurred_at: new Date().toISOString(),
     outcome: e.outcome ?? 'success',
     detail: e.detail ?? {},

@@ -7,6 +7,7 @@ import {
   hubRevokeSessionsEndpoint,
   hubSetServicesEndpoint,
   hubVerifyEndpoint,
+  type Scope,
 } from '@latchkey/contracts';
 import { AppError, currentRequestId, REQUEST_ID_HEADER, signCall } from '@latchkey/runtime';
 import type { z } from 'zod';
@@ -113,8 +114,11 @@ export function createHubClient(key: ServerKey) {
     /** The team's events recorded here (event logs, issue 12); the Hub stores each id once. */
     sendEvents: (hub: HubTarget, teamSlug: string, events: z.input<typeof hubEventsFeedEndpoint.input>['events']) =>
       ask(hub, teamSlug, hubEventsFeedEndpoint.path, { team_slug: teamSlug, events }, hubEventsFeedEndpoint.output),
-    revokeSessions: (hub: HubTarget, teamSlug: string, match: { session_ids?: string[]; user_id?: string }) =>
-      ask(hub, teamSlug, hubRevokeSessionsEndpoint.path, { team_slug: teamSlug, ...match }, hubRevokeSessionsEndpoint.output),
+    revokeSessions: (
+      hub: HubTarget,
+      teamSlug: string,
+      match: { session_ids?: string[]; user_id?: string; admin?: { email: string; scopes: Scope[] } },
+    ) => ask(hub, teamSlug, hubRevokeSessionsEndpoint.path, { team_slug: teamSlug, ...match }, hubRevokeSessionsEndpoint.output),
   };
 }
 export type HubClient = ReturnType<typeof createHubClient>;

@@ -1,3 +1,4 @@
+import type { Scope } from '@latchkey/contracts';
 import { AppError, type Db, type Jobs } from '@latchkey/runtime';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HubClient } from './hub-client.ts';
@@ -13,6 +14,13 @@ export interface SessionsEnded {
   sessionIds?: string[];
   /** Every Hub session of this admin (in the team, or in every team) ends. */
   userId?: string;
+  /** The admin's role changed: their email and scopes now (the Hub's recovery group follows `recovery_agent`). */
+  admin?: AdminRole;
+}
+
+export interface AdminRole {
+  email: string;
+  scopes: Scope[];
 }
 
 /** One Hub to tell: the payload of a durable job, so it is retried until that Hub acknowledges. */
@@ -21,6 +29,7 @@ interface HubRevocation {
   teamSlug: string;
   sessionIds?: string[];
   userId?: string;
+  admin?: AdminRole;
 }
 
 /**
@@ -40,6 +49,7 @@ export function createHubSessionEnder(db: Db, client: HubClient, jobs: Jobs, log
         await client.revokeSessions(hub, r.teamSlug, {
           ...(r.sessionIds?.length ? { session_ids: r.sessionIds } : {}),
           ...(r.userId ? { user_id: r.userId } : {}),
+          ...(r.admin ? { admin: r.admin } : {}),
         });
       } catch (error) {
         // A Hub that no longer knows this credential holds none of its sessions: retrying cannot help.
@@ -69,6 +79,7 @@ export function createHubSessionEnder(db: Db, client: HubClient, jobs: Jobs, log
           teamSlug: hub.team_slug,
           ...(ended.sessionIds?.length ? { sessionIds: ended.sessionIds } : {}),
           ...(ended.userId ? { userId: ended.userId } : {}),
+          ...(ended.admin ? { admin: ended.admin } : {}),
         });
       }
     },

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { type HubTokens, hubSessionCheckEndpoint, type LoginSuccess } from '@latchkey/contracts';
+import { type HubTokens, hubAdminRoleEndpoint, hubSessionCheckEndpoint, type LoginSuccess } from '@latchkey/contracts';
 import { signCall } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
@@ -58,8 +58,27 @@ describe('ending the console session ends the Hub session at once', () => {
   });
 
   test('removal of a recovery agent, who then cannot approve recovery requests', async () => {
+    // One recovery role (issue 17): the agent is also in the Hub's recovery group, beside another member.
+    const hubDb = h.hub?.db;
+    if (!hubDb) throw new Error('no Hub');
+    const inGroup = async () =>
+      (
+        await hubDb.query<{ email: string }>(`select email from recovery_admins where team_slug = 'northwind' order by email`)
+      ).map((r) => r.email);
+    for (const email of [DEMO_ADMINS.recoveryAgent, 'ines.andersen@northwind.example']) {
+      await hubDb.query(
+        `insert into recovery_admins (team_slug, email, teamuser_id, state, requested_by, accepted_at)
+         values ('northwind', $1, $1, 'active', $2, now())`,
+        [email, DEMO_ADMINS.superAdmin],
+      );
+    }
     const { hub } = await signInBoth(DEMO_ADMINS.recoveryAgent);
     const { console: sup } = await signInBoth(DEMO_ADMINS.superAdmin);
+    // A sign-out changes no role: the group stays.
+    const other = await signInBoth(DEMO_ADMINS.admin);
+    expect((await h.post('/api/v1/user/signout/', {}, other.console.token.access)).status).toBe(200);
+    await expectHubSessionEnded(other.hub);
+    expect(await inGroup()).toEqual(['ines.andersen@northwind.example', DEMO_ADMINS.recoveryAgent].sort());
     const removed = await h.post(
       '/organization/admin/user/remove/',
       { action: 'remove_admin', email: DEMO_ADMINS.recoveryAgent },
@@ -67,6 +86,8 @@ describe('ending the console session ends the Hub session at once', () => {
     );
     expect(removed.status).toBe(200);
     await expectHubSessionEnded(hub);
+    // The server took the role away: the Hub's recovery group no longer holds them; the others stay.
+    await expect.poll(inGroup, { timeout: 3_000 }).toEqual(['ines.andersen@northwind.example']);
     const approve = await hubPost(
       '/organization/recovery/admin/request/',
       { team_slug: 'northwind', emails: ['ines.andersen@northwind.example'], state: 'approved' },
@@ -238,5 +259,52 @@ describe('the Hub to server channel (session check)', () => {
     await h.post('/api/v1/user/signout/', {}, c.token.access);
     const after = signed(hubKey, b);
     expect(await (await check(after.token, after.json)).json()).toEqual({ live: false, scopes: [], absolute_expires_at: null });
+  });
+});
+
+describe('the Hub to server channel (admin role): the recovery group follows recovery_agent', () => {
+  // An earlier test gives Rory other scopes; here he holds recovery_agent again, as in the demo.
+  beforeAll(async () => {
+    await h.db.query(
+      `update team_admins set scopes = '{recovery_agent}' where user_id = (select id from users where email = $1)`,
+      [DEMO_ADMINS.recoveryAgent],
+    );
+  });
+  const PATH = hubAdminRoleEndpoint.path;
+  const ask = (token: string | undefined, json: string) =>
+    fetch(h.url + PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: json,
+    });
+  const signed = (key: KeyObject, b: object) => signCall(key, 'demo-hub', PATH, 'northwind', b);
+
+  test("answers the email's scopes to the Hub's key only; refuses unsigned, foreign-signed and replayed calls", async () => {
+    const hubKey = h.hub?.key as KeyObject;
+    const rory = { team_slug: 'northwind', email: DEMO_ADMINS.recoveryAgent };
+    const good = signed(hubKey, rory);
+    const ok = await ask(good.token, good.json);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { scopes: string[] }).scopes).toContain('recovery_agent');
+    expect((await ask(good.token, good.json)).status).toBe(401);
+    expect((await ask(undefined, JSON.stringify(rory))).status).toBe(401);
+    const stranger = signed(generateKeyPairSync('ed25519').privateKey, rory);
+    expect((await ask(stranger.token, stranger.json)).status).toBe(401);
+    const mine = signed(h.serverKey, rory);
+    expect((await ask(mine.token, mine.json)).status).toBe(401);
+    const member = signed(hubKey, { team_slug: 'northwind', email: 'nobody.here@northwind.example' });
+    expect(await (await ask(member.token, member.json)).json()).toEqual({ scopes: [] });
+  });
+
+  test('the real Hub refuses to nominate someone without the role, asking the real server', async () => {
+    const { hub } = await signInBoth(DEMO_ADMINS.superAdmin);
+    const nominate = (email: string) =>
+      hubPost('/recovery/create/admin/request/', { team_slug: 'northwind', email, teamuser_id: email }, hub.access);
+    const refused = await nominate(DEMO_ADMINS.superAdmin);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: 'recovery_role_required', message_key: 'errors.recovery_role_required' });
+    // Rory holds recovery_agent: the role check passes and the Hub's own rules answer (already in the group, or no key yet).
+    const rory = await nominate(DEMO_ADMINS.recoveryAgent);
+    expect(((await rory.json()) as { code?: string }).code).not.toBe('recovery_role_required');
   });
 });

@@ -139,6 +139,16 @@ export const integrationRepository = {
     return rows.map((r) => r.team_id);
   },
 
+  /** The admin scopes an email holds in a team now; none for a member who is not an admin. */
+  async adminScopes(q: Queryable, teamId: string, email: string): Promise<Scope[]> {
+    const [row] = await q.query<{ scopes: Scope[] | null }>(
+      `select ta.scopes from team_admins ta join users u on u.id = ta.user_id
+       where ta.team_id = $1 and lower(u.email) = lower($2)`,
+      [teamId, email],
+    );
+    return row?.scopes ?? [];
+  },
+
   /** A console session as a Hub's check sees it: its user, team, end, and the admin's scopes now. */
   async consoleSession(
     q: Queryable,

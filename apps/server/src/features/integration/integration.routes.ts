@@ -8,12 +8,14 @@ import {
   enableAuxServicesEndpoint,
   HOSTED_HUB_KEY,
   hostingPreferencesEndpoint,
+  hubAdminRoleEndpoint,
   hubSessionCheckEndpoint,
   teamServiceEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
 import { type Guard, requireCaller } from '../../http/guard.ts';
 import { createIntegrationService, type IntegrationOptions } from './integration.service.ts';
+import { adminRole } from './role-check.ts';
 import { checkConsoleSession } from './session-check.ts';
 
 /** /integration: super admin or integrator (RULES.integration), every rule in the service. */
@@ -35,6 +37,7 @@ export function integrationRoutes(router: Router, guard: Guard, db: Db, options:
   );
   // A Hub's signed question about a console session (no console session of its own).
   router.handle(hubSessionCheckEndpoint, guard, ({ input, request }) => checkConsoleSession(db, request, input));
+  router.handle(hubAdminRoleEndpoint, guard, ({ input, request }) => adminRole(db, request, input));
   router.handle(hostingPreferencesEndpoint, guard, ({ ctx, input }) => hubs.hosting(requireCaller(ctx), input.hosting));
   router.handle(enableAuxServicesEndpoint, guard, ({ ctx, input }) =>
     hubs.enable(requireCaller(ctx), input.credential_id, input.services),

@@ -1,7 +1,8 @@
 import { type EndpointOutput, hubSessionCheckEndpoint } from '@latchkey/contracts';
-import { acceptSignedCall, bearerOf, type Db, JWS_TYP, jwsKid, publicKeyOf, unauthorized } from '@latchkey/runtime';
+import type { Db } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 import { integrationRepository as repo } from './integration.repository.ts';
+import { acceptHubCall } from './signed-hub-call.ts';
 
 type Verdict = EndpointOutput<typeof hubSessionCheckEndpoint>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,14 +17,7 @@ export async function checkConsoleSession(
   request: FastifyRequest,
   input: { team_slug: string; sid: string; user_id: string },
 ): Promise<Verdict> {
-  const token = bearerOf(request.headers.authorization);
-  const kid = token ? jwsKid(token, JWS_TYP.call) : null;
-  const hub = kid ? await repo.findSetUp(db, kid) : undefined;
-  const key = publicKeyOf(hub?.hub_key);
-  const invalid = () => unauthorized('The call is not signed by a Hub of this team.');
-  if (!token || !hub || !key || hub.team_slug !== input.team_slug) throw invalid();
-  const expected = { path: hubSessionCheckEndpoint.path, teamSlug: input.team_slug, body: request.body };
-  if (!(await acceptSignedCall(db, token, key, expected))) throw invalid();
+  const hub = await acceptHubCall(db, request, hubSessionCheckEndpoint.path, input.team_slug);
 
   if (!UUID.test(input.sid)) return ended;
   const session = await repo.consoleSession(db, input.sid);

@@ -11,6 +11,7 @@ import {
 } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
+import { plainDetail, recordEvent } from '../events/index.ts';
 import { CONSENT_CALLBACK_PATH, type ConsentProviders } from './consent.ts';
 import { onboardingRepository as repo, type WizardRow } from './onboarding.repository.ts';
 
@@ -64,14 +65,26 @@ export function createOnboardingService(db: Db, options: OnboardingOptions) {
 
     async action(caller: Caller, input: EndpointArgs<typeof onboardingActionEndpoint>) {
       await wizardOf(caller);
-      await repo.recordEvent(db, {
-        teamId: caller.team.id,
-        userId: caller.userId,
-        stage: input.stage,
-        action: input.action,
-        event: input.event,
-        state: input.state,
-        payload: input.payload ?? {},
+      await db.transaction(async (tx) => {
+        await repo.recordEvent(tx, {
+          teamId: caller.team.id,
+          userId: caller.userId,
+          stage: input.stage,
+          action: input.action,
+          event: input.event,
+          state: input.state,
+          payload: input.payload ?? {},
+        });
+        // The team's event log has it too (issue 12), with the request's IP and device.
+        await recordEvent(tx, {
+          teamId: caller.team.id,
+          actor: caller.email,
+          activity: `onboarding.${input.action}`,
+          component: 'onboarding',
+          target: input.stage,
+          outcome: input.state === 'failed' ? 'failure' : 'success',
+          detail: { event: input.event, state: input.state, ...plainDetail(input.payload) },
+        });
       });
       return { code: 'recorded' as const };
     },

@@ -71,6 +71,22 @@ describe('onboarding wizard state (spec §3, §4, §7)', () => {
     expect(res.body).toEqual({ code: 'recorded' });
     const rows = await h.db.query('select stage, action, event, state, payload from onboarding_events order by id');
     expect(rows).toEqual([{ stage: 'setup', action: 'download', event: 'click', state: 'success', payload: { os: 'windows' } }]);
+    // The team's event log has it too (issue 12: the outbox to its Hub), as the admin's onboarding event.
+    const logged = await h.db.query<{ event: Record<string, unknown> }>(
+      "select o.event from event_outbox o join teams t on t.id = o.team_id where t.slug = 'tailspin' and o.event->>'component' = 'onboarding'",
+    );
+    expect(logged.map((r) => r.event)).toEqual([
+      expect.objectContaining({
+        actor: ONBOARDING_DEMO.tailspin.superAdmin,
+        actor_type: 'admin',
+        activity: 'onboarding.download',
+        component: 'onboarding',
+        target: 'setup',
+        outcome: 'success',
+        ip: '127.0.0.1',
+        detail: { event: 'click', state: 'success', os: 'windows' },
+      }),
+    ]);
     expect((await post('/api/v2/onboarding/wizard/action/', { ...event, action: 'dance' }, 'tia')).status).toBe(400);
     expect((await post('/api/v2/onboarding/wizard/action/', { ...event, payload: { os: 'x', secret: 1 } }, 'tia')).status).toBe(
       400,

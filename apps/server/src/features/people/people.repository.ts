@@ -188,7 +188,7 @@ export const peopleRepository = {
       [teamId, actorId, action, JSON.stringify(detail), emails],
     );
     // The team's event log (issue 12): who did it, to whom (a group or logo change names the group or nothing).
-    const [actor] = await q.query<{ email: string }>('select email from users where id = $1', [actorId]);
+    const [actor] = actorId ? await q.query<{ email: string }>('select email from users where id = $1', [actorId]) : [];
     const { activity, component } = fromAction(action);
     const self = emails.length === 1 && emails[0] === actor?.email;
     const target = typeof detail.group === 'string' ? detail.group : '';

@@ -4,7 +4,9 @@ import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
 import { peopleRepository } from '../people/index.ts';
+import { createConnectorCache } from './scim-connector-cache.ts';
 import { type ConnectorRow, scimConnectorsRepository as repo } from './scim-connectors.repository.ts';
+import { createRequestLog } from './scim-request-log.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const toConnector = (r: ConnectorRow): ScimConnector => ({
@@ -25,7 +27,16 @@ const notFound = () => new AppError('not_found', 'No such SCIM connector in this
 export const newScimToken = (): string => `lkscim_${randomBytes(32).toString('base64url')}`;
 
 /** Connectors in the console: create (token shown once), rotate with an overlap, revoke, request log. */
-export function createScimConnectorsService(db: Db, codes: CodeHasher, tenantUrl: () => string) {
+export function createScimConnectorsService(
+  db: Db,
+  codes: CodeHasher,
+  tenantUrl: () => string,
+  onLogError: (error: unknown) => void = () => {},
+) {
+  // Every SCIM request needs its connector and leaves a log line: a short-lived cache and batched
+  // writes keep both off the request's path (issue 14's speed targets; docs/security.md).
+  const cache = createConnectorCache((hashes) => repo.byToken(db, hashes));
+  const log = createRequestLog(db, onLogError);
   const record = (caller: Caller, action: string, connector: ConnectorRow | { id: string; name: string; idp: string }) =>
     peopleRepository.recordEvents(db, caller.team.id, caller.userId, action, [caller.email], {
       connector: connector.id,
@@ -41,6 +52,7 @@ export function createScimConnectorsService(db: Db, codes: CodeHasher, tenantUrl
 
   return {
     async list(caller: Caller) {
+      await log.flush();
       return { results: (await repo.list(db, caller.team.id)).map(toConnector), tenant_url: tenantUrl() };
     },
 
@@ -65,6 +77,7 @@ export function createScimConnectorsService(db: Db, codes: CodeHasher, tenantUrl
         if (!row || row.revoked_at) throw notFound();
         await repo.rotate(tx, id, codes.hash(token), token.slice(-4), overlapHours);
       });
+      cache.clear();
       const row = await mustFind(caller, id);
       await record(caller, 'scim_token_rotated', row);
       return { connector: toConnector(row), token, tenant_url: tenantUrl() };
@@ -81,11 +94,13 @@ export function createScimConnectorsService(db: Db, codes: CodeHasher, tenantUrl
           idp: row.idp,
         });
       });
+      cache.clear();
       return { code: 'updated' as const };
     },
 
     async requests(caller: Caller, id: string, page: number) {
       await mustFind(caller, id);
+      await log.flush();
       const { rows, count } = await repo.requests(db, id, page, SCIM_REQUESTS_PAGE_SIZE);
       return {
         results: rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
@@ -95,9 +110,13 @@ export function createScimConnectorsService(db: Db, codes: CodeHasher, tenantUrl
     },
 
     /** The connector a SCIM request's bearer token belongs to, or undefined. */
-    authenticate: (token: string) => repo.byToken(db, codes.candidates(token)),
+    authenticate: (token: string) => cache.get(codes.candidates(token)),
 
-    logRequest: (connectorId: string, r: Parameters<typeof repo.logRequest>[2]) => repo.logRequest(db, connectorId, r),
+    /** Queues the request's log line (written within a fraction of a second, in batches). */
+    logRequest: (connectorId: string, r: Parameters<typeof log.add>[1]) => log.add(connectorId, r),
+
+    /** Writes the queued log lines (on close, and before the log or last request time is read). */
+    flushLog: () => log.flush(),
   };
 }
 export type ScimConnectorsService = ReturnType<typeof createScimConnectorsService>;

@@ -228,14 +228,3 @@ function valuesAtRaw(resource: Json, attrPath: string): Json[] {
   }
   return current;
 }
-
-/**
- * A filter that the database answers alone: one `eq` on an indexed attribute (what Entra and Okta
- * send before every create). Returns the attribute and value, or null to evaluate in memory.
- */
-export function simpleEquality(f: Filter): { attribute: string; value: string } | null {
-  if (f.op !== 'eq' || typeof f.compValue !== 'string') return null;
-  const { schema, path } = splitUrn(f.attrPath);
-  if (schema) return null;
-  return { attribute: path.toLowerCase(), value: f.compValue };
-}

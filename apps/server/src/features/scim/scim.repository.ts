@@ -1,4 +1,5 @@
 import type { Queryable } from '@latchkey/runtime';
+import type { Columns } from './scim-filter-sql.ts';
 
 export interface ScimMemberRow {
   id: string;
@@ -26,14 +27,60 @@ const MEMBER = `id, email, name, status, scim_external_id, scim_attributes, scim
 const GROUP = `id, name, scim_external_id, scim_version, scim_managed, created_at, updated_at`;
 const CURRENT = 'team_id = $1 and deboarded_at is null';
 
-/** Indexed lookups a simple `eq` filter becomes. */
-const USER_COLUMNS: Record<string, string> = { id: 'id::text', username: 'email', externalid: 'scim_external_id' };
-const GROUP_COLUMNS: Record<string, string> = { id: 'id::text', displayname: 'lower(name)', externalid: 'scim_external_id' };
+/** The User attributes kept in columns (lower-cased paths), for filters and sorting in SQL. */
+export const USER_COLUMNS: Columns = {
+  id: { sql: 'id::text', type: 'string', caseExact: true },
+  username: { sql: 'email', type: 'string', caseExact: false, storedLower: true },
+  externalid: { sql: "nullif(scim_external_id, '')", type: 'string', caseExact: true, indexed: 'scim_external_id' },
+  active: { sql: "(status <> 'suspended')", type: 'boolean', caseExact: true },
+  'meta.created': { sql: 'onboarded_at', type: 'dateTime', caseExact: false },
+  'meta.lastmodified': { sql: 'updated_at', type: 'dateTime', caseExact: false },
+};
+/** The Group attributes kept in columns. */
+export const GROUP_COLUMNS: Columns = {
+  id: { sql: 'id::text', type: 'string', caseExact: true },
+  displayname: { sql: "nullif(name, '')", type: 'string', caseExact: false, indexed: 'name' },
+  externalid: { sql: "nullif(scim_external_id, '')", type: 'string', caseExact: true, indexed: 'scim_external_id' },
+  'meta.created': { sql: 'created_at', type: 'dateTime', caseExact: false },
+  'meta.lastmodified': { sql: 'updated_at', type: 'dateTime', caseExact: false },
+};
+
+/** A page of rows where `where` holds ($1 is the team), with how many hold in all. */
+async function page<T>(
+  q: Queryable,
+  from: string,
+  where: string,
+  params: unknown[],
+  orderBy: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: T[]; total: number }> {
+  const n = params.length;
+  if (where === 'true') {
+    // No filter (an IdP's import pages through everyone): the count and an index-ordered page
+    // apart, rather than a window over the whole team sorted for every page.
+    const [count] = await q.query<{ n: number }>(`select count(*)::int as n from (select ${from}) r`, params);
+    const rows = await q.query<T>(`select * from (select ${from}) r ${orderBy} limit $${n + 1} offset $${n + 2}`, [
+      ...params,
+      limit,
+      offset,
+    ]);
+    return { rows, total: count?.n ?? 0 };
+  }
+  const rows = await q.query<T & { total__: number }>(
+    `select *, count(*) over ()::int as total__ from (select ${from} and ${where}) r ${orderBy} limit $${n + 1} offset $${n + 2}`,
+    [...params, limit, offset],
+  );
+  // Past the last row (or count=0) the window has no row to ride on: count alone.
+  const total =
+    rows[0]?.total__ ??
+    (await q.query<{ n: number }>(`select count(*)::int as n from (select ${from} and ${where}) r`, params))[0]?.n ??
+    0;
+  for (const row of rows) delete (row as { total__?: number }).total__;
+  return { rows, total };
+}
 
 export const scimRepository = {
-  USER_LOOKUPS: Object.keys(USER_COLUMNS),
-  GROUP_LOOKUPS: Object.keys(GROUP_COLUMNS),
-
   async member(q: Queryable, teamId: string, id: string, lock = false): Promise<ScimMemberRow | undefined> {
     if (!isUuid(id)) return undefined;
     const [row] = await q.query<ScimMemberRow>(
@@ -48,28 +95,37 @@ export const scimRepository = {
     return row;
   },
 
-  /** Members where one indexed attribute equals a value (userName case-insensitively: emails are stored lower-case). */
-  async membersWhere(q: Queryable, teamId: string, attribute: string, value: string): Promise<ScimMemberRow[]> {
-    const column = USER_COLUMNS[attribute];
-    if (!column) return [];
-    const v = attribute === 'username' ? value.toLowerCase() : value;
-    return q.query<ScimMemberRow>(`select ${MEMBER} from members where ${CURRENT} and ${column} = $2 order by email`, [
-      teamId,
-      v,
-    ]);
+  /** Current members where `where` holds ($1 is the team), in `orderBy` order, a page of them when `limit` is set. */
+  membersPage(q: Queryable, where: string, params: unknown[], orderBy: string, offset: number, limit: number) {
+    return page<ScimMemberRow>(q, `${MEMBER} from members where ${CURRENT}`, where, params, orderBy, offset, limit);
   },
 
-  async allMembers(q: Queryable, teamId: string): Promise<ScimMemberRow[]> {
-    return q.query<ScimMemberRow>(`select ${MEMBER} from members where ${CURRENT} order by email`, [teamId]);
+  membersWhere(q: Queryable, where: string, params: unknown[]): Promise<ScimMemberRow[]> {
+    return q.query<ScimMemberRow>(`select ${MEMBER} from members where ${CURRENT} and ${where} order by email`, params);
   },
 
-  async membersPage(q: Queryable, teamId: string, offset: number, limit: number) {
-    const [count] = await q.query<{ n: number }>(`select count(*)::int as n from members where ${CURRENT}`, [teamId]);
-    const rows = await q.query<ScimMemberRow>(
-      `select ${MEMBER} from members where ${CURRENT} order by email limit $2 offset $3`,
-      [teamId, limit, offset],
+  /**
+   * A new member (or a former one coming back) as invited and licensed, as the console's invite
+   * (peopleRepository.invite) makes them, with the SCIM attributes in the same statement, and the
+   * team's licence total (-1: unlimited, read without a lock); undefined when a current member has that email.
+   */
+  async insertMember(
+    q: Queryable,
+    teamId: string,
+    m: { email: string; name: string; externalId: string | null; attributes: Record<string, unknown> },
+  ): Promise<(ScimMemberRow & { licence_total: number }) | undefined> {
+    const [row] = await q.query<ScimMemberRow & { licence_total: number }>(
+      `insert into members (team_id, email, status, licensed, usage, invited_at, onboarded_at, name, scim_external_id, scim_attributes)
+       values ($1, $2, 'invited', true, 'unresponsive', now(), now(), $3, $4, $5)
+       on conflict (team_id, email) do update set deboarded_at = null, status = 'invited', licensed = true,
+         usage = 'unresponsive', invited_at = now(), onboarded_at = now(), last_active_at = null,
+         name = excluded.name, scim_external_id = excluded.scim_external_id, scim_attributes = excluded.scim_attributes,
+         scim_version = members.scim_version + 1, updated_at = now()
+       where members.deboarded_at is not null
+       returning ${MEMBER}, (select total_licences from teams where id = $1) as licence_total`,
+      [teamId, m.email, m.name, m.externalId, JSON.stringify(m.attributes)],
     );
-    return { rows, count: count?.n ?? 0 };
+    return row;
   },
 
   async updateMember(
@@ -77,27 +133,29 @@ export const scimRepository = {
     teamId: string,
     id: string,
     m: { email: string; name: string; externalId: string | null; attributes: Record<string, unknown> },
-  ): Promise<void> {
-    await q.query(
+  ): Promise<ScimMemberRow | undefined> {
+    const [row] = await q.query<ScimMemberRow>(
       `update members set email = $3, name = $4, scim_external_id = $5, scim_attributes = $6,
-         scim_version = scim_version + 1, updated_at = now() where ${CURRENT} and id = $2`,
+         scim_version = scim_version + 1, updated_at = now() where ${CURRENT} and id = $2 returning ${MEMBER}`,
       [teamId, id, m.email, m.name, m.externalId, JSON.stringify(m.attributes)],
     );
+    return row;
   },
 
-  async setMemberStatus(q: Queryable, teamId: string, id: string, from: string[], to: string): Promise<boolean> {
-    const rows = await q.query(
+  /** The member with its new status, or undefined when its status was none of `from`. */
+  async setMemberStatus(
+    q: Queryable,
+    teamId: string,
+    id: string,
+    from: string[],
+    to: string,
+  ): Promise<ScimMemberRow | undefined> {
+    const [row] = await q.query<ScimMemberRow>(
       `update members set status = $4, scim_version = scim_version + 1, updated_at = now()
-       where ${CURRENT} and id = $2 and status = any($3::text[]) returning id`,
+       where ${CURRENT} and id = $2 and status = any($3::text[]) returning ${MEMBER}`,
       [teamId, id, from, to],
     );
-    return rows.length > 0;
-  },
-
-  /** The team's licence total (-1: unlimited), read without a lock. */
-  async licenceTotal(q: Queryable, teamId: string): Promise<number> {
-    const [row] = await q.query<{ total: number }>('select total_licences as total from teams where id = $1', [teamId]);
-    return row?.total ?? -1;
+    return row;
   },
 
   async isAdmin(q: Queryable, teamId: string, email: string): Promise<boolean> {
@@ -117,18 +175,12 @@ export const scimRepository = {
     return row;
   },
 
-  async groupsWhere(q: Queryable, teamId: string, attribute: string, value: string): Promise<ScimGroupRow[]> {
-    const column = GROUP_COLUMNS[attribute];
-    if (!column) return [];
-    const v = attribute === 'displayname' ? value.toLowerCase() : value;
-    return q.query<ScimGroupRow>(`select ${GROUP} from groups where team_id = $1 and ${column} = $2 order by lower(name)`, [
-      teamId,
-      v,
-    ]);
+  groupsPage(q: Queryable, where: string, params: unknown[], orderBy: string, offset: number, limit: number) {
+    return page<ScimGroupRow>(q, `${GROUP} from groups where team_id = $1`, where, params, orderBy, offset, limit);
   },
 
-  async allGroups(q: Queryable, teamId: string): Promise<ScimGroupRow[]> {
-    return q.query<ScimGroupRow>(`select ${GROUP} from groups where team_id = $1 order by lower(name), id`, [teamId]);
+  groupsWhere(q: Queryable, where: string, params: unknown[]): Promise<ScimGroupRow[]> {
+    return q.query<ScimGroupRow>(`select ${GROUP} from groups where team_id = $1 and ${where} order by lower(name), id`, params);
   },
 
   /** Current members of each group, as SCIM member values. */
@@ -189,6 +241,29 @@ export const scimRepository = {
 
   async deleteGroup(q: Queryable, teamId: string, id: string): Promise<void> {
     await q.query('delete from groups where team_id = $1 and id = $2', [teamId, id]);
+  },
+
+  /**
+   * Adds the team's current members among `ids` to a group: how many of `ids` are such members
+   * (fewer than asked: some are not) and how many were not in the group yet.
+   */
+  async addGroupMembers(q: Queryable, teamId: string, groupId: string, ids: string[]): Promise<{ valid: number; added: number }> {
+    const [row] = await q.query<{ valid: number; added: number }>(
+      `with valid as (select id from members where ${CURRENT} and id = any($3::uuid[])),
+       added as (insert into group_members (group_id, member_id) select $2, id from valid on conflict do nothing returning 1)
+       select (select count(*) from valid)::int as valid, (select count(*) from added)::int as added`,
+      [teamId, groupId, ids],
+    );
+    return row ?? { valid: 0, added: 0 };
+  },
+
+  /** Takes a group over for the connector (as {@link updateGroup} does) and moves its version. */
+  async claimGroup(q: Queryable, teamId: string, id: string, connectorId: string): Promise<void> {
+    await q.query(
+      `update groups set scim_connector_id = $3, scim_managed = true, scim_version = scim_version + 1, updated_at = now()
+       where team_id = $1 and id = $2`,
+      [teamId, id, connectorId],
+    );
   },
 
   async touchGroup(q: Queryable, id: string): Promise<void> {

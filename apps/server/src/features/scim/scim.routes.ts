@@ -1,4 +1,6 @@
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { ListQuery, ScimService } from './scim.service.ts';
 import type { ScimCaller, ScimConnectorsService } from './scim-connectors.service.ts';
 import { RESOURCE_TYPES, resourceTypesResponse, SCHEMAS, schemasResponse, serviceProviderConfig } from './scim-discovery.ts';
@@ -24,7 +26,13 @@ export const SCIM_PREFIX = '/scim/v2';
  * none of which the registry's POST-JSON calls express. Authentication is the connector's bearer
  * token; every request is logged for that connector (method, path, status, duration, error).
  */
-export async function scimRoutes(app: FastifyInstance, connectors: ScimConnectorsService, scim: ScimService, base: () => string) {
+export async function scimRoutes(
+  app: FastifyInstance,
+  connectors: ScimConnectorsService,
+  scim: ScimService,
+  base: () => string,
+  limits: { perSecond: number; redis?: Redis | null },
+) {
   const callers = new WeakMap<FastifyRequest, ScimCaller>();
   const errors = new WeakMap<FastifyRequest, string>();
   const caller = (request: FastifyRequest): ScimCaller => {
@@ -61,6 +69,7 @@ export async function scimRoutes(app: FastifyInstance, connectors: ScimConnector
     return reply.code(status).type(SCIM_CONTENT_TYPE).send(body);
   };
 
+  app.addHook('onClose', async () => connectors.flushLog());
   await app.register(
     async (scope) => {
       const json = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
@@ -105,15 +114,30 @@ export async function scimRoutes(app: FastifyInstance, connectors: ScimConnector
       scope.addHook('onResponse', async (request, reply) => {
         const connector = callers.get(request);
         if (!connector) return;
-        await connectors
-          .logRequest(connector.id, {
-            method: request.method,
-            path: readablePath(request.url).slice(0, 500),
-            status: reply.statusCode,
-            durationMs: Math.round(reply.elapsedTime),
-            error: errors.get(request)?.slice(0, 500) ?? null,
-          })
-          .catch((error: unknown) => request.log.warn({ err: error }, 'scim request not logged'));
+        connectors.logRequest(connector.id, {
+          method: request.method,
+          path: readablePath(request.url).slice(0, 500),
+          status: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime),
+          error: errors.get(request)?.slice(0, 500) ?? null,
+        });
+      });
+
+      // Each connector's own budget: `perSecond` requests a second (a bucket of that many, refilled
+      // every second), counted after the token check, so a runaway IdP slows only itself. Shared by
+      // every instance through Redis when there is one; 429 in SCIM's format with Retry-After beyond.
+      await scope.register(rateLimit, {
+        global: true,
+        max: limits.perSecond,
+        timeWindow: 1000,
+        ...(limits.redis ? { redis: limits.redis, nameSpace: 'latchkey:server:scim-rate:' } : {}),
+        skipOnError: true,
+        keyGenerator: (request) => `connector:${caller(request).id}`,
+        errorResponseBuilder: (_request, context) =>
+          new ScimError(
+            429,
+            `Too many requests for this connector: at most ${context.max} a second. Retry after ${context.after}.`,
+          ),
       });
 
       scope.get('/ServiceProviderConfig', async (_request, reply) => resource(reply, serviceProviderConfig(base())));

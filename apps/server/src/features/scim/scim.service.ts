@@ -5,9 +5,18 @@ import type { Filter } from 'scim2-parse-filter';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { groupsRepository } from '../groups/index.ts';
 import { peopleRepository } from '../people/index.ts';
-import { scimRepository as repo, type ScimGroupRow, type ScimMemberRow } from './scim.repository.ts';
+import {
+  GROUP_COLUMNS,
+  isUuid,
+  scimRepository as repo,
+  type ScimGroupRow,
+  type ScimMemberRow,
+  USER_COLUMNS,
+} from './scim.repository.ts';
 import type { ConnectorRow } from './scim-connectors.repository.ts';
-import { getProp, InvalidFilter, matches, parseFilter, simpleEquality, valuesAt } from './scim-filter.ts';
+import { getProp, InvalidFilter, matches, parseFilter, valuesAt } from './scim-filter.ts';
+import { filterToSql, sortToSql } from './scim-filter-sql.ts';
+import { memberDelta } from './scim-member-patch.ts';
 import { applyPatch, normalizeBooleans, ScimError } from './scim-patch.ts';
 import { CORE_GROUP, CORE_USER, ENTERPRISE_USER, isCaseExact, LIST_RESPONSE, MAX_RESULTS } from './scim-schema.ts';
 
@@ -119,7 +128,7 @@ export function project(resource: Obj, attributes: string[], excluded: string[])
   return out;
 }
 
-function sortResources(resources: Obj[], sortBy: string | undefined, sortOrder: string | undefined): Obj[] {
+export function sortResources(resources: Obj[], sortBy: string | undefined, sortOrder: string | undefined): Obj[] {
   if (!sortBy) return resources;
   const descending = sortOrder?.toLowerCase() === 'descending';
   const exact = isCaseExact(sortBy);
@@ -263,21 +272,34 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
   const membersOf = async (q: Queryable, groupId: string) =>
     (await repo.groupMembers(q, [groupId])).map((m) => ({ id: m.id, email: m.email }));
 
-  /** Suspends or restores as the console does; admins are never suspended by SCIM. */
-  const applyActive = async (tx: Queryable, c: ConnectorRow, row: ScimMemberRow, active: boolean) => {
+  /**
+   * Suspends or restores as the console does; admins are never suspended by SCIM. The member as it
+   * is then when its status moved (undefined: read it again), null when it did not.
+   */
+  const applyActive = async (
+    tx: Queryable,
+    c: ConnectorRow,
+    row: ScimMemberRow,
+    active: boolean,
+  ): Promise<ScimMemberRow | undefined | null> => {
     if (!active && row.status !== 'suspended') {
       if (await repo.isAdmin(tx, c.team_id, row.email)) {
         throw new ScimError(403, 'An administrator of this team cannot be deactivated through SCIM.');
       }
-      await repo.setMemberStatus(tx, c.team_id, row.id, ['active', 'invited'], 'suspended');
+      const moved = await repo.setMemberStatus(tx, c.team_id, row.id, ['active', 'invited'], 'suspended');
       await event(tx, c, 'member_suspended', [row.email]);
-    } else if (active && row.status === 'suspended') {
-      await repo.setMemberStatus(tx, c.team_id, row.id, ['suspended'], 'active');
-      await event(tx, c, 'member_restored', [row.email]);
+      return moved;
     }
+    if (active && row.status === 'suspended') {
+      const moved = await repo.setMemberStatus(tx, c.team_id, row.id, ['suspended'], 'active');
+      await event(tx, c, 'member_restored', [row.email]);
+      return moved;
+    }
+    return null;
   };
 
-  const writeUser = async (tx: Queryable, c: ConnectorRow, row: ScimMemberRow, body: Obj) => {
+  /** The member as written (undefined: read it again). */
+  const writeUser = async (tx: Queryable, c: ConnectorRow, row: ScimMemberRow, body: Obj): Promise<ScimMemberRow | undefined> => {
     const f = userFields(body);
     if (f.email !== row.email) {
       if (await repo.memberByEmail(tx, c.team_id, f.email))
@@ -286,9 +308,10 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
         throw new ScimError(403, "An administrator's userName cannot be changed through SCIM.");
       }
     }
-    await repo.updateMember(tx, c.team_id, row.id, f);
-    await applyActive(tx, c, row, f.active);
+    const updated = await repo.updateMember(tx, c.team_id, row.id, f);
+    const moved = await applyActive(tx, c, row, f.active);
     await event(tx, c, 'member_updated', [f.email]);
+    return moved === null ? updated : moved;
   };
 
   const memberIdsOf = async (tx: Queryable, c: ConnectorRow, members: unknown): Promise<string[] | null> => {
@@ -330,30 +353,46 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
     if (group.name !== name) await event(tx, c, 'group_renamed', [name], { from: group.name });
   };
 
+  /** Membership changes alone (Entra's and Okta's PATCH): only the members named are read or written. */
+  const patchMembers = async (tx: Queryable, c: ConnectorRow, g: ScimGroupRow, delta: { add: string[]; remove: string[] }) => {
+    const ids = delta.add.filter(isUuid);
+    const { valid, added } = ids.length > 0 ? await repo.addGroupMembers(tx, c.team_id, g.id, ids) : { valid: 0, added: 0 };
+    if (valid < delta.add.length) {
+      const found = new Set(await repo.existingMembers(tx, c.team_id, ids));
+      const absent = delta.add.filter((m) => !found.has(m));
+      throw new ScimError(400, `Not users of this team: ${absent.slice(0, 10).join(', ')}.`, 'invalidValue');
+    }
+    const removed = delta.remove.length > 0 ? await groupsRepository.removeMembers(tx, g.id, delta.remove) : 0;
+    await repo.claimGroup(tx, c.team_id, g.id, c.id);
+    if (added > 0) await event(tx, c, 'group_members_added', [g.name], { count: added });
+    if (removed > 0) await event(tx, c, 'group_members_removed', [g.name], { count: removed });
+  };
+
   return {
     async listUsers(c: ConnectorRow, q: ListQuery) {
       const filter = filterOf(q);
       const { start, count } = paging(q);
-      let resources: Obj[];
-      if (!filter && !q.sortBy) {
-        const { rows, count: total } = await repo.membersPage(db, c.team_id, start - 1, count);
+      const attributes = attrList(q.attributes);
+      const excluded = attrList(q.excludedAttributes);
+      // The filter in SQL; what it cannot say exactly (value paths, attributes without a column) is
+      // narrowed in SQL as far as it goes and finished in memory by the evaluator.
+      const params: unknown[] = [c.team_id];
+      const where = filter ? filterToSql(filter, USER_COLUMNS, params) : { sql: 'true', exact: true };
+      const orderBy = sortToSql(q.sortBy, q.sortOrder, USER_COLUMNS, 'email');
+      if (where.exact && orderBy) {
+        const { rows, total } = await repo.membersPage(db, where.sql, params, orderBy, start - 1, count);
         return listResponse(
-          rows.map((r) => project(userResource(r), attrList(q.attributes), attrList(q.excludedAttributes))),
+          rows.map((r) => project(userResource(r), attributes, excluded)),
           total,
           start,
         );
       }
-      const eq = filter ? simpleEquality(filter) : null;
-      if (eq && repo.USER_LOOKUPS.includes(eq.attribute)) {
-        resources = (await repo.membersWhere(db, c.team_id, eq.attribute, eq.value)).map(userResource);
-      } else {
-        resources = (await repo.allMembers(db, c.team_id)).map(userResource);
-      }
+      let resources = (await repo.membersWhere(db, where.sql, params)).map(userResource);
       if (filter) resources = resources.filter((r) => matches(filter, r));
       resources = sortResources(resources, q.sortBy, q.sortOrder);
       const page = resources.slice(start - 1, start - 1 + count);
       return listResponse(
-        page.map((r) => project(r, attrList(q.attributes), attrList(q.excludedAttributes))),
+        page.map((r) => project(r, attributes, excluded)),
         resources.length,
         start,
       );
@@ -367,25 +406,23 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
     async createUser(c: ConnectorRow, raw: unknown) {
       const body = checkSchemas(raw);
       const f = userFields(body);
-      const id = await db.transaction(async (tx) => {
-        if (await repo.memberByEmail(tx, c.team_id, f.email))
-          throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
+      const created = await db.transaction(async (tx) => {
+        // One statement for the member and its attributes; then the licence count, which counts it.
+        const inserted = await repo.insertMember(tx, c.team_id, f);
+        if (!inserted) throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
+        const { licence_total: licenceTotal, ...row } = inserted;
         // Licences as for the console's invitations; an unlimited team needs no lock (nothing to run out of).
-        if ((await repo.licenceTotal(tx, c.team_id)) >= 0) {
+        if (licenceTotal >= 0) {
           const { total, used } = await peopleRepository.lockLicences(tx, c.team_id);
-          if (total >= 0 && used + 1 > total) {
+          if (total >= 0 && used > total) {
             throw new ScimError(
               403,
-              `No licence left for ${f.email}: ${used} of ${total} in use. Buy more licences or revoke unused ones.`,
+              `No licence left for ${f.email}: ${used - 1} of ${total} in use. Buy more licences or revoke unused ones.`,
             );
           }
         }
-        const invited = await peopleRepository.invite(tx, c.team_id, [f.email]);
-        if (invited.length !== 1) throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
-        const row = (await repo.memberByEmail(tx, c.team_id, f.email)) as ScimMemberRow;
-        await repo.updateMember(tx, c.team_id, row.id, f);
         await event(tx, c, 'member_invited', [f.email]);
-        if (!f.active) await applyActive(tx, c, row, false);
+        const moved = f.active ? null : await applyActive(tx, c, row, false);
         await mail.send(
           tx,
           {
@@ -395,23 +432,23 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
           },
           `invitation:${c.team_id}:${f.email}:${randomUUID()}`,
         );
-        return row.id;
+        return moved === null ? row : (moved ?? row.id);
       });
-      return userResource(await mustUser(db, c, id));
+      return userResource(typeof created === 'string' ? await mustUser(db, c, created) : created);
     },
 
     async replaceUser(c: ConnectorRow, id: string, raw: unknown, ifMatch: string | undefined) {
       const body = checkSchemas(raw);
-      await db.transaction(async (tx) => {
+      const written = await db.transaction(async (tx) => {
         const row = await mustUser(tx, c, id, true);
         checkIfMatch(ifMatch, row.scim_version);
-        await writeUser(tx, c, row, body);
+        return writeUser(tx, c, row, body);
       });
-      return userResource(await mustUser(db, c, id));
+      return userResource(written ?? (await mustUser(db, c, id)));
     },
 
     async patchUser(c: ConnectorRow, id: string, raw: unknown, ifMatch: string | undefined) {
-      await db.transaction(async (tx) => {
+      const written = await db.transaction(async (tx) => {
         const row = await mustUser(tx, c, id, true);
         checkIfMatch(ifMatch, row.scim_version);
         const patched = applyPatch(userResource(row), raw, [
@@ -424,9 +461,9 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
           'photos',
           'x509Certificates',
         ]);
-        await writeUser(tx, c, row, patched);
+        return writeUser(tx, c, row, patched);
       });
-      return userResource(await mustUser(db, c, id));
+      return userResource(written ?? (await mustUser(db, c, id)));
     },
 
     async deleteUser(c: ConnectorRow, id: string, ifMatch: string | undefined) {
@@ -453,21 +490,28 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
         (attributes.length > 0
           ? attributes.some((a) => a.toLowerCase().startsWith('members'))
           : !excluded.some((a) => a.toLowerCase() === 'members'));
-      const eq = filter ? simpleEquality(filter) : null;
-      const rows =
-        eq && repo.GROUP_LOOKUPS.includes(eq.attribute)
-          ? await repo.groupsWhere(db, c.team_id, eq.attribute, eq.value)
-          : await repo.allGroups(db, c.team_id);
-      let members = new Map<string, { id: string; email: string }[]>();
-      if (needMembers) {
-        members = new Map(rows.map((g) => [g.id, []]));
+      const params: unknown[] = [c.team_id];
+      const where = filter ? filterToSql(filter, GROUP_COLUMNS, params) : { sql: 'true', exact: true };
+      const orderBy = sortToSql(q.sortBy, q.sortOrder, GROUP_COLUMNS, 'lower(name), id');
+      const withMembers = async (rows: ScimGroupRow[]) => {
+        if (!needMembers) return rows.map((g) => groupResource(g, null));
+        const members = new Map<string, { id: string; email: string }[]>(rows.map((g) => [g.id, []]));
         for (const m of await repo.groupMembers(
           db,
           rows.map((g) => g.id),
         ))
           members.get(m.group_id)?.push(m);
+        return rows.map((g) => groupResource(g, members.get(g.id) ?? []));
+      };
+      if (where.exact && orderBy) {
+        const { rows, total } = await repo.groupsPage(db, where.sql, params, orderBy, start - 1, count);
+        return listResponse(
+          (await withMembers(rows)).map((r) => project(r, attributes, excluded)),
+          total,
+          start,
+        );
       }
-      let resources = rows.map((g) => groupResource(g, needMembers ? (members.get(g.id) ?? []) : null));
+      let resources = await withMembers(await repo.groupsWhere(db, where.sql, params));
       if (filter) resources = resources.filter((r) => matches(filter, r));
       resources = sortResources(resources, q.sortBy, q.sortOrder);
       const page = resources.slice(start - 1, start - 1 + count);
@@ -514,9 +558,14 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
     },
 
     async patchGroup(c: ConnectorRow, id: string, raw: unknown, ifMatch: string | undefined) {
+      const delta = memberDelta(raw);
       await db.transaction(async (tx) => {
         const g = await mustGroup(tx, c, id, true);
         checkIfMatch(ifMatch, g.scim_version);
+        if (delta) {
+          await patchMembers(tx, c, g, delta);
+          return;
+        }
         const current = groupResource(g, await membersOf(tx, g.id));
         const patched = applyPatch(current, raw, ['members']);
         if (!getProp(patched, 'members')) patched.members = [];

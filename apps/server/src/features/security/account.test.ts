@@ -213,6 +213,29 @@ describe('authenticator app (TOTP)', () => {
     expect(otp.body.code).toBe('totp_already_enabled');
   });
 
+  test('verify/otp takes recovery_code (spec §7): the admin who lost the authenticator signs in, each code once', async () => {
+    const viaOtp = (recovery_code: string, pw = DEMO_PASSWORD) =>
+      h.post(`${A}/verify/otp/`, { email, password: pw, team_slug: 'northwind', recovery_code });
+    const code = codes[2] as string;
+    expect((await viaOtp(code, 'wrong-password')).body.code).toBe('password_invalid');
+    const ok = await viaOtp(code);
+    expect(ok.status).toBe(200);
+    expect(LoginSuccess.parse(ok.body).team_slug).toBe('northwind');
+    const again = await viaOtp(code);
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ code: 'code_invalid' });
+    // A code spent on verify/otp is spent on verify/recovery/code too (one store).
+    expect((await backupSignIn(email, code)).body.code).toBe('code_invalid');
+    expect((await viaOtp('not-a-code')).body.code).toBe('code_invalid');
+    // Neither an emailed code nor a backup code: refused as input.
+    const neither = await h.post(`${A}/verify/otp/`, { email, password: DEMO_PASSWORD, team_slug: 'northwind' });
+    expect(neither.body).toMatchObject({ code: 'invalid_input' });
+    // An email code is still refused for this admin: the authenticator or a backup code only.
+    expect(
+      (await h.post(`${A}/verify/otp/`, { email, password: DEMO_PASSWORD, team_slug: 'northwind', otp: '123456' })).body.code,
+    ).toBe('otp_invalid');
+  });
+
   test('every success and failure is a security event', async () => {
     const kinds = await events(email);
     expect(kinds).toContain('totp_enabled:');

@@ -2,6 +2,9 @@ import { X509Certificate } from 'node:crypto';
 import { children, elements, NS, parseUntrustedXml, pureText } from './xml.ts';
 
 const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+const POST_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
+/** JumpCloud's exported metadata may name only the POST binding; its sign-on URL takes redirects too. */
+const POST_ONLY_HOSTS = new Set(['sso.jumpcloud.com']);
 
 export interface IdentityProvider {
   entityId: string;
@@ -17,9 +20,11 @@ const pemOf = (body: string) => `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,
 /**
  * Reads an identity provider's SAML metadata: its entity ID, its single sign-on address for the
  * HTTP-Redirect binding and its signing certificates. Parsed without any DTD (parseUntrustedXml);
- * an EntitiesDescriptor is read for its first identity provider.
+ * an EntitiesDescriptor is read for its first identity provider. With `postFallback` (the JumpCloud
+ * preset), a document that names only the HTTP-POST binding at JumpCloud's sign-on host is read for
+ * that address.
  */
-export function parseIdpMetadata(xml: string): IdentityProvider {
+export function parseIdpMetadata(xml: string, options: { postFallback?: boolean } = {}): IdentityProvider {
   let doc: Document;
   try {
     doc = parseUntrustedXml(xml);
@@ -33,8 +38,15 @@ export function parseIdpMetadata(xml: string): IdentityProvider {
   const entityId = entity.getAttribute('entityID')?.trim();
   if (!entityId) throw new MetadataInvalid('the identity provider has no entityID');
   const idp = children(entity, NS.md, 'IDPSSODescriptor')[0] as Element;
-  const sso = children(idp, NS.md, 'SingleSignOnService').find((s) => s.getAttribute('Binding') === REDIRECT_BINDING);
-  const ssoUrl = sso?.getAttribute('Location')?.trim();
+  const services = children(idp, NS.md, 'SingleSignOnService');
+  const locationOf = (binding: string) =>
+    services
+      .find((s) => s.getAttribute('Binding') === binding)
+      ?.getAttribute('Location')
+      ?.trim();
+  let ssoUrl = locationOf(REDIRECT_BINDING);
+  const post = locationOf(POST_BINDING);
+  if (!ssoUrl && options.postFallback && post && URL.canParse(post) && POST_ONLY_HOSTS.has(new URL(post).hostname)) ssoUrl = post;
   if (!ssoUrl) throw new MetadataInvalid('the identity provider has no single sign-on address for the HTTP-Redirect binding');
   try {
     const url = new URL(ssoUrl);

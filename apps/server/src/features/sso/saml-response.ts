@@ -1,3 +1,4 @@
+import { attributeNames, type IdpType } from '@latchkey/contracts';
 import { children, elements, NS, parseUntrustedXml, pureText } from './xml.ts';
 
 /** The tester's names for what a response is checked for (issue 13), in the order they run. */
@@ -223,48 +224,45 @@ export function checkAgainst(
     throw new SamlRefused('time_window', 'the assertion has expired');
 }
 
-const EMAIL_ATTRIBUTES = [
-  'email',
-  'mail',
-  'emailaddress',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
-  'urn:oid:0.9.2342.19200300.100.1.3',
-];
-const NAME_ATTRIBUTES = [
-  'name',
-  'displayname',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name',
-  'urn:oid:2.16.840.1.113730.3.1.241',
-];
-const GROUP_ATTRIBUTES = ['groups', 'memberof', 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups'];
 const EMAIL = /^[^\s@<>()]+@[^\s@<>()]+\.[^\s@<>()]+$/;
 
-const pick = (attributes: Record<string, string[]>, names: string[]) =>
-  Object.entries(attributes)
-    .filter(([k]) => names.includes(k.toLowerCase()))
-    .flatMap(([, v]) => v);
+/** The values of the attributes with these names (lower case), in the order of the names. */
+const pick = (attributes: Record<string, string[]>, names: readonly string[]) =>
+  names.flatMap((name) =>
+    Object.entries(attributes)
+      .filter(([k]) => k.toLowerCase() === name)
+      .flatMap(([, v]) => v),
+  );
 
-/** What the tester shows of the identity: NameID, email, name, groups, and the rest. */
-export function identityOf(facts: ResponseFacts) {
-  const emails = pick(facts.attributes, EMAIL_ATTRIBUTES);
+/**
+ * What the tester shows of the identity: NameID, email, name, groups, and the rest. The attribute
+ * names are the preset's (Entra ID's claim URIs, OneLogin's User.email, JumpCloud's memberOf…)
+ * before the ones every provider may use.
+ */
+export function identityOf(facts: ResponseFacts, idpType: IdpType = 'generic_saml') {
+  const names = attributeNames(idpType);
+  const emails = pick(facts.attributes, names.email);
   const email = facts.nameId && EMAIL.test(facts.nameId) ? facts.nameId : (emails[0] ?? null);
-  const known = [...EMAIL_ATTRIBUTES, ...NAME_ATTRIBUTES, ...GROUP_ATTRIBUTES];
+  const given = pick(facts.attributes, names.givenName)[0];
+  const surname = pick(facts.attributes, names.surname)[0];
+  const joined = [given, surname].filter(Boolean).join(' ');
+  const known = new Set([...names.email, ...names.name, ...names.givenName, ...names.surname, ...names.groups]);
   return {
     name_id: facts.nameId,
     email,
-    name: pick(facts.attributes, NAME_ATTRIBUTES)[0] ?? null,
-    groups: pick(facts.attributes, GROUP_ATTRIBUTES),
-    other: Object.fromEntries(Object.entries(facts.attributes).filter(([k]) => !known.includes(k.toLowerCase()))),
+    name: pick(facts.attributes, names.name)[0] ?? (joined || null),
+    groups: pick(facts.attributes, names.groups),
+    other: Object.fromEntries(Object.entries(facts.attributes).filter(([k]) => !known.has(k.toLowerCase()))),
   };
 }
 
 /** The email a response signs in, or the §8 code of why there is none. */
-export function emailOf(facts: ResponseFacts): string {
-  const identity = identityOf(facts);
+export function emailOf(facts: ResponseFacts, idpType: IdpType = 'generic_saml'): string {
+  const identity = identityOf(facts, idpType);
   if (!facts.nameId && Object.keys(facts.attributes).length === 0)
     throw new SamlRefused('email', 'the assertion carries no NameID and no attributes', '45037');
   if (!identity.email) {
-    if (pick(facts.attributes, EMAIL_ATTRIBUTES).length === 0 && !facts.nameId?.includes('@'))
+    if (pick(facts.attributes, attributeNames(idpType).email).length === 0 && !facts.nameId?.includes('@'))
       throw new SamlRefused('email', 'no email in the NameID or the attributes', '45031');
   }
   if (!identity.email || !EMAIL.test(identity.email))

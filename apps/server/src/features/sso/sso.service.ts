@@ -1,4 +1,11 @@
-import type { EndpointArgs, SsoConfig, SsoTestResult, ssoConfigUpdateEndpoint } from '@latchkey/contracts';
+import {
+  type EndpointArgs,
+  IDP_PRESETS,
+  type IdpType,
+  type SsoConfig,
+  type SsoTestResult,
+  type ssoConfigUpdateEndpoint,
+} from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { Caller } from '../../http/guard.ts';
@@ -107,7 +114,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
       publicCert: key.certificate,
       signatureAlgorithm: 'sha256',
       digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-      identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+      identifierFormat: IDP_PRESETS[config.idp_type as IdpType].requestNameIdFormat,
       disableRequestedAuthnContext: true,
       // What the connector demands, and every signature that is present must verify too.
       wantAssertionsSigned: mode !== 'response' || Boolean(facts?.assertionSigned),
@@ -220,6 +227,10 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
         issuer: entityId,
         callbackUrl: acsUrl,
         idpCert: 'unused',
+        // With the key, node-saml declares AuthnRequestsSigned="true" and our signing certificate, as we sign every request
+        // (only the certificate goes into the metadata): an IdP that demands signed requests can verify them.
+        privateKey: key.privateKey,
+        publicCert: key.certificate,
         wantAssertionsSigned: true,
         identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
       }).generateServiceProviderMetadata(null, key.certificate);
@@ -233,19 +244,21 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
       return db.transaction(async (tx) => {
         if (await repo.nameTaken(tx, caller.team.id, input.config_name, null))
           throw new AppError('conflict', 'A connector with that name exists.').shows('sso.name_taken');
-        const id = await repo.create(tx, caller.team.id, input.config_name, input.idp_type, input.sign_mode ?? 'assertion');
+        // Unless told otherwise, a connector demands the signature its provider makes by default.
+        const signMode = input.sign_mode ?? IDP_PRESETS[input.idp_type as IdpType].signMode;
+        const id = await repo.create(tx, caller.team.id, input.config_name, input.idp_type, signMode);
         return { code: 'updated' as const, config: view((await repo.connector(tx, caller.team.id, id)) as ConnectorRow) };
       });
     },
 
     async update(caller: Caller, input: EndpointArgs<typeof ssoConfigUpdateEndpoint>) {
-      await connectorOf(db, caller.team.id, input.config_uuid);
+      const current = await connectorOf(db, caller.team.id, input.config_uuid);
       // Fetched before the transaction: no row is locked while a remote server answers.
       const source = input.metadata_xml || input.metadata_url ? await metadataFrom(input) : null;
       let idp: ReturnType<typeof parseIdpMetadata> | null = null;
       if (source) {
         try {
-          idp = parseIdpMetadata(source.xml);
+          idp = parseIdpMetadata(source.xml, { postFallback: current.idp_type === 'jumpcloud' });
         } catch (error) {
           if (!(error instanceof MetadataInvalid)) throw error;
           throw new AppError('sso_metadata_invalid', `The metadata cannot be used: ${error.message}.`).shows(
@@ -375,9 +388,13 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
       let requestId: string | null = null;
       let teamId: string | undefined;
       let test = false;
+      let idpType: IdpType = 'generic_saml';
       const outcome = async (result: Omit<SsoTestResult, 'attributes'>) => {
         if (!requestId || !test) return;
-        await repo.recordOutcome(db, requestId, result.status, { ...result, attributes: facts ? identityOf(facts) : null });
+        await repo.recordOutcome(db, requestId, result.status, {
+          ...result,
+          attributes: facts ? identityOf(facts, idpType) : null,
+        });
       };
       try {
         let xml: string;
@@ -398,6 +415,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
         const config = await repo.connector(db, request.team_id, request.config_id);
         const team = await repo.team(db, request.team_id);
         if (!config?.idp_entity_id || !team) throw new SamlRefused('issuer', 'the connector is gone', '45004');
+        idpType = config.idp_type as IdpType;
         const { entityId, acsUrl } = sp(team.slug);
         checkAgainst(facts, {
           idpEntityId: config.idp_entity_id,
@@ -439,7 +457,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
         )
           throw new SamlRefused('one_time_use', 'the response or its assertion was used before');
         passed.push('one_time_use');
-        const email = emailOf(facts);
+        const email = emailOf(facts, idpType);
         passed.push('email');
         const admin = await repo.teamAdminByEmail(db, team.id, email);
         if (test) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { type ResponseOptions, signXml, startTestIdp, type TestIdp } from '../../test/saml-idp.ts';
+import { postToAcs } from '../../test/sso-acs.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/index.ts';
 
 let h: Harness;
@@ -12,18 +13,7 @@ let alex: string;
 let configUuid: string;
 const ADAM = DEMO_ADMINS.admin;
 
-/** Posts a response to the ACS as the browser does, and reads where it sends the browser. */
-async function acs(samlResponse: string) {
-  const res = await fetch(`${h.url}/sso/login/saml/acs/`, {
-    method: 'POST',
-    body: new URLSearchParams({ SAMLResponse: samlResponse }),
-    redirect: 'manual',
-  });
-  expect(res.status).toBe(303);
-  const location = res.headers.get('location') ?? '';
-  expect(location.startsWith(`${h.url}/#/sso?`)).toBe(true);
-  return new URLSearchParams(location.split('?')[1]);
-}
+const acs = (samlResponse: string) => postToAcs(h.url, samlResponse);
 
 const b64 = (xml: string) => Buffer.from(xml).toString('base64');
 

@@ -4,8 +4,8 @@ import { isRestricted, QUERY_CACHE_LIFETIME_MS, TOAST_MS } from '@latchkey/contr
 import { AppShell, Burger, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { QueryClient, QueryClientProvider, useIsFetching, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Redirect, Router, useLocation, useSearch } from 'wouter';
 import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
@@ -26,7 +26,10 @@ import { ConsoleContextProvider } from './console-context.ts';
 import { useGuardedHashLocation } from './guarded-location.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
 import { Sidebar } from './Sidebar.tsx';
+import { preloadPeopleScreens } from './screens.ts';
 import { UnsavedChangesDialog } from './UnsavedChangesDialog.tsx';
+
+export { preloadPeopleScreens };
 
 const WIDE = '(min-width: 62em)';
 
@@ -66,8 +69,11 @@ function SignedInShell() {
   const servers = useAuxServicesQuery();
   const hubVersion = servers.data?.[0]?.hub_version ?? null;
   const [pathname] = useLocation();
+  const ready = ctx !== null && team.data !== undefined;
+  const settled = useSettled(ready);
 
   useEffect(scheduleRefresh, []);
+  useEffect(() => void preloadPeopleScreens(), []);
   useHubReachability(ctx, servers.data?.[0]);
   // Below 992 px the sidebar is a drawer that closes itself on navigation (spec §2).
   // biome-ignore lint/correctness/useExhaustiveDependencies: close on every path change
@@ -133,7 +139,7 @@ function SignedInShell() {
         <main style={{ flex: 1 }}>
           {isError ? (
             <DataFetchError onRetry={refetch} />
-          ) : ctx && team.data ? (
+          ) : ready ? (
             <ConsoleContextProvider value={{ ctx, team: team.data, restricted: isRestricted(ctx.scopes) }}>
               <ConsoleRoutes />
             </ConsoleContextProvider>
@@ -141,10 +147,27 @@ function SignedInShell() {
             <PageSkeleton />
           )}
         </main>
-        <Footer />
+        {(settled || isError) && <Footer />}
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/**
+ * True once the first page has its data (no call under way), and from then on. The footer waits
+ * for it: under skeletons it would be pushed down when the content arrives, a layout shift
+ * (issue 17); shown after them it only appears below the page.
+ */
+function useSettled(ready: boolean): boolean {
+  const fetching = useIsFetching();
+  const client = useQueryClient();
+  const [settled, setSettled] = useState(false);
+  // The live count, not the rendered one: the screen's calls start in its effects, which run first.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-checked whenever the count changes
+  useEffect(() => {
+    if (ready && client.isFetching() === 0) setSettled(true);
+  }, [ready, fetching, client]);
+  return settled;
 }
 
 function PageSkeleton() {

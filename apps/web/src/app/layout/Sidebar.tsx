@@ -1,5 +1,5 @@
 import { type AccessContext, isRestricted, ONBOARDING_STAGES, type OnboardingStage, type Team } from '@latchkey/contracts/client';
-import { Box, NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { Box, NavLink, Stack, Text, Tooltip } from '@mantine/core';
 import { Link as RouterLink, useLocation } from 'wouter';
 import { Icon } from '../../components/Icon.tsx';
 import { useWizardUpdate } from '../../features/onboarding/api.ts';
@@ -74,7 +74,9 @@ export function Sidebar({ ctx, team, hubVersion, onNavigate }: SidebarProps) {
   ) : null;
 
   return (
-    <ScrollArea h="100%" type="scroll">
+    // Native scrolling: Mantine's ScrollArea measured itself on every render (forced layouts, ~25 ms
+    // of a cold load; issue 17).
+    <Box h="100%" style={{ overflowY: 'auto' }}>
       <Stack gap={2} p="sm" component="nav" aria-label={t('nav.label')}>
         {canResumeOnboarding(team, isRestricted(ctx.scopes)) && (
           <NavLink
@@ -118,6 +120,6 @@ export function Sidebar({ ctx, team, hubVersion, onNavigate }: SidebarProps) {
         )}
         {isVisible(SETTINGS_NAV, ctx) && <Box pt="md">{item(SETTINGS_NAV)}</Box>}
       </Stack>
-    </ScrollArea>
+    </Box>
   );
 }

@@ -25,14 +25,14 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
         const team = { email, team_slug: reply.team_slug, team_name: reply.team_name };
         resetLoginState({ ...team, auth: 'default', sso_configurations: reply.sso_configurations });
         if (reply.code === 'signin_with_sso_or_otp') {
-          logout('team_switch', '/login/sso-otp-choice');
+          logout('team_switch', '/login/sso-otp-choice', reply.team_slug);
           return null;
         }
         // The SAML request first: if it fails, the admin stays signed in here and sees why.
         const config = reply.sso_configurations[0];
         if (!config) throw new Error('no SSO connector');
         const { redirect_url } = await call('ssoStart', { email, team_slug: reply.team_slug, config_uuid: config.config_uuid });
-        logout('team_switch', '/login');
+        logout('team_switch', '/login', reply.team_slug);
         window.location.assign(redirect_url);
         return null;
       }
@@ -50,7 +50,7 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
         otp_sent: reply.otp_sent,
         sso_configurations: reply.sso_configurations ?? [],
       });
-      logout('team_switch', reply.auth_type === 'password' ? '/login/verify-password' : '/login/verify-otp');
+      logout('team_switch', reply.auth_type === 'password' ? '/login/verify-password' : '/login/verify-otp', reply.team_slug);
     },
   });
 

@@ -1,13 +1,26 @@
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazyFrom, remembered } from '../../lib/remembered.ts';
 
 type Screen = LazyExoticComponent<ComponentType>;
 
-/** One lazily loaded screen: `load` imports its module, `name` picks the component from it. */
-function screen<M>(load: () => Promise<M>, name: keyof M): Screen {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
-}
+const screen = lazyFrom;
 
-const people = () => import('./people-screens.ts');
+const people = remembered(() => import('./people-screens.ts'));
+
+/**
+ * The usual landing screens' chunk (most other screens share code in it too): a cold load of one
+ * of them waits for it before its first render (router.tsx), and the frame asks for it on any
+ * other page. It resolves once the chunk is remembered, or has failed (the screen that needs it
+ * then asks again and shows the failure).
+ */
+export function preloadPeopleScreens(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    people().then(
+      () => resolve(),
+      () => resolve(),
+    );
+  });
+}
 
 /**
  * The screens built so far, by console route path (console-routes.ts); the others say they are

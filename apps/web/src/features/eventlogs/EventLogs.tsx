@@ -19,6 +19,7 @@ import { useRef, useState } from 'react';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { EMPTY_FILTERS, type EventRow, exportEvents, type Filters, useEventFiltersQuery, useEventLogsQuery } from './api.ts';
 
@@ -134,6 +135,7 @@ export function EventLogs() {
       <Stack gap="sm">
         <Group justify="space-between" gap="sm" align="flex-end">
           <TextInput
+            {...limitProps(SEARCH_MAX)}
             label={t('eventlogs.search')}
             placeholder={t('eventlogs.search_placeholder')}
             value={search}
@@ -202,6 +204,7 @@ export function EventLogs() {
           'data-testid': 'event-row',
           'data-activity': r.activity,
           'data-target': r.target,
+          'data-event-id': r.id,
           onClick: () => setOpen(r),
           style: { cursor: 'pointer' },
         })}

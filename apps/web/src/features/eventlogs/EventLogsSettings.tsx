@@ -188,10 +188,11 @@ function SiemCard() {
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" data-testid="siem-vendors">
           {SIEM_TOOLS.map((name) => (
             <Card key={name} withBorder padding="md" radius="md">
-              <Group justify="space-between" wrap="nowrap">
+              {/* Wraps rather than cutting the badge short: "Nicht konfiguriert" is longer than "Not configured". */}
+              <Group justify="space-between" gap="xs">
                 <Stack gap={2}>
                   <Text fw={500}>{t(`siem.vendor.${name}`)}</Text>
-                  <Badge size="sm" variant="light" color="gray">
+                  <Badge size="sm" variant="light" color="gray" styles={{ label: { overflow: 'visible' } }}>
                     {t('siem.status.not_configured')}
                   </Badge>
                 </Stack>

@@ -1,12 +1,21 @@
-import type { SiemTool, SiemToolName } from '@latchkey/contracts/client';
-import { Button, Checkbox, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
+import {
+  SENTINEL_DCR_ID,
+  SENTINEL_STREAM,
+  type SentinelApi,
+  SIEM_SECRET_MAX,
+  type SiemTool,
+  type SiemToolName,
+} from '@latchkey/contracts/client';
+import { Button, Checkbox, Group, Modal, PasswordInput, Radio, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { ModalError } from '../../components/ModalError.tsx';
+import { limitProps, trimPasted } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useSiemConfigureMutation } from './api.ts';
 
 type Values = {
+  api: SentinelApi;
   url: string;
   port: string;
   path: string;
@@ -14,6 +23,12 @@ type Values = {
   workspace_id: string;
   key: string;
   log_source_identifier: string;
+  tenant_id: string;
+  client_id: string;
+  client_secret: string;
+  dce_endpoint: string;
+  dcr_immutable_id: string;
+  stream_name: string;
   allow_unverified_certificate: boolean;
 };
 
@@ -22,11 +37,28 @@ export const FIELDS: Record<SiemToolName, readonly (keyof Values)[]> = {
   splunk: ['url', 'port', 'path', 'token', 'allow_unverified_certificate'],
   other: ['url', 'token', 'allow_unverified_certificate'],
   sumo_logic: ['url'],
-  azure_sentinel: ['workspace_id', 'key'],
+  azure_sentinel: ['api', 'workspace_id', 'key'],
   qradar: ['url', 'log_source_identifier', 'allow_unverified_certificate'],
 };
-const SECRETS: readonly (keyof Values)[] = ['token', 'key'];
-const OPTIONAL: readonly (keyof Values)[] = ['path', 'allow_unverified_certificate'];
+/** Sentinel's fields depend on the API the admin chose: Logs Ingestion (Entra app, DCR) or the legacy Data Collector. */
+const SENTINEL_FIELDS: Record<SentinelApi, readonly (keyof Values)[]> = {
+  data_collector: FIELDS.azure_sentinel,
+  logs_ingestion: ['api', 'tenant_id', 'client_id', 'client_secret', 'dce_endpoint', 'dcr_immutable_id', 'stream_name'],
+};
+export const fieldsFor = (tool: SiemToolName, api: SentinelApi): readonly (keyof Values)[] =>
+  tool === 'azure_sentinel' ? SENTINEL_FIELDS[api] : FIELDS[tool];
+const SECRETS: readonly (keyof Values)[] = ['token', 'key', 'client_secret'];
+/** Format checks beyond "required" (spec §5 for the URL and port; Azure's own formats for the rule and stream). */
+function fieldProblem(tool: SiemToolName, f: keyof Values, value: string): string | null {
+  if (f === 'url') return urlProblem(tool, value);
+  if (f === 'dce_endpoint') return urlProblem(tool, value);
+  if (f === 'port') return portProblem(value);
+  if (!value.trim()) return 'this field is required';
+  if (f === 'dcr_immutable_id') return SENTINEL_DCR_ID.test(value.trim()) ? null : 'siem.form.dcr_invalid';
+  if (f === 'stream_name') return SENTINEL_STREAM.test(value.trim()) ? null : 'siem.form.stream_invalid';
+  return null;
+}
+const OPTIONAL: readonly (keyof Values)[] = ['api', 'path', 'allow_unverified_certificate'];
 
 /** Spec §5: a URL must parse, with https (QRadar's syslog: tcp:// or tls:// with a port). */
 export function urlProblem(tool: SiemToolName, value: string): string | null {
@@ -55,8 +87,8 @@ export function SiemFormModal({
   const { t } = useTranslation();
   const configure = useSiemConfigureMutation();
   const editing = existing?.siem_tool === tool ? existing : null;
-  const fields = FIELDS[tool];
   const initial: Values = {
+    api: 'logs_ingestion',
     url: '',
     port: '',
     path: '',
@@ -64,7 +96,15 @@ export function SiemFormModal({
     workspace_id: '',
     key: '',
     log_source_identifier: '',
+    tenant_id: '',
+    client_id: '',
+    client_secret: '',
+    dce_endpoint: '',
+    dcr_immutable_id: '',
+    stream_name: '',
     allow_unverified_certificate: false,
+    // A Sentinel destination saved before the choice existed used the Data Collector API.
+    ...(editing?.siem_tool === 'azure_sentinel' ? { api: 'data_collector' as const } : {}),
     ...(editing?.config as Partial<Values> | undefined),
   };
   const form = useForm<Values>({
@@ -73,30 +113,29 @@ export function SiemFormModal({
     validateInputOnBlur: true,
     validate: (v) => {
       const errors: Partial<Record<keyof Values, string | null>> = {};
-      for (const f of fields) {
+      for (const f of fieldsFor(tool, v.api)) {
         if (OPTIONAL.includes(f)) continue;
-        if (f === 'url') errors.url = urlProblem(tool, v.url);
-        else if (f === 'port') errors.port = portProblem(v.port);
-        else if (SECRETS.includes(f) && editing?.has_secret) errors[f] = null;
-        else errors[f] = String(v[f]).trim() ? null : 'this field is required';
+        errors[f] = secretKept(f) ? null : fieldProblem(tool, f, String(v[f]));
       }
       return errors;
     },
   });
-  const valid = fields.every((f) => {
-    if (OPTIONAL.includes(f)) return true;
-    if (f === 'url') return urlProblem(tool, form.values.url) === null;
-    if (f === 'port') return portProblem(form.values.port) === null;
-    if (SECRETS.includes(f) && editing?.has_secret) return true;
-    return String(form.values[f]).trim() !== '';
-  });
+  // A secret left empty while editing the same API keeps the stored one.
+  const secretKept = (f: keyof Values) =>
+    SECRETS.includes(f) && Boolean(editing?.has_secret) && (tool !== 'azure_sentinel' || form.values.api === initial.api);
+  const fields = fieldsFor(tool, form.values.api);
+  const valid = fields.every(
+    (f) => OPTIONAL.includes(f) || secretKept(f) || fieldProblem(tool, f, String(form.values[f])) === null,
+  );
   const changed = !editing || fields.some((f) => form.values[f] !== initial[f]);
   const err = (f: keyof Values) => {
     const e = form.errors[f];
     return typeof e === 'string' ? t(e) : undefined;
   };
   const submit = form.onSubmit((v) => {
-    const body = Object.fromEntries(fields.map((f) => [f, typeof v[f] === 'string' ? (v[f] as string).trim() : v[f]]));
+    const body = Object.fromEntries(
+      fieldsFor(tool, v.api).map((f) => [f, typeof v[f] === 'string' ? (v[f] as string).trim() : v[f]]),
+    );
     configure.mutate({ siem_tool: tool, ...(editing ? { id: editing.id } : {}), ...body } as never, {
       onSuccess: () => {
         notifications.show({ color: 'teal', message: t('siem.form.saved') });
@@ -119,9 +158,10 @@ export function SiemFormModal({
   const secret = (f: keyof Values) =>
     fields.includes(f) && (
       <PasswordInput
+        {...limitProps(SIEM_SECRET_MAX, trimPasted)}
         label={t(`siem.field.${f}`)}
-        withAsterisk={!editing?.has_secret}
-        placeholder={editing?.has_secret ? t('siem.form.secret_kept') : undefined}
+        withAsterisk={!secretKept(f)}
+        placeholder={secretKept(f) ? t('siem.form.secret_kept') : undefined}
         {...form.getInputProps(f)}
         error={err(f)}
         data-testid={`siem-${f}`}
@@ -137,6 +177,26 @@ export function SiemFormModal({
       <form onSubmit={submit} noValidate>
         <Stack gap="sm" data-testid="siem-form">
           <ModalError error={configure.error} />
+          {fields.includes('api') && (
+            <Radio.Group
+              label={t('siem.field.api')}
+              description={t(`siem.api.${form.values.api}_hint`)}
+              {...form.getInputProps('api')}
+              data-testid="siem-api"
+            >
+              <Stack gap={6} mt={6}>
+                {(['logs_ingestion', 'data_collector'] as const).map((api) => (
+                  <Radio key={api} value={api} label={t(`siem.api.${api}`)} />
+                ))}
+              </Stack>
+            </Radio.Group>
+          )}
+          {text('tenant_id')}
+          {text('client_id')}
+          {secret('client_secret')}
+          {text('dce_endpoint', { placeholder: 'https://my-dce.eastus-1.ingest.monitor.azure.com' })}
+          {text('dcr_immutable_id', { placeholder: 'dcr-00000000000000000000000000000000' })}
+          {text('stream_name', { placeholder: 'Custom-LatchkeyEvents_CL' })}
           {text('url', { placeholder: tool === 'qradar' ? 'tls://qradar.example.com:6514' : 'https://' })}
           {text('port', { maxLength: 5, placeholder: '8088' })}
           {text('path', { required: false, placeholder: '/services/collector/event' })}

@@ -21,6 +21,9 @@ export function MemberPicker({
 }) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
+  // The list closes once a member is picked, so it never covers the dialog's buttons (issue 17);
+  // typing or clicking the field opens it again.
+  const [opened, setOpened] = useState(false);
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const found = useMemberSearchQuery(debounced);
   const options = [...new Set([...value, ...(found.data ?? []).filter((e) => !exclude.includes(e))])];
@@ -33,7 +36,14 @@ export function MemberPicker({
       onChange={onChange}
       searchable
       searchValue={search}
-      onSearchChange={setSearch}
+      onSearchChange={(next) => {
+        setSearch(next);
+        if (next) setOpened(true);
+      }}
+      dropdownOpened={opened}
+      onDropdownOpen={() => setOpened(true)}
+      onDropdownClose={() => setOpened(false)}
+      onOptionSubmit={() => setOpened(false)}
       // The server already filtered by the search; the list must not filter again.
       filter={({ options: all }) => all}
       nothingFoundMessage={found.isFetching ? '…' : t('members.no_match')}

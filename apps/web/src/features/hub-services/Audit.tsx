@@ -55,7 +55,8 @@ function auditColumns(atRiskBelow: number): Column<AuditSummaryRow>[] {
       key: 'updated_at',
       header: 'audit.col.updated',
       sortable: true,
-      nowrap: true,
+      // The date may wrap (month / year): on one line it pushed this last column out of view at 1280 px.
+      width: 120,
       cell: (s) => (
         <Text size="sm" c="dimmed">
           {formatDate(s.updated_at)}
@@ -126,7 +127,9 @@ export function Audit() {
         rowKey={(s) => s.summary_id}
         rowProps={(s) => ({ 'data-testid': 'audit-row', 'data-email': s.email })}
         testId="audit-table"
-        minWidth={960}
+        minWidth={900}
+        // Nine columns in about 950 px at a 1280 px window: tighter cells keep the last one in view.
+        cellSpacing={6}
         error={list.isError}
         onRetry={() => void list.refetch()}
         sort={{ key: order.field, desc: order.desc, onSort: (key) => sort(key as AuditField) }}

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import {
   type RecoveryRequestRow,
@@ -153,6 +154,7 @@ function RequestsTable() {
     <Stack gap="sm">
       <Group justify="space-between" gap="sm">
         <TextInput
+          {...limitProps(SEARCH_MAX)}
           placeholder={t('audit.search')}
           aria-label={t('audit.search')}
           value={search}

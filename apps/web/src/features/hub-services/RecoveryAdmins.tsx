@@ -24,6 +24,7 @@ import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { bySchema, fieldProps } from '../../lib/form.ts';
 import { formatDate } from '../../lib/format.ts';
+import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import {
   type RecoveryAdminRow,
@@ -92,6 +93,7 @@ export function RecoveryAdmins() {
       <Group justify="space-between" gap="sm">
         <Group gap="sm">
           <TextInput
+            {...limitProps(SEARCH_MAX)}
             placeholder={t('audit.search')}
             aria-label={t('audit.search')}
             value={search}

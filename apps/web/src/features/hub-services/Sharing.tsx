@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { type ShareLinkRow, useRevokeSharesMutation, useShareLinksQuery } from './api.ts';
 import { SharingLimits } from './SharingLimits.tsx';
@@ -57,6 +58,7 @@ export function Sharing() {
       <Stack gap="sm">
         <Group justify="space-between" gap="sm">
           <TextInput
+            {...limitProps(SEARCH_MAX)}
             placeholder={t('audit.search')}
             aria-label={t('audit.search')}
             value={search}

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, Redirect } from 'wouter';
 import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
-import { completeSignIn } from '../../lib/auth.ts';
+import { completeSignIn, deviceInfo } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
@@ -28,12 +28,15 @@ export function BackupCodeStep() {
     setBusy(true);
     setFormError(null);
     try {
-      const success = await call('verifyRecoveryCode', {
+      // Spec §7: verify/otp with recovery_code (the login state's recovery_code) instead of an emailed code.
+      const success = await call('verifyOtp', {
         email: login.email,
         password: login.password,
         team_slug: login.team_slug,
         recovery_code: value,
+        device: deviceInfo(),
       });
+      if ('code' in success) throw new Error('unexpected set_password_first');
       await completeSignIn(success, login.email);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'code_invalid') setFieldError(errorMessage(error));

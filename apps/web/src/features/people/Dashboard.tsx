@@ -452,7 +452,9 @@ function ShortcutCards() {
   const auth = useAuthTypeQuery();
   const showPassword = auth.data ? !auth.data.has_password : false;
   const showPolicy = canAccess(RULES.policies, ctx);
-  if (!showPassword && !showPolicy) return null;
+  // Both cards at once, when the account type is known: the set-password card arriving later
+  // would move the policy card aside (a layout shift, issue 17).
+  if (auth.isPending || (!showPassword && !showPolicy)) return null;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
       {showPassword && (

@@ -334,9 +334,12 @@ function useMemberColumns(onAction: (a: MemberAction) => void): Column<Member>[]
           >
             {m.name || m.email}
           </Anchor>
-          <Text size="xs" c="dimmed" truncate="end">
-            {m.email}
-          </Text>
+          {/* Without a name (an invited person) the email is the headline: shown once, not twice. */}
+          {m.name && (
+            <Text size="xs" c="dimmed" truncate="end">
+              {m.email}
+            </Text>
+          )}
         </>
       ),
     },
@@ -361,11 +364,17 @@ function useMemberColumns(onAction: (a: MemberAction) => void): Column<Member>[]
     {
       key: 'usage',
       header: 'members.col.usage',
-      cell: (m) => (
-        <Badge variant="light" color={USAGE_COLORS[m.usage]}>
-          {t(`dashboard.adoption.${m.usage}`)}
-        </Badge>
-      ),
+      // Someone only invited has not had the chance to use the app: no red "never used" badge.
+      cell: (m) =>
+        m.status === 'invited' ? (
+          <Text size="sm" c="dimmed" data-testid="usage-none">
+            –
+          </Text>
+        ) : (
+          <Badge variant="light" color={USAGE_COLORS[m.usage]}>
+            {t(`dashboard.adoption.${m.usage}`)}
+          </Badge>
+        ),
     },
     {
       key: 'last_active',

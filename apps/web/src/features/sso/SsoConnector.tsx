@@ -1,4 +1,11 @@
-import { IDP_TYPES, SIGN_MODES, SSO_CONFIG_NAME_MAX, type SsoConfig, type SsoTestResult } from '@latchkey/contracts/client';
+import {
+  IDP_TYPES,
+  SIGN_MODES,
+  SSO_CONFIG_NAME_MAX,
+  SSO_METADATA_URL_MAX,
+  type SsoConfig,
+  type SsoTestResult,
+} from '@latchkey/contracts/client';
 import {
   Alert,
   Badge,
@@ -6,7 +13,6 @@ import {
   Card,
   Code,
   CopyButton,
-  FileButton,
   Group,
   Modal,
   Select,
@@ -25,8 +31,11 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { limitProps, trimPasted } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { startSsoTest, useSsoConfigsQuery, useSsoMutation, useSsoPolicyQuery, useSsoRefresh, useSsoTestQuery } from './api.ts';
+import { MetadataDrop } from './MetadataDrop.tsx';
+import { SetupSteps } from './SetupSteps.tsx';
 import { openTestChannel, type TestMessage } from './test-channel.ts';
 
 const STATUS_COLOR: Record<SsoConfig['status'], string> = {
@@ -213,13 +222,11 @@ function ConnectorCard({ config }: { config: SsoConfig }) {
   const done = (key: string) => notifications.show({ color: 'teal', message: t(key) });
   const urlProblem = url && !/^https?:\/\/\S+$/i.test(url) ? t('invalid url') : undefined;
 
-  const upload = async (file: File | null) => {
-    if (!file) return;
+  const upload = (xml: string) =>
     mutation.mutate(
-      { kind: 'update', input: { config_uuid: config.config_uuid, metadata_xml: await file.text() } },
+      { kind: 'update', input: { config_uuid: config.config_uuid, metadata_xml: xml } },
       { onSuccess: () => done('sso.metadata_saved') },
     );
-  };
 
   /** Opens the IdP in a window; its result comes back over the test channel (spec §4). */
   const test = async () => {
@@ -270,6 +277,7 @@ function ConnectorCard({ config }: { config: SsoConfig }) {
             {t(errorMessage(mutation.error ?? testError), errorValues(mutation.error ?? testError))}
           </Alert>
         )}
+        {!config.is_active && <SetupSteps type={config.idp_type} />}
         {config.idp_entity_id && (
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -288,6 +296,7 @@ function ConnectorCard({ config }: { config: SsoConfig }) {
         )}
         <Group align="flex-end" gap="sm" wrap="wrap">
           <TextInput
+            {...limitProps(SSO_METADATA_URL_MAX, trimPasted)}
             style={{ flex: 1, minWidth: 220 }}
             label={t('sso.metadata_url')}
             placeholder="https://idp.example.com/metadata"
@@ -310,14 +319,11 @@ function ConnectorCard({ config }: { config: SsoConfig }) {
           >
             {t('sso.metadata_fetch')}
           </Button>
-          <FileButton accept=".xml,application/xml,text/xml,application/samlmetadata+xml" onChange={(f) => void upload(f)}>
-            {(props) => (
-              <Button variant="default" {...props} data-testid="sso-metadata-upload">
-                {t('sso.metadata_upload')}
-              </Button>
-            )}
-          </FileButton>
         </Group>
+        <MetadataDrop
+          onXml={upload}
+          busy={mutation.isPending && mutation.variables?.kind === 'update' && Boolean(mutation.variables.input.metadata_xml)}
+        />
         <Select
           maw={320}
           label={t('sso.sign_mode')}

@@ -1,0 +1,61 @@
+import { OutboundError, type OutboundPolicy, outboundFetch } from '@latchkey/runtime';
+
+/** What every SIEM sender shares: its error, its context, and one POST through the outbound guard. */
+export type SiemConfig = Record<string, string | boolean>;
+
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    /** The destination could not be reached at all (url_not_accessible when saving). */
+    readonly unreachable: boolean,
+    /** The destination's HTTP status when it answered with one. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface SenderContext {
+  policy: OutboundPolicy;
+  /** Sentinel's Data Collector URL template (`{workspace_id}`). */
+  sentinelUrl: string;
+  /** Entra ID's token endpoint template for the Logs Ingestion API (`{tenant_id}`). */
+  sentinelTokenUrl: string;
+  /** The destination's id: Splunk's request channel. */
+  channel: string;
+  /** Extra trusted certificate authorities (PEM). */
+  ca?: string | undefined;
+}
+
+export const str = (c: SiemConfig, k: string) => (typeof c[k] === 'string' ? (c[k] as string) : '');
+
+/** POSTs to a destination; a connection failure or a non-2xx answer throws a DeliveryError. */
+export async function post(
+  ctx: SenderContext,
+  url: string,
+  init: { headers: Record<string, string>; body: string | Buffer; insecure?: boolean },
+) {
+  let res: Response;
+  try {
+    res = await outboundFetch(
+      url,
+      {
+        method: 'POST',
+        headers: init.headers,
+        body: init.body,
+        ...(init.insecure ? { insecureTls: true } : {}),
+        ...(ctx.ca ? { ca: ctx.ca } : {}),
+      },
+      ctx.policy,
+    );
+  } catch (error) {
+    throw new DeliveryError(error instanceof OutboundError ? error.message : 'The destination did not answer.', true);
+  }
+  if (res.status < 200 || res.status >= 300)
+    throw new DeliveryError(
+      `The destination answered with status ${res.status}.`,
+      res.status === 404 || res.status === 401 || res.status === 403,
+      res.status,
+    );
+  return res;
+}

@@ -1,0 +1,38 @@
+/**
+ * Calls started ahead of the code that needs them (issue 17: cold load). On a cold load of a
+ * signed-in page the shell's setup calls and the landing screen's data calls start at boot, in
+ * parallel with the screen's code, instead of one after another once each piece of code has
+ * arrived. The first `call` with the same name and input takes the answer; an answer is taken
+ * once, only by the session that asked for it, and only while fresh.
+ */
+export const PREFETCH_TTL_MS = 10_000;
+
+interface Entry {
+  /** Who asked: another session (sign-out, team switch) never gets it. */
+  owner: string;
+  at: number;
+  /** Resolves to the answer, or to FAILED (the caller then calls as usual, with its error handling). */
+  answer: Promise<unknown>;
+}
+
+export const FAILED: unique symbol = Symbol('prefetch failed');
+const entries = new Map<string, Entry>();
+
+const keyOf = (name: string, input: unknown) => `${name} ${JSON.stringify(input ?? {})}`;
+
+/** Remembers a call already under way; a second one with the same name and input is not started. */
+export function rememberPrefetch(name: string, input: unknown, owner: string, start: () => Promise<unknown>): void {
+  const key = keyOf(name, input);
+  const held = entries.get(key);
+  if (held && held.owner === owner && Date.now() - held.at < PREFETCH_TTL_MS) return;
+  entries.set(key, { owner, at: Date.now(), answer: start().catch(() => FAILED) });
+}
+
+/** The answer of a matching prefetched call (once), or null when there is none to take. */
+export function takePrefetch(name: string, input: unknown, owner: string): Promise<unknown> | null {
+  const key = keyOf(name, input);
+  const held = entries.get(key);
+  if (!held) return null;
+  entries.delete(key);
+  return held.owner === owner && Date.now() - held.at < PREFETCH_TTL_MS ? held.answer : null;
+}
