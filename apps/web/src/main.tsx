@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { coldLoadPlan } from './app/cold-start.ts';
@@ -11,4 +12,4 @@ import { getSession } from './lib/session.ts';
 const plan = coldLoadPlan(location.hash, getSession() !== null);
 await Promise.all([setupI18n(), plan ? loadConsoleCode(plan.peopleScreens) : undefined]);
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<App />);
+if (root) startTransition(() => createRoot(root).render(<App />));

@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import './DataTable.css';
-import type { ReactNode } from 'react';
+import { type ReactNode, useDeferredValue } from 'react';
 import { useTranslation } from '../lib/use-translation.ts';
 import { CardSort } from './CardSort.tsx';
 import type { Column, Sorting } from './data-table-types.ts';
@@ -84,6 +84,9 @@ export function DataTable<T>({
   cellSpacing,
 }: DataTableProps<T>) {
   const cards = useMediaQuery(CARD_QUERY, false, { getInitialValueInEffect: false });
+  // A page of rows is rendered in the background, in slices, while the previous rows (or their
+  // placeholders) stay: one long task of ~100 ms on a cold /users load otherwise (issue 17, TBT).
+  rows = useDeferredValue(rows);
   if (error) return <DataFetchError onRetry={() => onRetry?.()} />;
   if (cards)
     return (
