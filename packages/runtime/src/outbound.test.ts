@@ -143,6 +143,25 @@ describe('outboundFetch', () => {
     expect(calls).toBe(1);
   });
 
+  test('keeps a connection alive for the address it checked, never for another answer of the name', async () => {
+    let connections = 0;
+    const count = () => connections++;
+    server.on('connection', count);
+    try {
+      let answer = '127.0.0.1';
+      const policy: OutboundPolicy = { ...development, resolve: async () => [{ address: answer, family: 4 }] };
+      for (let i = 0; i < 3; i++) expect((await outboundFetch(`http://pool.example:${port}/ok`, {}, policy)).status).toBe(200);
+      expect(connections).toBe(1);
+      // The name now points elsewhere (nothing listens there): the pooled connection to the old
+      // address must not carry the request.
+      answer = '127.0.0.2';
+      expect((await failure(outboundFetch(`http://pool.example:${port}/ok`, {}, policy))).kind).toBe('failed');
+      expect(connections).toBe(1);
+    } finally {
+      server.off('connection', count);
+    }
+  });
+
   test('a redirect is not followed, wherever it points', async () => {
     const before = hits;
     const error = await failure(outboundFetch(`http://127.0.0.1:${port}/redirect`, {}, development));

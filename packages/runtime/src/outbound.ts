@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
+import { pooledAgent } from './outbound-agents.ts';
 
 /**
  * The one way the programs fetch a URL a user gave them (a Hub's address today; SSO metadata, SIEM
@@ -300,7 +301,7 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
         method: init.method ?? 'GET',
         headers,
         lookup,
-        agent: false,
+        agent: pooledAgent(url, target.address, { insecure: init.insecureTls === true, ca: init.ca }),
         ...(init.insecureTls && url.protocol === 'https:' ? { rejectUnauthorized: false } : {}),
         ...(init.ca && url.protocol === 'https:' ? { secureContext: contextWithCa(init.ca) } : {}),
       },

@@ -9,6 +9,8 @@ import { DeliveryError, requiredSecrets, SECRET_FIELDS, SENDERS, type SiemConfig
 
 /** Events per request to a destination (~600 KB as Splunk HEC JSON; HEC's default limit is far above). */
 export const SIEM_BATCH = 1_000;
+/** Batches out at once to one destination (each waits for its own acknowledgement). */
+const SIEM_IN_FLIGHT = 3;
 /** How long one delivery run goes on; then it ends and the pump starts the next (other jobs get their turn). */
 const RUN_MS = 20_000;
 const LEASE_SECONDS = 120;
@@ -104,33 +106,39 @@ export function createSiemService(
 
   /**
    * One delivery run for a destination: batches from its cursor until caught up or the run's time is
-   * used (then the pump starts the next, and other jobs get their turn). The next batch is read while
-   * the current one is sent; the cursor moves only after the destination accepted a batch.
+   * used (then the pump starts the next, and other jobs get their turn). A few batches are out at
+   * once (the next is sent while the previous waits for the destination's acknowledgement); the
+   * cursor moves past a batch only once it and every batch before it were accepted.
    */
   async function deliver(id: string): Promise<void> {
     const d = await repo.lease(db, id, o.leaseSeconds ?? LEASE_SECONDS);
     if (!d) return;
     const deadline = Date.now() + RUN_MS;
     const read = (after: number) => eventsRepository.after(db, d.team_slug, ALL, after, SIEM_BATCH);
+    const sending: { last: number; count: number; accepted: Promise<void> }[] = [];
     try {
-      let cursor = Number(d.cursor_seq);
-      let rows = await read(cursor);
-      while (rows.length) {
-        const last = rows[rows.length - 1]?.seq ?? cursor;
-        const full = rows.length === SIEM_BATCH && Date.now() < deadline;
-        const next = full ? read(last) : null;
-        // A failed send leaves the read ahead unawaited: it must not become an unhandled rejection.
-        next?.catch(() => undefined);
-        await SENDERS[d.siem_tool](rows, d.config, ctxFor(d.id));
-        await repo.delivered(db, id, last, rows.length);
-        cursor = last;
-        rows = next ? await next : [];
+      let rows = await read(Number(d.cursor_seq));
+      for (;;) {
+        while (rows.length && sending.length < SIEM_IN_FLIGHT) {
+          const last = rows[rows.length - 1]?.seq ?? 0;
+          const accepted = SENDERS[d.siem_tool](rows, d.config, ctxFor(d.id));
+          // A batch behind a failed one is never awaited: its failure must not become an unhandled rejection.
+          accepted.catch(() => undefined);
+          sending.push({ last, count: rows.length, accepted });
+          rows = rows.length === SIEM_BATCH && Date.now() < deadline ? await read(last) : [];
+        }
+        const oldest = sending.shift();
+        if (!oldest) break;
+        await oldest.accepted;
+        await repo.delivered(db, id, oldest.last, oldest.count);
       }
     } catch (error) {
       const message = error instanceof DeliveryError ? error.message : 'The delivery failed.';
       await repo.failed(db, id, message);
       o.log.warn({ destination: id, error: message }, 'SIEM delivery failed; retrying with backoff');
     } finally {
+      // Batches still out after a failure finish before the destination is free for the next run.
+      await Promise.allSettled(sending.map((b) => b.accepted));
       await repo.release(db, id);
     }
   }
