@@ -274,14 +274,21 @@ export const eventsRepository = {
     return Number(row?.n ?? 0);
   },
 
-  /** Oldest first after `afterSeq`: the export's and the SIEM delivery's keyset read. */
-  async after(q: Queryable, teamSlug: string, f: Required<EventFilters>, afterSeq: number, limit: number) {
-    const params: unknown[] = [teamSlug];
-    const where = filterClause(f, params);
-    params.push(afterSeq, limit);
+  /**
+   * Every event after `afterSeq`, oldest first, at most `limit`: the SIEM delivery's and the pull
+   * API's read. The chain is gap-free above the retention floor, so this is the seq range
+   * (start, start + limit] — an index range, never a sort of everything after the cursor (a backfill
+   * read each batch in ~190 ms that way; issue 12). A cursor below the floor starts at the floor.
+   */
+  async after(q: Queryable, teamSlug: string, afterSeq: number, limit: number) {
     const rows = await q.query<EventRow>(
-      `select ${COLUMNS} from event_log where ${where} and seq > $${params.length - 1} order by seq limit $${params.length}`,
-      params,
+      `with start as (
+         select greatest($2::bigint, coalesce((select floor_seq - 1 from event_chain_heads where team_slug = $1), 0)) as s
+       )
+       select ${COLUMNS} from event_log, start
+       where team_slug = $1 and seq > start.s and seq <= start.s + $3::bigint
+       order by seq`,
+      [teamSlug, afterSeq, limit],
     );
     return rows.map(toRecord);
   },

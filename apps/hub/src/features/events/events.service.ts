@@ -279,7 +279,7 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
 
     /** Oldest first after the cursor (the chain's seq): stable across restarts and instances. */
     async pull(teamSlug: string, input: { cursor: string; limit: number; format: 'native' | 'ocsf' }) {
-      const rows = await repo.after(db, teamSlug, parseFilters({}), Number(input.cursor), input.limit + 1);
+      const rows = await repo.after(db, teamSlug, Number(input.cursor), input.limit + 1);
       const page = rows.slice(0, input.limit);
       const last = page.at(-1);
       return {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventFilters, type SiemTool, type SiemToolName } from '@latchkey/contracts';
+import type { SiemTool, SiemToolName } from '@latchkey/contracts';
 import { AppError, type Db, type JobLog, type Jobs } from '@latchkey/runtime';
 import { hubOutboundPolicy } from '../../platform/outbound.ts';
 import { eventsRepository } from './events.repository.ts';
@@ -14,7 +14,6 @@ const SIEM_IN_FLIGHT = 3;
 /** How long one delivery run goes on; then it ends and the pump starts the next (other jobs get their turn). */
 const RUN_MS = 20_000;
 const LEASE_SECONDS = 120;
-const ALL = EventFilters.parse({}) as Required<EventFilters>;
 
 const notFound = () => new AppError('not_found', 'No SIEM destination is configured.').shows('errors.siem_not_found');
 const unreachable = (message: string) =>
@@ -114,7 +113,7 @@ export function createSiemService(
     const d = await repo.lease(db, id, o.leaseSeconds ?? LEASE_SECONDS);
     if (!d) return;
     const deadline = Date.now() + RUN_MS;
-    const read = (after: number) => eventsRepository.after(db, d.team_slug, ALL, after, SIEM_BATCH);
+    const read = (after: number) => eventsRepository.after(db, d.team_slug, after, SIEM_BATCH);
     const sending: { last: number; count: number; accepted: Promise<void> }[] = [];
     try {
       let rows = await read(Number(d.cursor_seq));
