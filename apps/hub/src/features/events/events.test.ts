@@ -267,6 +267,9 @@ describe('retention', () => {
     expect(left.map((r) => r.seq)).toEqual([6, 7, 8, 9, 10, 11]);
     expect(left.at(-1)?.activity).toBe('event_logs.retention_checkpoint');
     expect(await service.verify(team)).toMatchObject({ ok: true, checked: 6 });
+    // A SIEM destination or pull client still behind the dropped months reads on from what remains.
+    expect((await eventsRepository.after(db, team, 0, 3)).map((r) => r.seq)).toEqual([6, 7, 8]);
+    expect((await eventsRepository.after(db, team, 8, 10)).map((r) => r.seq)).toEqual([9, 10, 11]);
     // The whole month partition went, not only its rows.
     const names = (await eventsRepository.partitions(db)).map((p) => p.name);
     expect(names).not.toContain(`event_log_y${old.getUTCFullYear()}m${String(old.getUTCMonth() + 1).padStart(2, '0')}`);
