@@ -221,3 +221,35 @@ test('a connector on samlify, an independent IdP: configured by metadata, its te
   await page.getByTestId('sso-delete-confirm').click();
   await expect(card).toHaveCount(0);
 });
+
+test('team switch into the team that offers SSO (not enforced): the password page with its SSO button, through the identity provider', async ({
+  page,
+  browser,
+}) => {
+  // Fiona turns enforcement off: Alpine Ski House now only offers SSO.
+  await signIn(page, FIONA, { expectPath: '/dashboard' });
+  await page.goto('/#/settings/sso-connector');
+  await expect(page.getByTestId('sso-enforce')).toBeChecked();
+  await flipSwitch(page.getByTestId('sso-enforce'));
+  await expect(page.getByTestId('sso-enforce')).not.toBeChecked();
+
+  // Gus, in a browser of his own, works in Alpine Rentals and switches.
+  idp.user = { nameId: GUS, attributes: { email: [GUS], displayName: ['Gus Keller'] } };
+  const gus = await browser.newPage();
+  await signIn(gus, GUS, { team: RENTALS.name, expectPath: '/dashboard' });
+  const menu = await openProfileMenu(gus);
+  await menu.getByRole('menuitem', { name: 'Switch teams' }).click();
+  const dialog = gus.getByRole('dialog', { name: 'Switch teams' });
+  await dialog.getByRole('radio', { name: ALPINE.name }).check();
+  await dialog.getByRole('button', { name: 'Switch team' }).click();
+
+  // Gus has a password: its page for Alpine Ski House, with SSO offered beside it.
+  await expect(gus).toHaveURL(atRoute('/login/verify-password'));
+  await gus.getByRole('button', { name: 'Sign In With SSO' }).click();
+  await expect(gus).toHaveURL(atRoute('/dashboard'), { timeout: 20_000 });
+  await expect(gus.getByTestId('team-name')).toHaveText(ALPINE.name);
+  expect((await readSession(gus))?.team_slug).toBe(ALPINE.slug);
+  await expect(gus.getByText('Something went wrong')).toHaveCount(0);
+  await gus.close();
+  idp.user = { nameId: FELIX, attributes: { email: [FELIX] } };
+});
