@@ -1,6 +1,6 @@
 import { TOKEN_EXPIRY_MARGIN_MS } from '@latchkey/contracts/client';
 import { describe, expect, it } from 'vitest';
-import { needsRefresh, rememberPath, takeRememberedPath } from './session.ts';
+import { needsRefresh, onSessionEnd, rememberPath, type Session, setSession, takeRememberedPath } from './session.ts';
 
 describe('token refresh timing', () => {
   it('refreshes within two minutes of expiry, not before', () => {
@@ -26,5 +26,22 @@ describe('remembered path', () => {
     }
     rememberPath('/ssoish');
     expect(takeRememberedPath()).toBe('/ssoish');
+  });
+});
+
+describe('session end', () => {
+  it('is told when the session ends, not when one starts or changes', () => {
+    let ended = 0;
+    const stop = onSessionEnd(() => ended++);
+    const session = { email: 'a@x.example', team_slug: 'x', token: {}, hub: null } as unknown as Session;
+    setSession(session);
+    setSession({ ...session, team_slug: 'y' });
+    expect(ended).toBe(0);
+    setSession(null);
+    expect(ended).toBe(1);
+    stop();
+    setSession(session);
+    setSession(null);
+    expect(ended).toBe(1);
   });
 });

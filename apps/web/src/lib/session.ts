@@ -43,6 +43,16 @@ function subscribe(listener: () => void): () => void {
 
 export const useSession = (): Session | null => useSyncExternalStore(subscribe, getSession);
 
+/**
+ * Runs `fn` whenever the session ends (sign-out, expiry, another tab signing out): what was fetched
+ * for it must not be shown to whoever signs in next in this tab.
+ */
+export function onSessionEnd(fn: () => void): () => void {
+  return subscribe(() => {
+    if (!current) fn();
+  });
+}
+
 // Another tab signing in or out changes this one too.
 window.addEventListener('storage', (event) => {
   if (event.key === SESSION_KEY) {

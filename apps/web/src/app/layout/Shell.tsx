@@ -20,7 +20,7 @@ import {
 } from '../../features/console/api.ts';
 import { useHubReachability } from '../../features/integration/use-hub-reachability.ts';
 import { scheduleRefresh } from '../../lib/auth.ts';
-import { rememberPath, useSession } from '../../lib/session.ts';
+import { onSessionEnd, rememberPath, useSession } from '../../lib/session.ts';
 import { ConsoleRoutes } from './ConsoleRoutes.tsx';
 import { ConsoleContextProvider } from './console-context.ts';
 import { useGuardedHashLocation } from './guarded-location.ts';
@@ -38,6 +38,8 @@ const queryClient = new QueryClient({
     queries: { gcTime: QUERY_CACHE_LIFETIME_MS, retry: 1, refetchOnWindowFocus: false, staleTime: 15_000 },
   },
 });
+// One admin's answers are never shown to the next one signing in in this tab.
+onSessionEnd(() => queryClient.clear());
 
 /** The signed-in frame: top bar, sidebar, content, footer (spec §2 Layout, UI.md Frame). */
 export function Shell() {
