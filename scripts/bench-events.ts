@@ -15,7 +15,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AUX_SERVICES, EventFilters, type HubTokens } from '@latchkey/contracts';
+import { EventFilters, type HubTokens } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { buildHub } from '../apps/hub/src/app.ts';
@@ -23,8 +23,7 @@ import { loadConfig } from '../apps/hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
 import { eventsRepository } from '../apps/hub/src/features/events/events.repository.ts';
 import { COUNT_CAP, createEventsService } from '../apps/hub/src/features/events/events.service.ts';
-import { registrationsRepository } from '../apps/hub/src/features/registrations/registrations.repository.ts';
-import { SERVER_JWK, signGrant } from '../apps/hub/src/testing/hub-fixture.ts';
+import { registerTeam, signGrant } from '../apps/hub/src/testing/hub-fixture.ts';
 import { selfSignedCert } from '../apps/hub/src/testing/siem-receivers.ts';
 import { BIG_ROWS, BIG_TEAM, EXPORT_ROWS, EXPORT_TEAM, ensureRows, openBenchDb } from './bench-events-data.ts';
 import { hecReceiver } from './bench-events-hec.ts';
@@ -47,16 +46,8 @@ if (!url) {
 /** A Hub on `db` with the teams registered (the licence server's key of this process), and a console token per team. */
 async function hubOn(db: Db, teams: string[], env: Record<string, string> = {}) {
   for (const team of teams) {
-    const credential = `cred-${team}`;
     await db.query('delete from registrations where team_slug = $1', [team]);
-    await registrationsRepository.insert(db, {
-      team_slug: team,
-      credential_id: credential,
-      server_key: SERVER_JWK,
-      server_url: 'http://127.0.0.1:9/',
-    });
-    const registration = await registrationsRepository.findByCredential(db, credential);
-    if (registration) await registrationsRepository.setServices(db, registration.id, AUX_SERVICES);
+    await registerTeam(db, team, `cred-${team}`, 'http://127.0.0.1:9/');
   }
   const config = loadConfig({
     NODE_ENV: 'production',

@@ -5,13 +5,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AUX_SERVICES, type HubTokens } from '@latchkey/contracts';
+import type { HubTokens } from '@latchkey/contracts';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { buildHub } from '../apps/hub/src/app.ts';
 import { loadConfig } from '../apps/hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
-import { registrationsRepository } from '../apps/hub/src/features/registrations/registrations.repository.ts';
-import { CREDENTIAL, SERVER_JWK, signGrant, TEAM } from '../apps/hub/src/testing/hub-fixture.ts';
+import { CREDENTIAL, registerTeam, signGrant, TEAM } from '../apps/hub/src/testing/hub-fixture.ts';
 import { line, load } from './bench-stats.ts';
 
 const MEMBERS = 100_000;
@@ -27,14 +26,7 @@ if (!url) {
 // A migrated database of its own, dropped at the end.
 const db = await createPostgresDb(MIGRATIONS_DIR, url, 10);
 try {
-  await registrationsRepository.insert(db, {
-    team_slug: TEAM,
-    credential_id: CREDENTIAL,
-    server_key: SERVER_JWK,
-    server_url: 'http://127.0.0.1:9/',
-  });
-  const registration = await registrationsRepository.findByCredential(db, CREDENTIAL);
-  if (registration) await registrationsRepository.setServices(db, registration.id, AUX_SERVICES);
+  await registerTeam(db, TEAM, CREDENTIAL, 'http://127.0.0.1:9/');
   await db.query(
     `insert into vault_summaries (team_slug, email, total_items, weak, reused, old, compromised, score)
      select $1, 'member.' || g || '@bench.example', 40 + g % 200, g % 7, g % 5, g % 11, g % 3, g % 101

@@ -91,16 +91,26 @@ export interface RunningHub {
  */
 export async function createHubDb(options: { services?: readonly AuxService[] } = {}): Promise<Db> {
   const db = await createTestDb(MIGRATIONS_DIR);
-  const serverUrl = await serverStandIn();
+  await registerTeam(db, TEAM, CREDENTIAL, await serverStandIn(), options.services);
+  return db;
+}
+
+/** Registers `team` on the Hub, trusting SERVER_KEY under `credential`, with `services` switched on (tests and benches). */
+export async function registerTeam(
+  db: Db,
+  team: string,
+  credential: string,
+  serverUrl: string,
+  services: readonly AuxService[] = AUX_SERVICES,
+): Promise<void> {
   await registrationsRepository.insert(db, {
-    team_slug: TEAM,
-    credential_id: CREDENTIAL,
+    team_slug: team,
+    credential_id: credential,
     server_key: SERVER_JWK,
     server_url: serverUrl,
   });
-  const registration = await registrationsRepository.findByCredential(db, CREDENTIAL);
-  if (registration) await registrationsRepository.setServices(db, registration.id, options.services ?? AUX_SERVICES);
-  return db;
+  const registration = await registrationsRepository.findByCredential(db, credential);
+  if (registration) await registrationsRepository.setServices(db, registration.id, services);
 }
 
 /** A Hub listening on a free port of 127.0.0.1, called with real fetch; its keys live in a temporary directory. */
