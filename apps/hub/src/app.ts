@@ -38,6 +38,7 @@ import { devicesRoutes } from './features/devices/devices.routes.ts';
 // Event logs and SIEM export (issue 12)
 import { eventsRoutes } from './features/events/events.routes.ts';
 import { createEventsService } from './features/events/events.service.ts';
+import { createSearchIndexer } from './features/events/search-indexer.ts';
 import { createSiemService } from './features/events/siem.service.ts';
 // Hub integration (issue 6)
 import { integrationRoutes } from './features/integration/integration.routes.ts';
@@ -130,7 +131,14 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     log: app.log,
     ca: config.SIEM_CA_FILE ? readFileSync(config.SIEM_CA_FILE, 'utf8') : undefined,
   });
-  const events = createEventsService(db, { selfHosted: !config.EVENT_LOGS_MANAGED, onAppended: () => siem.kick() });
+  const searchIndexer = createSearchIndexer(db, { log: app.log });
+  const events = createEventsService(db, {
+    selfHosted: !config.EVENT_LOGS_MANAGED,
+    onAppended: (teamSlug) => {
+      siem.kick();
+      void searchIndexer.nudge(teamSlug);
+    },
+  });
   const [gatedLogs, gatedDevices] = gate('audit_logs');
   eventsRoutes(serving('audit_logs'), {
     guard,
@@ -169,12 +177,14 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
 
   await jobs.start();
   siem.start();
+  searchIndexer.start();
   retentionTick();
   const retentionTimer = setInterval(retentionTick, 3_600_000);
   retentionTimer.unref();
   app.addHook('onClose', async () => {
     clearInterval(retentionTimer);
     await siem.stop();
+    await searchIndexer.stop();
     await jobs.stop();
   });
   return app;

@@ -12,6 +12,7 @@ import {
 } from '@latchkey/runtime';
 import type { DeviceCaller } from '../devices/index.ts';
 import { checkChain, GENESIS_HASH } from './chain.ts';
+import { eventSearchRepository as searchRepo } from './event-search.repository.ts';
 import { isUnfiltered, type NewEvent, partitionName, eventsRepository as repo } from './events.repository.ts';
 import { toOcsf } from './ocsf.ts';
 
@@ -349,6 +350,7 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
           const head = await repo.head(tx, team);
           const floor = lowest?.seq ?? head.seq + 1;
           await repo.setFloor(tx, team, floor);
+          await searchRepo.removeBelow(tx, team, floor);
           await recordHubEvents(tx, team, [
             {
               actor: 'system',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
 import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
 import { canonicalJson, checkChain, eventHash, GENESIS_HASH } from './chain.ts';
+import { eventSearchRepository } from './event-search.repository.ts';
 import { eventsRepository } from './events.repository.ts';
 import { createEventsService } from './events.service.ts';
 
@@ -257,6 +258,7 @@ describe('retention', () => {
     await db.transaction((tx) => eventsRepository.append(tx, team, mk(3), old));
     await db.transaction((tx) => eventsRepository.append(tx, team, mk(2), older));
     await db.transaction((tx) => eventsRepository.append(tx, team, mk(4)));
+    await db.transaction((tx) => eventSearchRepository.indexNext(tx, team, 100));
     const service = createEventsService(db, { selfHosted: true });
     await service.setRetention(team, 30);
     await service.applyRetention();
@@ -267,6 +269,12 @@ describe('retention', () => {
     expect(left.map((r) => r.seq)).toEqual([6, 7, 8, 9, 10, 11]);
     expect(left.at(-1)?.activity).toBe('event_logs.retention_checkpoint');
     expect(await service.verify(team)).toMatchObject({ ok: true, checked: 6 });
+    // The search index keeps nothing of what went.
+    const indexed = await db.query<{ seq: number }>(
+      'select seq::int as seq from event_search where team_slug = $1 order by seq',
+      [team],
+    );
+    expect(indexed.map((r) => r.seq)).toEqual([6, 7, 8, 9]);
     // A SIEM destination or pull client still behind the dropped months reads on from what remains.
     expect((await eventsRepository.after(db, team, 0, 3)).map((r) => r.seq)).toEqual([6, 7, 8]);
     expect((await eventsRepository.after(db, team, 8, 10)).map((r) => r.seq)).toEqual([9, 10, 11]);

@@ -1,0 +1,68 @@
+import type { Queryable } from '@latchkey/runtime';
+
+/**
+ * The searched columns of an event as one text, joined by U+001F (migration 0013): event_search's
+ * `body`, and the same expression over event_log for rows not yet indexed. A search pattern holds
+ * no U+001F, so it matches within one column, never across two.
+ */
+export const SEARCH_BODY =
+  "(actor || E'\\x1f' || target || E'\\x1f' || activity || E'\\x1f' || ip || E'\\x1f' || device || E'\\x1f' || component)";
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** The `ilike` pattern of a search value: literal, anywhere in a column. */
+export const searchPattern = (value: string) => `%${escapeLike(value.replaceAll('\x1f', ''))}%`;
+
+/** The search index's rows (event_search) and each team's progress mark. */
+export const eventSearchRepository = {
+  /** The seq up to which the team's events are indexed (0: none). */
+  async progress(q: Queryable, teamSlug: string): Promise<number> {
+    const [row] = await q.query<{ seq: string | number }>('select seq from event_search_progress where team_slug = $1', [
+      teamSlug,
+    ]);
+    return Number(row?.seq ?? 0);
+  },
+
+  /**
+   * Indexes the team's next `limit` events after its mark, in the caller's transaction. Another
+   * instance indexing the same team holds the mark's row: this one then does nothing (skip locked).
+   */
+  async indexNext(q: Queryable, teamSlug: string, limit: number): Promise<number> {
+    await q.query('insert into event_search_progress (team_slug, seq) values ($1, 0) on conflict do nothing', [teamSlug]);
+    const [mark] = await q.query<{ seq: string | number; floor_seq: string | number | null }>(
+      `select p.seq, h.floor_seq from event_search_progress p left join event_chain_heads h on h.team_slug = p.team_slug
+       where p.team_slug = $1 for update of p skip locked`,
+      [teamSlug],
+    );
+    if (!mark) return 0;
+    // Below the retention floor nothing is left to index.
+    const from = Math.max(Number(mark.seq), Number(mark.floor_seq ?? 1) - 1);
+    // Appends commit in seq order (the chain-head lock), so what this statement sees is gap-free.
+    const [done] = await q.query<{ n: string | number; last: string | number | null }>(
+      `with added as (
+         insert into event_search (team_slug, seq, recorded_at, body)
+         select team_slug, seq, recorded_at, ${SEARCH_BODY} from event_log
+         where team_slug = $1 and seq > $2 and seq <= $2::bigint + $3::bigint
+         returning seq
+       )
+       select count(*) as n, max(seq) as last from added`,
+      [teamSlug, from, limit],
+    );
+    const n = Number(done?.n ?? 0);
+    if (n) await q.query('update event_search_progress set seq = $2 where team_slug = $1', [teamSlug, done?.last]);
+    return n;
+  },
+
+  /** Teams whose events are not all indexed (after a restart, or an append the indexer was not told of). */
+  async teamsBehind(q: Queryable): Promise<string[]> {
+    const rows = await q.query<{ team_slug: string }>(
+      `select h.team_slug from event_chain_heads h left join event_search_progress p on p.team_slug = h.team_slug
+       where h.seq > coalesce(p.seq, 0)`,
+    );
+    return rows.map((r) => r.team_slug);
+  },
+
+  /** Retention: the index rows of events below the team's new floor. */
+  async removeBelow(q: Queryable, teamSlug: string, floorSeq: number): Promise<void> {
+    await q.query('delete from event_search where team_slug = $1 and seq < $2', [teamSlug, floorSeq]);
+  },
+};

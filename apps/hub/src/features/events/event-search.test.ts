@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { EventFilters } from '@latchkey/contracts';
+import type { Db } from '@latchkey/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHubDb } from '../../testing/hub-fixture.ts';
+import { eventSearchRepository } from './event-search.repository.ts';
+import { eventsRepository, type NewEvent } from './events.repository.ts';
+import { createSearchIndexer } from './search-indexer.ts';
+
+// Search reads the rows the indexer has not reached on their own columns, then the newest window of
+// the index, then the index below it (migration 0013). Whatever the split, the answer must be the
+// one a plain scan gives.
+const TEAM = 'search-team';
+const OTHER = 'other-team';
+let db: Db;
+
+const event = (i: number, o: Partial<NewEvent> = {}): NewEvent => ({
+  id: randomUUID(),
+  actor: `member.${i}@northwind.example`,
+  actor_type: 'member',
+  activity: i % 2 ? 'member.invited' : 'group.created',
+  component: 'members',
+  target: i % 7 === 0 ? `Vault needle_${i}` : `Vault ${i}`,
+  ip: `10.0.${i % 5}.${i}`,
+  device: 'Firefox on Linux',
+  occurred_at: new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString(),
+  outcome: 'success',
+  detail: {},
+  ...o,
+});
+
+async function appendAll(team: string, events: NewEvent[]) {
+  for (let i = 0; i < events.length; i += 40)
+    await db.transaction((tx) => eventsRepository.append(tx, team, events.slice(i, i + 40)));
+}
+
+const filters = (f: Partial<EventFilters>) => EventFilters.parse(f) as Required<EventFilters>;
+
+/** The answer by a plain scan of every column, newest first. */
+async function plainScan(team: string, pattern: string, activity?: string): Promise<number[]> {
+  const rows = await db.query<{ seq: string }>(
+    `select seq from event_log where team_slug = $1 and ($3::text is null or activity = $3)
+       and (actor ilike $2 or target ilike $2 or activity ilike $2 or ip ilike $2 or device ilike $2 or component ilike $2)
+     order by seq desc`,
+    [team, pattern, activity ?? null],
+  );
+  return rows.map((r) => Number(r.seq));
+}
+
+/** Every page of a search, by keyset, as seqs. */
+async function allPages(f: Required<EventFilters>, pageSize: number, searchWindow: number): Promise<number[]> {
+  const head = await eventsRepository.head(db, TEAM);
+  const seen: number[] = [];
+  let beforeSeq: number | undefined;
+  for (;;) {
+    const page = await eventsRepository.page(db, TEAM, f, { page: 1, pageSize, beforeSeq, headSeq: head.seq, searchWindow });
+    seen.push(...page.map((r) => r.seq));
+    if (page.length < pageSize) return seen;
+    beforeSeq = page.at(-1)?.seq;
+  }
+}
+
+beforeAll(async () => {
+  db = await createHubDb();
+  await appendAll(
+    TEAM,
+    Array.from({ length: 300 }, (_, i) => event(i + 1)),
+  );
+  // Another team's events hold the same words: never part of this team's answer.
+  await appendAll(
+    OTHER,
+    Array.from({ length: 50 }, (_, i) => event(i * 7, { target: 'Vault needle_other' })),
+  );
+  // The first 180 of the team's events indexed; 181–300 not yet.
+  await db.transaction((tx) => eventSearchRepository.indexNext(tx, TEAM, 180));
+});
+afterAll(async () => {
+  await db.close();
+});
+
+describe('search across the index and the rows not indexed yet', () => {
+  it('indexes in order up to its mark, and only what exists', async () => {
+    expect(await eventSearchRepository.progress(db, TEAM)).toBe(180);
+    expect(await eventSearchRepository.teamsBehind(db)).toEqual(expect.arrayContaining([TEAM, OTHER]));
+    const [row] = await db.query<{ n: number; hi: string }>(
+      'select count(*)::int as n, max(seq)::int as hi from event_search where team_slug = $1',
+      [TEAM],
+    );
+    expect(row).toEqual({ n: 180, hi: 180 });
+  });
+
+  it.each([
+    ['needle', 5, 10],
+    ['needle', 7, 1000],
+    ['NEEDLE_1', 3, 25],
+    ['10.0.3.', 10, 40],
+    ['member.invited', 50, 60],
+    ['member.2', 4, 100],
+  ])('"%s", pages of %i, window %i: the plain scan’s rows in its order', async (value, pageSize, window) => {
+    const expected = await plainScan(TEAM, `%${value.replace('_', '\\_')}%`);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await allPages(filters({ search_value: value }), pageSize, window)).toEqual(expected);
+  });
+
+  it('combines with the other filters, and page N without a keyset skips the rows before it', async () => {
+    const expected = await plainScan(TEAM, '%needle%', 'member.invited');
+    expect(expected.length).toBeGreaterThan(6);
+    const f = filters({ search_value: 'needle', activities: ['member.invited'] });
+    expect(await allPages(f, 4, 20)).toEqual(expected);
+    const head = await eventsRepository.head(db, TEAM);
+    const second = await eventsRepository.page(db, TEAM, f, { page: 2, pageSize: 3, headSeq: head.seq, searchWindow: 20 });
+    expect(second.map((r) => r.seq)).toEqual(expected.slice(3, 6));
+  });
+
+  it('counts what the pages show, up to the cap', async () => {
+    const f = filters({ search_value: 'needle' });
+    const all = (await plainScan(TEAM, '%needle%')).length;
+    expect(await eventsRepository.count(db, TEAM, f, 1000)).toBe(all);
+    expect(await eventsRepository.count(db, TEAM, f, 10)).toBe(10);
+    expect(await eventsRepository.count(db, TEAM, filters({ search_value: 'needle', activities: ['group.created'] }), 1000)).toBe(
+      (await plainScan(TEAM, '%needle%', 'group.created')).length,
+    );
+  });
+
+  it('matches within one column and takes % and _ literally', async () => {
+    // "Linux" ends device, "members" is component: together they span two columns.
+    expect(await allPages(filters({ search_value: 'Linux members' }), 10, 10)).toEqual([]);
+    expect(await allPages(filters({ search_value: 'Linux\x1fmembers' }), 10, 10)).toEqual([]);
+    expect(await allPages(filters({ search_value: 'needle%' }), 10, 10)).toEqual([]);
+    expect(await allPages(filters({ search_value: 'Vault_1' }), 10, 10)).toEqual([]);
+  });
+
+  it('the indexer catches up when told, and a sweep finds what it was not told of', async () => {
+    const indexer = createSearchIndexer(db);
+    await indexer.nudge(TEAM);
+    expect(await eventSearchRepository.progress(db, TEAM)).toBe(300);
+    await indexer.sweep();
+    expect(await eventSearchRepository.progress(db, OTHER)).toBe(50);
+    expect(await eventSearchRepository.teamsBehind(db)).not.toContain(TEAM);
+    // Fully indexed, the answer is the same.
+    expect(await allPages(filters({ search_value: 'needle' }), 6, 30)).toEqual(await plainScan(TEAM, '%needle%'));
+    await appendAll(TEAM, [event(301, { target: 'needle late' })]);
+    expect(await eventSearchRepository.teamsBehind(db)).toContain(TEAM);
+    expect((await allPages(filters({ search_value: 'needle late' }), 6, 30)).length).toBe(1);
+    await indexer.stop();
+  });
+});

@@ -1,0 +1,60 @@
+import type { Db } from '@latchkey/runtime';
+import { eventSearchRepository as repo } from './event-search.repository.ts';
+
+/** Events indexed per transaction. */
+const BATCH = 10_000;
+
+/**
+ * Fills the search index (event_search) behind the appends, off the chain lock (issue 12): told of
+ * each append, it indexes that team's new events in batches until it has caught up; a sweep every
+ * `sweepMs` catches what it was not told of (a restart, another instance's appends). One run per
+ * team at a time here; across instances the progress row's lock decides.
+ */
+export function createSearchIndexer(db: Db, o: { sweepMs?: number; log?: { warn: (obj: object, msg: string) => void } } = {}) {
+  const running = new Map<string, Promise<void>>();
+  const again = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+
+  async function catchUp(teamSlug: string): Promise<void> {
+    do {
+      again.delete(teamSlug);
+      while ((await db.transaction((tx) => repo.indexNext(tx, teamSlug, BATCH))) === BATCH);
+    } while (again.has(teamSlug));
+  }
+
+  /** Indexes the team's new events (at once if idle, else right after the run under way). */
+  function nudge(teamSlug: string): Promise<void> {
+    const run = running.get(teamSlug);
+    if (run) {
+      again.add(teamSlug);
+      return run;
+    }
+    const started = catchUp(teamSlug)
+      .catch((err: unknown) => o.log?.warn({ err, teamSlug }, 'event search index not updated'))
+      .finally(() => running.delete(teamSlug));
+    running.set(teamSlug, started);
+    return started;
+  }
+
+  async function sweep(): Promise<void> {
+    const teams = await repo.teamsBehind(db);
+    await Promise.all(teams.map(nudge));
+  }
+
+  return {
+    nudge,
+    sweep,
+    start() {
+      timer = setInterval(
+        () => void sweep().catch((err: unknown) => o.log?.warn({ err }, 'event search sweep failed')),
+        o.sweepMs ?? 5_000,
+      );
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(running.values());
+    },
+  };
+}
+export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
