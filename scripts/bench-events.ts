@@ -4,7 +4,8 @@
 //      the chain those appends made is then verified end to end;
 //   2. /eventlogs data (/audit/logs/fetch/, HTTP) over 10,000,000 events of one team: the first page
 //      unfiltered and with each filter of spec §3 (activity, actor, component, IP, date range, free
-//      text), the deepest page, each beside the raw SQL the service runs (page + count);
+//      text, five terms rare to common), the deepest page, each beside the raw SQL the service runs
+//      (page + count; a search is not counted);
 //   3. export of 1,000,000 events as CSV and NDJSON through the streamed route;
 //   4. delivery to one Splunk HEC destination (a local receiver speaking HEC, indexer acks) while
 //      events arrive at 10,000 a second, and a backfill of everything the scratch team holds.
@@ -21,7 +22,7 @@ import { createPostgresDb } from '@latchkey/runtime/testing';
 import { buildHub } from '../apps/hub/src/app.ts';
 import { loadConfig } from '../apps/hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
-import { eventsRepository } from '../apps/hub/src/features/events/events.repository.ts';
+import { eventsRepository, isUnfiltered } from '../apps/hub/src/features/events/events.repository.ts';
 import { COUNT_CAP, createEventsService } from '../apps/hub/src/features/events/events.service.ts';
 import { registerTeam, signGrant } from '../apps/hub/src/testing/hub-fixture.ts';
 import { selfSignedCert } from '../apps/hub/src/testing/siem-receivers.ts';
@@ -234,14 +235,14 @@ async function pagesPhase(db: Db, base: string, token: string) {
         { dates: { start_timestamp: day('2026-01-02T00:00:00Z'), end_timestamp: null } },
       ],
     ],
-    [
-      'free-text search',
-      ['member.4242', 'Vault 1234', '10.42.7.', 'unlock_failed', 'no-such-text'].map((search_value) => ({ search_value })),
-    ],
+    // Free text, rare to common, each on its own: an actor (0.02 % of events), a target, part of an
+    // address (0.002 %), an activity (2.5 %), and no match at all (every month's index read).
+    ...['member.4242', 'Vault 1234', '10.42.7.', 'unlock_failed', 'no-such-text'].map(
+      (search_value): [string, EventFilters[]] => [`search "${search_value}"`, [{ search_value }]],
+    ),
   ];
   const fetchUrl = `${base}/audit/logs/fetch/`;
   await load({ url: fetchUrl, token, bodies: [JSON.stringify({ team_slug: BIG_TEAM })], seconds: 1, concurrency: CONCURRENCY });
-  const service = createEventsService(db, { selfHosted: true });
   const rows: [string, LoadResult, LoadResult][] = [];
   for (const [label, fs] of filters) {
     const api = await load({
@@ -257,7 +258,8 @@ async function pagesPhase(db: Db, base: string, token: string) {
         const head = await eventsRepository.head(db, BIG_TEAM);
         await Promise.all([
           eventsRepository.page(db, BIG_TEAM, f, { page: 1, pageSize: 50, headSeq: head.seq }),
-          label === 'no filter' ? null : eventsRepository.count(db, BIG_TEAM, f, COUNT_CAP),
+          // As the service: the unfiltered total is the chain's length, and a search is not counted.
+          isUnfiltered(f) || f.search_value ? null : eventsRepository.count(db, BIG_TEAM, f, COUNT_CAP),
         ]);
       },
       SECONDS,
@@ -281,7 +283,6 @@ async function pagesPhase(db: Db, base: string, token: string) {
     seconds: SECONDS,
     concurrency: CONCURRENCY,
   });
-  void service;
   console.info(
     `\n/eventlogs data over ${fmt(BIG_ROWS)} events of one team, page size 50, ${CONCURRENCY} concurrent, ${SECONDS} s each`,
   );

@@ -136,6 +136,9 @@ test('event logs: Splunk HEC against its receiver, an admin change seen in the l
 
   const group = `Audit ${run()}`;
   const row = await adminChangeDelivered(page, 'splunk', group);
+  // A search is not counted (a common term over millions of events would take seconds): its pages go by cursor.
+  await expect(page.getByTestId('pager')).toContainText('Page 1');
+  await expect(page.getByTestId('pager-range')).not.toContainText('of');
 
   // The detail drawer: who, and from where (the console's request: its IP and device).
   await row.click();

@@ -94,8 +94,12 @@ export const auditLogsFetchEndpoint = defineEndpoint({
   }),
   output: z.object({
     results: z.array(EventRecord),
-    total: z.number().int(),
-    pages: z.number().int(),
+    /**
+     * Rows matching the filter, up to 10,000; null for a free-text search, which is not counted (a
+     * common term's matches over millions of events take seconds to count): page it by `next_before_seq`.
+     */
+    total: z.number().int().nullable(),
+    pages: z.number().int().nullable(),
     /** The `before_seq` of the next page; null on the last. */
     next_before_seq: z.number().int().nullable(),
   }),

@@ -7,16 +7,29 @@
 drop index if exists event_log_search;
 
 -- One row per event: its searched columns joined by U+001F (no column holds it, and a search
--- value is matched within one column: a pattern without U+001F cannot span two).
+-- value is matched within one column: a pattern without U+001F cannot span two). Partitioned by
+-- month as event_log (same bounds, names event_search_y…m…): a search reads the newest month's
+-- trigram index first, and an index ten times smaller answers in a tenth of the time.
 create table event_search (
   team_slug text not null,
   seq bigint not null,
-  -- event_log's partition key, so a lookup of a match reaches one partition.
   recorded_at timestamptz not null,
   body text not null,
-  primary key (team_slug, seq)
-);
+  primary key (team_slug, seq, recorded_at)
+) partition by range (recorded_at);
+create table event_search_default partition of event_search default;
 create index event_search_body on event_search using gin (body gin_trgm_ops);
+do $$
+declare p record;
+begin
+  for p in
+    select c.relname, pg_get_expr(c.relpartbound, c.oid) as bound
+    from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class t on t.oid = i.inhparent
+    where t.relname = 'event_log' and c.relname <> 'event_log_default'
+  loop
+    execute format('create table %I partition of event_search %s', replace(p.relname, 'event_log_', 'event_search_'), p.bound);
+  end loop;
+end $$;
 
 -- Each team's events are in event_search up to and including this seq.
 create table event_search_progress (

@@ -8,8 +8,8 @@ import { eventsRepository, type NewEvent } from './events.repository.ts';
 import { createSearchIndexer } from './search-indexer.ts';
 
 // Search reads the rows the indexer has not reached on their own columns, then the newest window of
-// the index, then the index below it (migration 0013). Whatever the split, the answer must be the
-// one a plain scan gives.
+// the index, then the index below it month by month (migration 0013). Whatever the split, the
+// answer must be the one a plain scan gives.
 const TEAM = 'search-team';
 const OTHER = 'other-team';
 let db: Db;
@@ -29,9 +29,10 @@ const event = (i: number, o: Partial<NewEvent> = {}): NewEvent => ({
   ...o,
 });
 
-async function appendAll(team: string, events: NewEvent[]) {
+async function appendAll(team: string, events: NewEvent[], monthsAgo = 0) {
+  const recordedAt = monthsAgo ? new Date(Date.now() - monthsAgo * 31 * 86_400_000) : undefined;
   for (let i = 0; i < events.length; i += 40)
-    await db.transaction((tx) => eventsRepository.append(tx, team, events.slice(i, i + 40)));
+    await db.transaction((tx) => eventsRepository.append(tx, team, events.slice(i, i + 40), recordedAt));
 }
 
 const filters = (f: Partial<EventFilters>) => EventFilters.parse(f) as Required<EventFilters>;
@@ -62,9 +63,20 @@ async function allPages(f: Required<EventFilters>, pageSize: number, searchWindo
 
 beforeAll(async () => {
   db = await createHubDb();
+  // Three months of the search index: the walk below the window goes month by month, newest first.
   await appendAll(
     TEAM,
-    Array.from({ length: 300 }, (_, i) => event(i + 1)),
+    Array.from({ length: 100 }, (_, i) => event(i + 1)),
+    3,
+  );
+  await appendAll(
+    TEAM,
+    Array.from({ length: 100 }, (_, i) => event(i + 101)),
+    2,
+  );
+  await appendAll(
+    TEAM,
+    Array.from({ length: 100 }, (_, i) => event(i + 201)),
   );
   // Another team's events hold the same words: never part of this team's answer.
   await appendAll(

@@ -65,6 +65,8 @@ export function toRecord(r: EventRow): EventRecord & { team_slug: string } {
 const monthStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
 const nextMonth = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
 export const partitionName = (d: Date) => `event_log_y${d.getUTCFullYear()}m${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+/** The search index's partition beside an event_log partition (migration 0013: same bounds). */
+const searchPartitionOf = (eventLogPartition: string) => eventLogPartition.replace(/^event_log_/, 'event_search_');
 
 /**
  * How a filtered read tests the search value: on the rows' own columns (`expr`: rows not yet
@@ -72,6 +74,8 @@ export const partitionName = (d: Date) => `event_log_y${d.getUTCFullYear()}m${St
  */
 interface SearchBy {
   index: boolean;
+  /** The search index table read (event_search, or one month of it). */
+  table?: string;
   /** The seq range searched: (above, upTo]. */
   above: number;
   upTo: number;
@@ -112,7 +116,7 @@ function filterClause(f: Required<EventFilters>, params: unknown[], o: { seqRang
       parts.push(`seq > $${above} and seq <= $${upTo}`);
       parts.push(
         o.search.index
-          ? `(team_slug, seq, recorded_at) in (select team_slug, seq, recorded_at from event_search
+          ? `(team_slug, seq, recorded_at) in (select team_slug, seq, recorded_at from ${o.search.table ?? 'event_search'}
                where team_slug = $1 and seq > $${above} and seq <= $${upTo} and body ilike $${like})`
           : `${SEARCH_BODY} ilike $${like}`,
       );
@@ -149,15 +153,18 @@ export const eventsRepository = {
    */
   async ensureMonth(q: Queryable, at: Date): Promise<void> {
     const name = partitionName(at);
-    const from = monthStart(at).toISOString();
-    const to = nextMonth(at).toISOString();
-    try {
-      await q.query(`create table if not exists ${name} partition of event_log for values from ('${from}') to ('${to}')`);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      // Created meanwhile by another instance.
-      if (code !== '42P07' && code !== '23505') throw error;
-    }
+    const bounds = `for values from ('${monthStart(at).toISOString()}') to ('${nextMonth(at).toISOString()}')`;
+    for (const [table, parent] of [
+      [name, 'event_log'],
+      [searchPartitionOf(name), 'event_search'],
+    ])
+      try {
+        await q.query(`create table if not exists ${table} partition of ${parent} ${bounds}`);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        // Created meanwhile by another instance.
+        if (code !== '42P07' && code !== '23505') throw error;
+      }
   },
 
   /**
@@ -285,34 +292,45 @@ export const eventsRepository = {
   },
 
   /**
-   * A search's page, newest first, in up to three reads: the rows the indexer has not reached yet,
-   * on their own columns; the newest SEARCH_WINDOW indexed events (a common term fills its page
-   * here, without reading all its matches); then the index below that window (a rarer term, fewer
-   * matches).
+   * A search's page, newest first: the rows the indexer has not reached yet, on their own columns;
+   * then the newest SEARCH_WINDOW indexed events (a common term fills its page here, without reading
+   * all its matches); then the index below that window month by month, newest first (a rarer term:
+   * each month's trigram index is small, and the walk stops once the page is full).
    */
   async searchPage(q: Queryable, teamSlug: string, f: Required<EventFilters>, o: PageOptions) {
     const skip = o.beforeSeq === undefined ? (o.page - 1) * o.pageSize : 0;
     const want = skip + o.pageSize;
     const indexed = await eventSearchRepository.progress(q, teamSlug);
-    let upTo = o.beforeSeq !== undefined ? o.beforeSeq - 1 : o.headSeq;
     const rows: EventRow[] = [];
-    const read = async (search: SearchBy) => {
-      if (rows.length >= want || search.upTo <= search.above) return;
+    const read = async (search: SearchBy, eventTable = 'event_log') => {
+      if (search.upTo <= search.above) return [];
       const params: unknown[] = [teamSlug];
       const where = filterClause(f, params, { search });
       params.push(want - rows.length);
-      rows.push(
-        ...(await q.query<EventRow>(
-          `select ${COLUMNS} from event_log where ${where} order by seq desc limit $${params.length}`,
-          params,
-        )),
+      return q.query<EventRow>(
+        `select ${COLUMNS} from ${eventTable} where ${where} order by seq desc limit $${params.length}`,
+        params,
       );
     };
+    const upTo = o.beforeSeq !== undefined ? o.beforeSeq - 1 : o.headSeq;
+    rows.push(...(await read({ index: false, above: indexed, upTo })));
+    const indexedUpTo = Math.min(upTo, indexed);
     const window = o.searchWindow ?? SEARCH_WINDOW;
-    await read({ index: false, above: indexed, upTo });
-    upTo = Math.min(upTo, indexed);
-    await read({ index: true, above: Math.max(0, upTo - window), upTo });
-    await read({ index: true, above: 0, upTo: upTo - window });
+    if (rows.length < want) rows.push(...(await read({ index: true, above: indexedUpTo - window, upTo: indexedUpTo })));
+    const below = { index: true, above: 0, upTo: indexedUpTo - window };
+    if (rows.length < want && below.upTo > 0) {
+      // A row whose month was not made ahead (the hourly job prevents it) sits in the default
+      // partitions, whatever its time: read first and merged in.
+      const stray = await read({ ...below, table: 'event_search_default' }, 'event_log_default');
+      // Within a team a later seq is never recorded earlier: newer months hold the higher seqs.
+      const months = (await this.partitions(q)).sort((a, b) => b.upper.getTime() - a.upper.getTime());
+      for (const { name } of months) {
+        if (rows.length >= want) break;
+        rows.push(...(await read({ ...below, table: searchPartitionOf(name) }, name)));
+      }
+      rows.push(...stray);
+      rows.sort((a, b) => Number(b.seq) - Number(a.seq));
+    }
     return rows.slice(skip, want).map(toRecord);
   },
 
@@ -426,12 +444,14 @@ export const eventsRepository = {
     return rows.map((r) => r.team_slug);
   },
 
+  /** Drops an event_log month and its search index month. */
   async dropPartition(q: Queryable, partition: string): Promise<void> {
-    await q.query(`drop table if exists ${partition}`);
+    await q.query(`drop table if exists ${partition}, ${searchPartitionOf(partition)}`);
   },
 
   async deleteTeamRowsIn(q: Queryable, partition: string, teamSlug: string): Promise<void> {
     await q.query(`delete from ${partition} where team_slug = $1`, [teamSlug]);
+    await q.query(`delete from ${searchPartitionOf(partition)} where team_slug = $1`, [teamSlug]);
   },
 
   /** The lowest seq left and the prev_hash it follows (the new verification anchor). */

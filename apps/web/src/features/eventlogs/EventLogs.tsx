@@ -219,13 +219,11 @@ export function EventLogs() {
           </Text>
         }
         pager={
-          list.data && {
-            page,
-            pages: list.data.pages,
-            total: list.data.total,
-            shown: rows?.length ?? 0,
-            onPage: setPage,
-          }
+          list.data &&
+          (list.data.total === null
+            ? // A search is not counted: its pages go by cursor, next while the server hands one out.
+              { page, hasNext: list.data.next_before_seq !== null, shown: rows?.length ?? 0, onPage: setPage }
+            : { page, pages: list.data.pages ?? 1, total: list.data.total, shown: rows?.length ?? 0, onPage: setPage })
         }
       />
       <EventDrawer event={open} onClose={() => setOpen(null)} />
