@@ -108,10 +108,23 @@ describe('search across the index and the rows not indexed yet', () => {
     ['10.0.3.', 10, 40],
     ['member.invited', 50, 60],
     ['member.2', 4, 100],
+    // "vault" is in every event's target: the index looks up "needle" alone, the value decides.
+    ['Vault needle_1', 3, 10],
   ])('"%s", pages of %i, window %i: the plain scan’s rows in its order', async (value, pageSize, window) => {
     const expected = await plainScan(TEAM, `%${value.replace('_', '\\_')}%`);
     expect(expected.length).toBeGreaterThan(0);
     expect(await allPages(filters({ search_value: value }), pageSize, window)).toEqual(expected);
+  });
+
+  it('looks up only the words that narrow: not one found in most of the newest events', async () => {
+    const sample = { index: true, above: 0, upTo: 180 };
+    const words = (value: string) => eventsRepository.selectiveWords(db, TEAM, value, sample);
+    // "Vault" is in every target; each word keeps its neighbours ("1" alone gives no trigram, "_1" does).
+    expect(await words('Vault needle_1')).toEqual(['% needle\\_%', '%\\_1%']);
+    expect(await words('member.17@northwind.example')).toEqual(['%.17@%']);
+    // One word, or none that narrows: the whole value is looked up.
+    expect(await words('needle')).toEqual([]);
+    expect(await words('Firefox on Linux')).toEqual([]);
   });
 
   it('combines with the other filters, and page N without a keyset skips the rows before it', async () => {

@@ -76,6 +76,8 @@ interface SearchBy {
   index: boolean;
   /** The search index table read (event_search, or one month of it). */
   table?: string;
+  /** The `ilike` patterns the trigram index looks up, when not the whole value's. */
+  words?: string[];
   /** The seq range searched: (above, upTo]. */
   above: number;
   upTo: number;
@@ -114,10 +116,14 @@ function filterClause(f: Required<EventFilters>, params: unknown[], o: { seqRang
       const above = params.push(o.search.above);
       const upTo = params.push(o.search.upTo);
       parts.push(`seq > $${above} and seq <= $${upTo}`);
+      // The trigram index looks up the value, or only its selective words (`selectiveWords`); the value decides.
+      const lookup = o.search.words?.length
+        ? o.search.words.map((w) => `body ilike $${params.push(w)}`).join(' and ') + ` and (body || '') ilike $${like}`
+        : `body ilike $${like}`;
       parts.push(
         o.search.index
           ? `(team_slug, seq, recorded_at) in (select team_slug, seq, recorded_at from ${o.search.table ?? 'event_search'}
-               where team_slug = $1 and seq > $${above} and seq <= $${upTo} and body ilike $${like})`
+               where team_slug = $1 and seq > $${above} and seq <= $${upTo} and ${lookup})`
           : `${SEARCH_BODY} ilike $${like}`,
       );
     }
@@ -326,8 +332,9 @@ export const eventsRepository = {
       rows.push(
         ...(onlySearch ? await this.newestMatches(q, teamSlug, f.search_value, newest, want - rows.length) : await read(newest)),
       );
-    const below = { index: true, above: 0, upTo: indexedUpTo - window };
+    const below = { index: true, above: 0, upTo: indexedUpTo - window, words: [] as string[] };
     if (rows.length < want && below.upTo > 0) {
+      below.words = await this.selectiveWords(q, teamSlug, f.search_value, newest);
       // A row whose month was not made ahead (the hourly job prevents it) sits in the default
       // partitions, whatever its time: read first and merged in.
       const stray = await read({ ...below, table: 'event_search_default' }, 'event_log_default');
@@ -341,6 +348,31 @@ export const eventsRepository = {
       rows.sort((a, b) => Number(b.seq) - Number(a.seq));
     }
     return rows.slice(skip, want).map(toRecord);
+  },
+
+  /**
+   * The parts of a search value worth the trigram index's time (as `ilike` patterns). A word in most
+   * events (a team's mail domain in every actor) narrows nothing, yet its trigrams' lists are the
+   * longest to read: a word found in over a third of the newest events is left to the final test.
+   * Each word keeps the characters around it, so a short one still gives trigrams (".17@" does, "17"
+   * does not). Empty: look up the whole value.
+   */
+  async selectiveWords(q: Queryable, teamSlug: string, value: string, sample: SearchBy): Promise<string[]> {
+    const parts = new Set<string>();
+    for (const m of value.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const [from, to] = [Math.max(0, m.index - 1), Math.min(value.length, m.index + m[0].length + 1)];
+      if (m[0].length >= 3 || to - from > m[0].length) parts.add(searchPattern(value.slice(from, to).toLowerCase()));
+    }
+    const patterns = [...parts];
+    if (patterns.length < 2) return [];
+    const [row] = await q.query<Record<string, string | number>>(
+      `select count(*) as n, ${patterns.map((_, i) => `count(*) filter (where body ilike $${i + 4}) as p${i}`).join(', ')}
+       from event_search where team_slug = $1 and seq > $2 and seq <= $3`,
+      [teamSlug, sample.above, sample.upTo, ...patterns],
+    );
+    const n = Number(row?.n ?? 0);
+    const selective = patterns.filter((_, i) => Number(row?.[`p${i}`] ?? 0) * 3 <= n);
+    return selective.length && selective.length < patterns.length ? selective : [];
   },
 
   /** The newest `limit` events in (above, upTo] whose search text holds `value`, by a walk down the search index's seq order. */
