@@ -235,12 +235,18 @@ async function pagesPhase(db: Db, base: string, token: string) {
         { dates: { start_timestamp: day('2026-01-02T00:00:00Z'), end_timestamp: null } },
       ],
     ],
-    // Free text, each on its own: an actor (0.02 % of events), a target (0.01 %), part of an address
-    // (0.002 %), an activity (2.5 %), and two without a match, so every month's index is read: one of
-    // rare trigrams, one of common words (no event's target is "Vault 1234").
-    ...['member.4242', 'Vault 1233', '10.42.7.', 'unlock_failed', 'no-such-text', 'Vault 1234'].map(
-      (search_value): [string, EventFilters[]] => [`search "${search_value}"`, [{ search_value }]],
-    ),
+    // Free text, each on its own: part of an actor and a whole one (0.02 % of events each), a target
+    // (0.01 %), part of an address (0.002 %), an activity (2.5 %), and two without a match, so every
+    // month's index is read: one of rare trigrams, one of common words (no target is "Vault 1234").
+    ...[
+      'member.4242',
+      'member.17@northwind.example',
+      'Vault 1233',
+      '10.42.7.',
+      'unlock_failed',
+      'no-such-text',
+      'Vault 1234',
+    ].map((search_value): [string, EventFilters[]] => [`search "${search_value}"`, [{ search_value }]]),
   ];
   const fetchUrl = `${base}/audit/logs/fetch/`;
   await load({ url: fetchUrl, token, bodies: [JSON.stringify({ team_slug: BIG_TEAM })], seconds: 1, concurrency: CONCURRENCY });

@@ -13,7 +13,12 @@ const explaining: Queryable = {
     if (/event_search/.test(sql) && /select/.test(sql)) {
       const plan = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off) ${sql}`, params);
       console.log(`--- ${ms.toFixed(1)} ms, ${rows.length} rows: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
-      console.log(plan.map((r) => r['QUERY PLAN']).filter((l) => !/never executed|Index Cond|Heap Fetches/.test(l) || true).join('\n'));
+      console.log(
+        plan
+          .map((r) => r['QUERY PLAN'])
+          .filter((l) => !/never executed|Index Cond|Heap Fetches/.test(l) || true)
+          .join('\n'),
+      );
     } else console.log(`--- ${ms.toFixed(1)} ms: ${sql.replace(/\s+/g, ' ').slice(0, 120)}`);
     return rows;
   },
