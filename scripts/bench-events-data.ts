@@ -7,7 +7,7 @@
 import { type Db, migrate, wrapPool } from '@latchkey/runtime';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
-import { SEARCH_BODY } from '../apps/hub/src/features/events/event-search.repository.ts';
+import { INDEX_BODY } from '../apps/hub/src/features/events/event-search.repository.ts';
 import { eventsRepository } from '../apps/hub/src/features/events/events.repository.ts';
 
 export const BIG_TEAM = 'northwind';
@@ -149,7 +149,7 @@ export async function ensureRows(db: Db, team: string, rows: number): Promise<vo
   await db.exec('drop index if exists event_search_body');
   await db.query(
     `insert into event_search (team_slug, seq, recorded_at, body)
-     select team_slug, seq, recorded_at, ${SEARCH_BODY} from event_log where team_slug = $1`,
+     select team_slug, seq, recorded_at, ${INDEX_BODY} from event_log where team_slug = $1`,
     [team],
   );
   await db.exec('create index event_search_body on event_search using gin (body gin_trgm_ops)');

@@ -16,14 +16,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventFilters, type HubTokens } from '@latchkey/contracts';
+import { EVENT_COUNT_CAP, EventFilters, type HubTokens } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { buildHub } from '../apps/hub/src/app.ts';
 import { loadConfig } from '../apps/hub/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
 import { eventsRepository, isUnfiltered } from '../apps/hub/src/features/events/events.repository.ts';
-import { COUNT_CAP, createEventsService } from '../apps/hub/src/features/events/events.service.ts';
+import { createEventsService } from '../apps/hub/src/features/events/events.service.ts';
 import { registerTeam, signGrant } from '../apps/hub/src/testing/hub-fixture.ts';
 import { selfSignedCert } from '../apps/hub/src/testing/siem-receivers.ts';
 import { BIG_ROWS, BIG_TEAM, EXPORT_ROWS, EXPORT_TEAM, ensureRows, openBenchDb } from './bench-events-data.ts';
@@ -266,7 +266,7 @@ async function pagesPhase(db: Db, base: string, token: string) {
         await Promise.all([
           eventsRepository.page(db, BIG_TEAM, f, { page: 1, pageSize: 50, headSeq: head.seq }),
           // As the service: the unfiltered total is the chain's length, and a search is not counted.
-          isUnfiltered(f) || f.search_value ? null : eventsRepository.count(db, BIG_TEAM, f, COUNT_CAP),
+          isUnfiltered(f) || f.search_value ? null : eventsRepository.count(db, BIG_TEAM, f, EVENT_COUNT_CAP),
         ]);
       },
       SECONDS,

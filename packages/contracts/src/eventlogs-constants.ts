@@ -3,6 +3,8 @@ export const ACTOR_TYPES = ['admin', 'member', 'app', 'scim', 'system'] as const
 export type ActorType = (typeof ACTOR_TYPES)[number];
 export const EVENT_OUTCOMES = ['success', 'failure'] as const;
 export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
+/** A filtered count stops here: a total this high means "at least" (the console shows "10,000+"). */
+export const EVENT_COUNT_CAP = 10_000;
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** The vendors in the form's order; `other` is a generic HTTPS webhook. */

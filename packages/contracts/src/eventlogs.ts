@@ -95,7 +95,7 @@ export const auditLogsFetchEndpoint = defineEndpoint({
   output: z.object({
     results: z.array(EventRecord),
     /**
-     * Rows matching the filter, up to 10,000; null for a free-text search, which is not counted (a
+     * Rows matching the filter, up to EVENT_COUNT_CAP (eventlogs-constants.ts); null for a free-text search, which is not counted (a
      * common term's matches over millions of events take seconds to count): page it by `next_before_seq`.
      */
     total: z.number().int().nullable(),

@@ -15,6 +15,8 @@ export interface PagerProps {
   hasNext?: boolean;
   /** Rows in the whole list, when known; the range reads "11–20 of 27". */
   total?: number;
+  /** The total is a count that stopped at its cap: the range reads "of 10,000+". */
+  totalCapped?: boolean;
   /** Rows on this page. */
   shown: number;
   onPage: (page: number) => void;
@@ -23,7 +25,7 @@ export interface PagerProps {
 }
 
 /** The one pager under every list: the range on the left, the page controls on the right. */
-export function Pager({ page, pages, hasNext, total, shown, onPage, rangeTestId = 'pager-range' }: PagerProps) {
+export function Pager({ page, pages, hasNext, total, totalCapped, shown, onPage, rangeTestId = 'pager-range' }: PagerProps) {
   const { t } = useTranslation();
   const from = (page - 1) * PAGE_SIZE + 1;
   // The arrows have no text: their names come from here (no first/last controls are shown).
@@ -33,7 +35,11 @@ export function Pager({ page, pages, hasNext, total, shown, onPage, rangeTestId 
     <Group justify="space-between" gap="sm" mt="sm" data-testid="pager">
       <Text size="sm" c="dimmed" data-testid={rangeTestId}>
         {shown > 0 && total !== undefined
-          ? t('table.range', { from: formatNumber(from), to: formatNumber(from + shown - 1), total: formatNumber(total) })
+          ? t('table.range', {
+              from: formatNumber(from),
+              to: formatNumber(from + shown - 1),
+              total: `${formatNumber(total)}${totalCapped ? '+' : ''}`,
+            })
           : '\u00a0'}
       </Text>
       {pages !== undefined ? (

@@ -7,7 +7,9 @@
 drop index if exists event_log_search;
 
 -- One row per event: its searched columns joined by U+001F (no column holds it, and a search
--- value is matched within one column: a pattern without U+001F cannot span two). Partitioned by
+-- value is matched within one column: a pattern without U+001F cannot span two), with . @ _ -
+-- written as the letters ϙ ϛ ϝ ϟ so that an address or an IP is one word to the trigram index (and
+-- those letters in the text itself as U+001E): event-search.repository.ts INDEX_BODY. Partitioned by
 -- month as event_log (same bounds, names event_search_y…m…): a search reads the newest month's
 -- trigram index first, and an index ten times smaller answers in a tenth of the time.
 create table event_search (
@@ -39,6 +41,7 @@ create table event_search_progress (
 
 insert into event_search (team_slug, seq, recorded_at, body)
 select team_slug, seq, recorded_at,
-  actor || E'\x1f' || target || E'\x1f' || activity || E'\x1f' || ip || E'\x1f' || device || E'\x1f' || component
+  translate(actor || E'\x1f' || target || E'\x1f' || activity || E'\x1f' || ip || E'\x1f' || device || E'\x1f' || component,
+    'ϙϛϝϟ.@_-', E'\x1e\x1e\x1e\x1eϙϛϝϟ')
 from event_log;
 insert into event_search_progress (team_slug, seq) select team_slug, max(seq) from event_log group by team_slug;

@@ -119,9 +119,10 @@ describe('search across the index and the rows not indexed yet', () => {
   it('looks up only the words that narrow: not one found in most of the newest events', async () => {
     const sample = { index: true, above: 0, upTo: 180 };
     const words = (value: string) => eventsRepository.selectiveWords(db, TEAM, value, sample);
-    // "Vault" is in every target; each word keeps its neighbours ("1" alone gives no trigram, "_1" does).
-    expect(await words('Vault needle_1')).toEqual(['% needle\\_%', '%\\_1%']);
-    expect(await words('member.17@northwind.example')).toEqual(['%.17@%']);
+    // "Vault" is in every target, and the mail domain in every actor; each word keeps its neighbours
+    // as the index writes them (". @ _" as "ϙ ϛ ϝ"), so ".17@" gives trigrams and "_1" (two characters) none.
+    expect(await words('Vault needle_1')).toEqual(['% needleϝ%']);
+    expect(await words('member.17@northwind.example')).toEqual(['%ϙ17ϛ%']);
     // One word, or none that narrows: the whole value is looked up.
     expect(await words('needle')).toEqual([]);
     expect(await words('Firefox on Linux')).toEqual([]);
@@ -168,5 +169,15 @@ describe('search across the index and the rows not indexed yet', () => {
     expect(await eventSearchRepository.teamsBehind(db)).toContain(TEAM);
     expect((await allPages(filters({ search_value: 'needle late' }), 6, 30)).length).toBe(1);
     await indexer.stop();
+  });
+
+  it('is exact for the letters the index writes . @ _ - as, and for those characters themselves', async () => {
+    await appendAll(TEAM, [event(302, { target: 'archaic ϙ and ϛ, then .@_-' })]);
+    await createSearchIndexer(db).nudge(TEAM);
+    for (const value of ['ϙ', 'ϙ and ϛ', '.@_-', 'then .', '@', 'ϛ, then'])
+      expect(await allPages(filters({ search_value: value }), 20, 5), value).toEqual(
+        await plainScan(TEAM, `%${value.replace(/_/g, '\\_')}%`),
+      );
+    expect((await allPages(filters({ search_value: 'ϙ' }), 20, 5)).length).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import type { EventFilters, EventRecord, ExportFormat } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { type ChainedFields, eventHash, GENESIS_HASH } from './chain.ts';
-import { eventSearchRepository, SEARCH_BODY, searchPattern } from './event-search.repository.ts';
+import { eventSearchRepository, indexPattern, SEARCH_BODY, searchPattern } from './event-search.repository.ts';
 import { exportBatchSql } from './export-sql.ts';
 
 /** One event as the store appends it (already validated; `id` is the source's stable id). */
@@ -109,22 +109,20 @@ function filterClause(f: Required<EventFilters>, params: unknown[], o: { seqRang
       `seq <= coalesce((select max(max_seq) from event_time_seqs where ${within.join(' and ')}), 0)`,
     );
   }
-  if (f.search_value) {
-    const like = params.push(searchPattern(f.search_value));
-    if (!o.search) parts.push(`${SEARCH_BODY} ilike $${like}`);
+  if (f.search_value && !o.search) parts.push(`${SEARCH_BODY} ilike $${params.push(searchPattern(f.search_value))}`);
+  if (f.search_value && o.search) {
+    const range = `seq > $${params.push(o.search.above)} and seq <= $${params.push(o.search.upTo)}`;
+    parts.push(range);
+    if (!o.search.index) parts.push(`${SEARCH_BODY} ilike $${params.push(searchPattern(f.search_value))}`);
     else {
-      const above = params.push(o.search.above);
-      const upTo = params.push(o.search.upTo);
-      parts.push(`seq > $${above} and seq <= $${upTo}`);
       // The trigram index looks up the value, or only its selective words (`selectiveWords`); the value decides.
+      const value = params.push(indexPattern(f.search_value));
       const lookup = o.search.words?.length
-        ? o.search.words.map((w) => `body ilike $${params.push(w)}`).join(' and ') + ` and (body || '') ilike $${like}`
-        : `body ilike $${like}`;
+        ? `${o.search.words.map((w) => `body ilike $${params.push(w)}`).join(' and ')} and (body || '') ilike $${value}`
+        : `body ilike $${value}`;
       parts.push(
-        o.search.index
-          ? `(team_slug, seq, recorded_at) in (select team_slug, seq, recorded_at from ${o.search.table ?? 'event_search'}
-               where team_slug = $1 and seq > $${above} and seq <= $${upTo} and ${lookup})`
-          : `${SEARCH_BODY} ilike $${like}`,
+        `(team_slug, seq, recorded_at) in (select team_slug, seq, recorded_at from ${o.search.table ?? 'event_search'}
+           where team_slug = $1 and ${range} and ${lookup})`,
       );
     }
   }
@@ -354,14 +352,15 @@ export const eventsRepository = {
    * The parts of a search value worth the trigram index's time (as `ilike` patterns). A word in most
    * events (a team's mail domain in every actor) narrows nothing, yet its trigrams' lists are the
    * longest to read: a word found in over a third of the newest events is left to the final test.
-   * Each word keeps the characters around it, so a short one still gives trigrams (".17@" does, "17"
-   * does not). Empty: look up the whole value.
+   * Each word keeps the characters around it, so a short one still gives trigrams (".17@" is "ϙ17ϛ"
+   * in the index: see INDEX_BODY). Empty: look up the whole value.
    */
   async selectiveWords(q: Queryable, teamSlug: string, value: string, sample: SearchBy): Promise<string[]> {
     const parts = new Set<string>();
     for (const m of value.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const [from, to] = [Math.max(0, m.index - 1), Math.min(value.length, m.index + m[0].length + 1)];
-      if (m[0].length >= 3 || to - from > m[0].length) parts.add(searchPattern(value.slice(from, to).toLowerCase()));
+      const part = indexPattern(value.slice(Math.max(0, m.index - 1), m.index + m[0].length + 1).toLowerCase());
+      // Only a part with three word characters in a row gives the index a trigram to look up.
+      if (/[\p{L}\p{N}]{3}/u.test(part)) parts.add(part);
     }
     const patterns = [...parts];
     if (patterns.length < 2) return [];
@@ -381,7 +380,7 @@ export const eventsRepository = {
       // `body || ''` keeps the planner off the trigram index here (it would read every match of the month first).
       `select seq, recorded_at from event_search where team_slug = $1 and seq > $2 and seq <= $3 and (body || '') ilike $4
        order by seq desc limit $5`,
-      [teamSlug, range.above, range.upTo, searchPattern(value), limit],
+      [teamSlug, range.above, range.upTo, indexPattern(value), limit],
     );
     if (!matches.length) return [];
     return q.query<EventRow>(

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { EventFilters, type EventInput, type EventRecord, EXPORT_COLUMNS, type ExportFormat } from '@latchkey/contracts';
+import {
+  EVENT_COUNT_CAP,
+  EventFilters,
+  type EventInput,
+  type EventRecord,
+  EXPORT_COLUMNS,
+  type ExportFormat,
+} from '@latchkey/contracts';
 import {
   AppError,
   currentRequestOrigin,
@@ -17,8 +24,6 @@ import { isUnfiltered, type NewEvent, partitionName, eventsRepository as repo } 
 import { toOcsf } from './ocsf.ts';
 
 type Filters = Required<EventFilters>;
-/** A filtered count stops here: past it the console shows "more than". */
-export const COUNT_CAP = 10_000;
 /** Seqs per export batch: one text of a few MB from the database. */
 const EXPORT_BATCH = 20_000;
 /** Export batches read at once. */
@@ -139,7 +144,7 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
         ? Math.max(0, head.seq - head.floor_seq + 1)
         : f.search_value
           ? null
-          : await repo.count(db, teamSlug, f, COUNT_CAP);
+          : await repo.count(db, teamSlug, f, EVENT_COUNT_CAP);
       const results = await repo.page(db, teamSlug, f, {
         page: input.page,
         pageSize: input.page_size,

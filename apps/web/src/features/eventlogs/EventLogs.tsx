@@ -1,4 +1,4 @@
-import type { ExportFormat } from '@latchkey/contracts/client';
+import { EVENT_COUNT_CAP, type ExportFormat } from '@latchkey/contracts/client';
 import {
   Badge,
   Button,
@@ -223,7 +223,14 @@ export function EventLogs() {
           (list.data.total === null
             ? // A search is not counted: its pages go by cursor, next while the server hands one out.
               { page, hasNext: list.data.next_before_seq !== null, shown: rows?.length ?? 0, onPage: setPage }
-            : { page, pages: list.data.pages ?? 1, total: list.data.total, shown: rows?.length ?? 0, onPage: setPage })
+            : {
+                page,
+                pages: list.data.pages ?? 1,
+                total: list.data.total,
+                totalCapped: list.data.total >= EVENT_COUNT_CAP,
+                shown: rows?.length ?? 0,
+                onPage: setPage,
+              })
         }
       />
       <EventDrawer event={open} onClose={() => setOpen(null)} />
