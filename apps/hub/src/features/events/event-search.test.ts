@@ -157,7 +157,7 @@ describe('search across the index and the rows not indexed yet', () => {
   });
 
   it('the indexer catches up when told, and a sweep finds what it was not told of', async () => {
-    const indexer = createSearchIndexer(db);
+    const indexer = createSearchIndexer(db, { refreshMs: 0 });
     await indexer.nudge(TEAM);
     expect(await eventSearchRepository.progress(db, TEAM)).toBe(300);
     await indexer.sweep();
@@ -173,7 +173,7 @@ describe('search across the index and the rows not indexed yet', () => {
 
   it('is exact for the letters the index writes . @ _ - as, and for those characters themselves', async () => {
     await appendAll(TEAM, [event(302, { target: 'archaic ϙ and ϛ, then .@_-' })]);
-    await createSearchIndexer(db).nudge(TEAM);
+    await createSearchIndexer(db, { refreshMs: 0 }).nudge(TEAM);
     for (const value of ['ϙ', 'ϙ and ϛ', '.@_-', 'then .', '@', 'ϛ, then'])
       expect(await allPages(filters({ search_value: value }), 20, 5), value).toEqual(
         await plainScan(TEAM, `%${value.replace(/_/g, '\\_')}%`),
