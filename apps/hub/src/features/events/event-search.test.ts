@@ -180,4 +180,20 @@ describe('search across the index and the rows not indexed yet', () => {
       );
     expect((await allPages(filters({ search_value: 'ϙ' }), 20, 5)).length).toBe(1);
   });
+
+  it('waits its refresh interval before indexing, and a stop ends the wait at once', async () => {
+    await appendAll(TEAM, [event(303)]);
+    const before = await eventSearchRepository.progress(db, TEAM);
+    const indexer = createSearchIndexer(db, { refreshMs: 60_000 });
+    void indexer.nudge(TEAM);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await eventSearchRepository.progress(db, TEAM)).toBe(before);
+    const stopping = Date.now();
+    await indexer.stop();
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect(await eventSearchRepository.progress(db, TEAM)).toBe(before);
+    const quick = createSearchIndexer(db, { refreshMs: 10 });
+    await quick.nudge(TEAM);
+    expect(await eventSearchRepository.progress(db, TEAM)).toBe(before + 1);
+  });
 });

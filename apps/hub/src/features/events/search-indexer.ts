@@ -12,26 +12,43 @@ const BATCH = 10_000;
  * nothing. A sweep every `sweepMs` catches what it was not told of (a restart, another instance's
  * appends). One run per team at a time here; across instances the progress row's lock decides.
  */
-export function createSearchIndexer(db: Db, o: { sweepMs?: number; log?: { warn: (obj: object, msg: string) => void } } = {}) {
+export function createSearchIndexer(
+  db: Db,
+  o: { refreshMs?: number; sweepMs?: number; log?: { warn: (obj: object, msg: string) => void } } = {},
+) {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
+  /** Ends the refresh waits at once when the indexer stops (what is left is indexed after a restart). */
+  const waking = new Set<() => void>();
+  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+
+  const refresh = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(wait);
+        waking.delete(done);
+        resolve();
+      };
+      const wait = setTimeout(done, o.refreshMs ?? 1_000);
+      waking.add(done);
+    });
 
   async function catchUp(teamSlug: string): Promise<void> {
     do {
       again.delete(teamSlug);
-      while ((await db.transaction((tx) => repo.indexNext(tx, teamSlug, BATCH))) === BATCH);
-    } while (again.has(teamSlug));
+      while (!stopped && (await db.transaction((tx) => repo.indexNext(tx, teamSlug, BATCH))) === BATCH);
+    } while (!stopped && again.has(teamSlug));
   }
 
-  /** Indexes the team's new events (at once if idle, else right after the run under way). */
+  /** Indexes the team's new events after the refresh interval (or right after the run under way). */
   function nudge(teamSlug: string): Promise<void> {
     const run = running.get(teamSlug);
     if (run) {
       again.add(teamSlug);
       return run;
     }
-    const started = new Promise((resolve) => setTimeout(resolve, o.refreshMs ?? 1_000))
+    const started = refresh()
       .then(() => catchUp(teamSlug))
       .catch((err: unknown) => o.log?.warn({ err, teamSlug }, 'event search index not updated'))
       .finally(() => running.delete(teamSlug));
@@ -55,7 +72,9 @@ export function createSearchIndexer(db: Db, o: { sweepMs?: number; log?: { warn:
       timer.unref();
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      for (const wake of [...waking]) wake();
       await Promise.all(running.values());
     },
   };
