@@ -163,6 +163,22 @@ describe('DataTable', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
     expect(pages).toEqual([1]);
   });
+
+  test('a count that stopped at its cap reads as "at least"', () => {
+    wrap(
+      <DataTable
+        columns={COLUMNS}
+        rows={PEOPLE}
+        rowKey={(p) => p.id}
+        testId="t"
+        minWidth={400}
+        emptyTestId="e"
+        empty=""
+        pager={{ page: 1, pages: 200, total: 10_000, totalCapped: true, shown: 3, onPage: () => {} }}
+      />,
+    );
+    expect(screen.getByTestId('pager-range').textContent).toBe('1–3 of 10,000+');
+  });
 });
 
 describe('DataTable below 768 px (issue 17: a phone is a first-class screen)', () => {
