@@ -20,7 +20,7 @@ const TO_INDEX: Record<string, string> = { ϙ: '\x1e', ϛ: '\x1e', ϝ: '\x1e', �
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** A control character in a search value means nothing (and U+001E, U+001F are the bodies' own). */
-const clean = (value: string) => value.replace(/[\x1e\x1f]/g, '');
+const clean = (value: string) => value.replaceAll('\x1e', '').replaceAll('\x1f', '');
 /** The `ilike` pattern of a search value over event_log's columns: literal, anywhere in a column. */
 export const searchPattern = (value: string) => `%${escapeLike(clean(value))}%`;
 /** The same pattern over event_search's `body`. */
