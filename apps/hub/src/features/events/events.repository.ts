@@ -114,20 +114,27 @@ function filterClause(f: Required<EventFilters>, params: unknown[], o: { seqRang
     const range = `seq > $${params.push(o.search.above)} and seq <= $${params.push(o.search.upTo)}`;
     parts.push(range);
     if (!o.search.index) parts.push(`${SEARCH_BODY} ilike $${params.push(searchPattern(f.search_value))}`);
-    else {
-      // The trigram index looks up the value, or only its selective words (`selectiveWords`); the value decides.
-      const value = params.push(indexPattern(f.search_value));
-      const lookup = o.search.words?.length
-        ? `${o.search.words.map((w) => `body ilike $${params.push(w)}`).join(' and ')} and (body || '') ilike $${value}`
-        : `body ilike $${value}`;
+    else
       parts.push(
         `(team_slug, seq, recorded_at) in (select team_slug, seq, recorded_at from ${o.search.table ?? 'event_search'}
-           where team_slug = $1 and ${range} and ${lookup})`,
+           where team_slug = $1 and ${range} and ${indexLookup(params, f.search_value, o.search.words)})`,
       );
-    }
   }
   return parts.join(' and ');
 }
+
+/**
+ * The test of event_search rows for a search value: the trigram index looks up the value, or only
+ * its selective words (`selectiveWords`), and the value decides.
+ */
+function indexLookup(params: unknown[], value: string, words: string[] = []): string {
+  const whole = `$${params.push(indexPattern(value))}`;
+  if (!words.length) return `body ilike ${whole}`;
+  return `${words.map((w) => `body ilike $${params.push(w)}`).join(' and ')} and (body || '') ilike ${whole}`;
+}
+
+/** A month's bounds from its partition's upper bound. */
+const monthBefore = (upper: Date) => new Date(Date.UTC(upper.getUTCFullYear(), upper.getUTCMonth() - 1, 1));
 
 interface PageOptions {
   page: number;
@@ -143,6 +150,8 @@ interface PageOptions {
  * of events fills a page of 50 there, where the trigram index would read all its matches first.
  */
 const SEARCH_WINDOW = 2_500;
+/** The newest indexed events a search samples to tell its common words from its rare ones (`selectiveWords`). */
+const SEARCH_SAMPLE = 500;
 
 export const isUnfiltered = (f: Required<EventFilters>) =>
   !f.activities.length &&
@@ -324,23 +333,46 @@ export const eventsRepository = {
     const indexedUpTo = Math.min(upTo, indexed);
     const window = o.searchWindow ?? SEARCH_WINDOW;
     const newest = { index: true, above: indexedUpTo - window, upTo: indexedUpTo };
-    // With nothing but the search, the window's rows are tested newest first and the walk stops at the page's last match.
+    // With nothing but the search, matches are read from the index alone, then their events by key.
     const onlySearch = isUnfiltered({ ...f, search_value: '' });
+    const matches = (indexTable: string, eventTable: string, range: SearchBy, test: (params: unknown[]) => string) =>
+      this.matchesIn(q, teamSlug, { indexTable, eventTable, range, test, limit: want - rows.length });
     if (rows.length < want)
       rows.push(
-        ...(onlySearch ? await this.newestMatches(q, teamSlug, f.search_value, newest, want - rows.length) : await read(newest)),
+        ...(onlySearch
+          ? // The window's rows one by one, newest first, stopping at the page's last match: `body || ''`
+            // keeps the planner off the trigram index, which would read every match of the month first.
+            await matches(
+              'event_search',
+              'event_log',
+              newest,
+              (p) => `(body || '') ilike $${p.push(indexPattern(f.search_value))}`,
+            )
+          : await read(newest)),
       );
     const below = { index: true, above: 0, upTo: indexedUpTo - window, words: [] as string[] };
     if (rows.length < want && below.upTo > 0) {
-      below.words = await this.selectiveWords(q, teamSlug, f.search_value, newest);
+      below.words = await this.selectiveWords(q, teamSlug, f.search_value, {
+        index: true,
+        above: indexedUpTo - SEARCH_SAMPLE,
+        upTo: indexedUpTo,
+      });
+      const inMonth = (name: string) =>
+        onlySearch
+          ? matches(searchPartitionOf(name), name, below, (p) => indexLookup(p, f.search_value, below.words))
+          : read({ ...below, table: searchPartitionOf(name) }, name);
       // A row whose month was not made ahead (the hourly job prevents it) sits in the default
       // partitions, whatever its time: read first and merged in.
-      const stray = await read({ ...below, table: 'event_search_default' }, 'event_log_default');
-      // Within a team a later seq is never recorded earlier: newer months hold the higher seqs.
-      const months = (await this.partitions(q)).sort((a, b) => b.upper.getTime() - a.upper.getTime());
+      const stray = await inMonth('event_log_default');
+      // Within a team a later seq is never recorded earlier: newer months hold the higher seqs. A
+      // month made ahead that has not begun holds nothing yet.
+      const now = Date.now();
+      const months = (await this.partitions(q))
+        .filter((m) => monthBefore(m.upper).getTime() <= now)
+        .sort((a, b) => b.upper.getTime() - a.upper.getTime());
       for (const { name } of months) {
         if (rows.length >= want) break;
-        rows.push(...(await read({ ...below, table: searchPartitionOf(name) }, name)));
+        rows.push(...(await inMonth(name)));
       }
       rows.push(...stray);
       rows.sort((a, b) => Number(b.seq) - Number(a.seq));
@@ -351,7 +383,7 @@ export const eventsRepository = {
   /**
    * The parts of a search value worth the trigram index's time (as `ilike` patterns). A word in most
    * events (a team's mail domain in every actor) narrows nothing, yet its trigrams' lists are the
-   * longest to read: a word found in over a third of the newest events is left to the final test.
+   * longest to read: a word found in over a tenth of the newest events is left to the final test.
    * Each word keeps the characters around it, so a short one still gives trigrams (".17@" is "ϙ17ϛ"
    * in the index: see INDEX_BODY). Empty: look up the whole value.
    */
@@ -370,21 +402,26 @@ export const eventsRepository = {
       [teamSlug, sample.above, sample.upTo, ...patterns],
     );
     const n = Number(row?.n ?? 0);
-    const selective = patterns.filter((_, i) => Number(row?.[`p${i}`] ?? 0) * 3 <= n);
+    const selective = patterns.filter((_, i) => Number(row?.[`p${i}`] ?? 0) * 10 <= n);
     return selective.length && selective.length < patterns.length ? selective : [];
   },
 
-  /** The newest `limit` events in (above, upTo] whose search text holds `value`, by a walk down the search index's seq order. */
-  async newestMatches(q: Queryable, teamSlug: string, value: string, range: SearchBy, limit: number) {
+  /** The newest `limit` events of `eventTable` in (above, upTo] whose index rows in `indexTable` pass `test`. */
+  async matchesIn(
+    q: Queryable,
+    teamSlug: string,
+    o: { indexTable: string; eventTable: string; range: SearchBy; test: (params: unknown[]) => string; limit: number },
+  ) {
+    const params: unknown[] = [teamSlug, o.range.above, o.range.upTo];
+    const test = o.test(params);
     const matches = await q.query<{ seq: string | number; recorded_at: Date }>(
-      // `body || ''` keeps the planner off the trigram index here (it would read every match of the month first).
-      `select seq, recorded_at from event_search where team_slug = $1 and seq > $2 and seq <= $3 and (body || '') ilike $4
-       order by seq desc limit $5`,
-      [teamSlug, range.above, range.upTo, indexPattern(value), limit],
+      `select seq, recorded_at from ${o.indexTable} where team_slug = $1 and seq > $2 and seq <= $3 and ${test}
+       order by seq desc limit $${params.push(o.limit)}`,
+      params,
     );
     if (!matches.length) return [];
     return q.query<EventRow>(
-      `select ${COLUMNS} from event_log
+      `select ${COLUMNS} from ${o.eventTable}
        where team_slug = $1 and (seq, recorded_at) in (select * from unnest($2::bigint[], $3::timestamptz[]))
        order by seq desc`,
       [teamSlug, matches.map((m) => m.seq), matches.map((m) => m.recorded_at)],
