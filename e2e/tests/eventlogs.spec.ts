@@ -139,6 +139,7 @@ test('event logs: Splunk HEC against its receiver, an admin change seen in the l
   // A search is not counted (a common term over millions of events would take seconds): its pages go by cursor.
   await expect(page.getByTestId('pager')).toContainText('Page 1');
   await expect(page.getByTestId('pager-range')).not.toContainText('of');
+  await shots(page, 'eventlogs-search');
 
   // The detail drawer: who, and from where (the console's request: its IP and device).
   await row.click();
