@@ -69,8 +69,9 @@ export const partitionName = (d: Date) => `event_log_y${d.getUTCFullYear()}m${St
 const searchPartitionOf = (eventLogPartition: string) => eventLogPartition.replace(/^event_log_/, 'event_search_');
 
 /**
- * How a filtered read tests the search value: on the rows' own columns (`expr`: rows not yet
- * indexed, exports), or through the search index over a seq range (`index`, migration 0013).
+ * How a search read tests its value over a seq range: on event_log's own columns (`index: false`:
+ * the rows not indexed yet), or through the search index (migration 0013). Without one (exports),
+ * the columns are tested over the whole filter.
  */
 interface SearchBy {
   index: boolean;
