@@ -53,6 +53,9 @@ export function useEventLogsQuery(page: number, filters: Filters, beforeSeq: num
         ...(beforeSeq !== undefined ? { before_seq: beforeSeq } : {}),
       }),
     placeholderData: keepPreviousData,
+    // A live log: searching again for what just happened asks the Hub again (the console's default
+    // keeps an answer fresh for 15 s, which showed "no events" that long).
+    staleTime: 1_000,
   });
 }
 
