@@ -11,6 +11,7 @@ export * from './input-text.ts';
 export * from './jobs.ts';
 export * from './key-files.ts';
 export * from './legacy-keys.ts';
+export * from './like.ts';
 export * from './mail.ts';
 export * from './mail-outbox.ts';
 export * from './metrics.ts';

@@ -1,5 +1,5 @@
 import type { AuditField } from '@latchkey/contracts';
-import type { Queryable } from '@latchkey/runtime';
+import { containsPattern, type Queryable } from '@latchkey/runtime';
 
 export interface SummaryRow {
   summary_id: string;
@@ -36,8 +36,6 @@ const ORDER: Record<AuditField, string> = {
   updated_at: 'updated_at',
 };
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 export const auditRepository = {
   /** One summary per member: a newer report replaces the last. */
   async upsert(q: Queryable, teamSlug: string, email: string, s: SummaryCounts): Promise<string> {
@@ -60,7 +58,7 @@ export const auditRepository = {
     o: { field: AuditField; desc: boolean; search: string; limit: number; offset: number },
   ): Promise<{ rows: SummaryRow[]; total: number | null }> {
     const where = "team_slug = $1 and ($2 = '' or email like $3)";
-    const params = [teamSlug, o.search, `%${escapeLike(o.search.toLowerCase())}%`];
+    const params = [teamSlug, o.search, containsPattern(o.search)];
     const dir = o.desc ? 'desc' : 'asc';
     // The member's email breaks ties, so pages never overlap. The offset is skipped over ids alone
     // (index-only in score order), then the page's rows are read.

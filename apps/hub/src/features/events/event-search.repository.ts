@@ -1,4 +1,4 @@
-import type { Queryable } from '@latchkey/runtime';
+import { escapeLike, type Queryable } from '@latchkey/runtime';
 
 /**
  * The searched columns of an event as one text, joined by U+001F: the test on event_log's own rows
@@ -18,7 +18,6 @@ export const SEARCH_BODY =
 export const INDEX_BODY = `translate(${SEARCH_BODY}, 'ϙϛϝϟ.@_-', E'\\x1e\\x1e\\x1e\\x1eϙϛϝϟ')`;
 const TO_INDEX: Record<string, string> = { ϙ: '\x1e', ϛ: '\x1e', ϝ: '\x1e', ϟ: '\x1e', '.': 'ϙ', '@': 'ϛ', _: 'ϝ', '-': 'ϟ' };
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** A control character in a search value means nothing (and U+001E, U+001F are the bodies' own). */
 const clean = (value: string) => value.replaceAll('\x1e', '').replaceAll('\x1f', '');
 /** The `ilike` pattern of a search value over event_log's columns: literal, anywhere in a column. */

@@ -4,7 +4,7 @@ import {
   type RecoveryRequestState,
   type RecoverySettings,
 } from '@latchkey/contracts';
-import type { Queryable } from '@latchkey/runtime';
+import { containsPattern, type Queryable } from '@latchkey/runtime';
 
 export interface RequestRow {
   id: string;
@@ -26,7 +26,6 @@ export interface AdminRow {
 }
 
 const emails = (rows: { email: string }[]) => rows.map((r) => r.email);
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const REQUEST_COLUMNS = 'id, email, state, created_at, approved_by, link_expires_at';
 const ADMIN_COLUMNS = 'id, email, teamuser_id, state, created_at, accepted_at, accepted_device_id';
 
@@ -67,7 +66,7 @@ export const recoveryRepository = {
     o: { state: RecoveryRequestState | undefined; search: string; limit: number; offset: number },
   ) {
     const where = `team_slug = $1 and ($2::text is null or state = $2) and ($3 = '' or email like $4)`;
-    const params = [teamSlug, o.state ?? null, o.search, `%${escapeLike(o.search.toLowerCase())}%`];
+    const params = [teamSlug, o.state ?? null, o.search, containsPattern(o.search)];
     const rows = await q.query<RequestRow>(
       `select ${REQUEST_COLUMNS} from recovery_requests where ${where} order by created_at desc, id limit $5 offset $6`,
       [...params, o.limit, o.offset],
@@ -97,7 +96,7 @@ export const recoveryRepository = {
     o: { state: RecoveryAdminState | undefined; search: string; limit: number | null; offset: number },
   ) {
     const where = `team_slug = $1 and ($2::text is null or state = $2) and ($3 = '' or email like $4)`;
-    const params = [teamSlug, o.state ?? null, o.search, `%${escapeLike(o.search.toLowerCase())}%`];
+    const params = [teamSlug, o.state ?? null, o.search, containsPattern(o.search)];
     const rows = await q.query<AdminRow>(
       `select ${ADMIN_COLUMNS} from recovery_admins where ${where} order by email limit $5 offset $6`,
       [...params, o.limit, o.offset],

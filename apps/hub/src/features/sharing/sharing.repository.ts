@@ -1,5 +1,5 @@
 import { SHARING_DEFAULTS, type SharingLimits } from '@latchkey/contracts';
-import type { Queryable } from '@latchkey/runtime';
+import { containsPattern, type Queryable } from '@latchkey/runtime';
 
 export interface ShareRow {
   share_id: string;
@@ -15,7 +15,6 @@ export interface ShareRow {
 const UNREVOKED = 'revoked_at is null';
 const LIVE = 'expires_at > now() and views < view_limit';
 const ACTIVE = `${UNREVOKED} and ${LIVE}`;
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const sharingRepository = {
   async limits(q: Queryable, teamSlug: string): Promise<SharingLimits> {
@@ -57,7 +56,7 @@ export const sharingRepository = {
   },
 
   async activePage(q: Queryable, teamSlug: string, o: { search: string; limit: number; offset: number }) {
-    const params = [teamSlug, o.search, `%${escapeLike(o.search.toLowerCase())}%`];
+    const params = [teamSlug, o.search, containsPattern(o.search)];
     // Walk the team's unrevoked links in email order (index-only), then keep the active ones. The
     // `offset 0` keeps the planner from folding the time and view checks into the walk: it cannot
     // estimate them, and then sorts the whole team instead.

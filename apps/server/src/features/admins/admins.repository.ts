@@ -1,7 +1,6 @@
 import type { Scope } from '@latchkey/contracts';
-import type { Queryable } from '@latchkey/runtime';
+import { containsPattern, type Queryable } from '@latchkey/runtime';
 import { fromAction, plainDetail, recordEvent } from '../events/index.ts';
-import { containsPattern } from '../people/index.ts';
 
 export interface AdminRow {
   user_id: string;

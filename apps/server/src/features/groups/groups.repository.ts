@@ -1,6 +1,5 @@
 import { GROUP_LIST_EMAILS, NO_PRIORITY } from '@latchkey/contracts';
-import type { Queryable } from '@latchkey/runtime';
-import { containsPattern } from '../people/index.ts';
+import { containsPattern, type Queryable } from '@latchkey/runtime';
 
 export interface GroupRow {
   id: string;

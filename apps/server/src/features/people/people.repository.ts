@@ -1,5 +1,5 @@
 import type { AppUsage, LicenseStatus, MemberFilters, MemberStatus } from '@latchkey/contracts';
-import type { Queryable } from '@latchkey/runtime';
+import { containsPattern, type Queryable } from '@latchkey/runtime';
 import { fromAction, plainDetail, recordEvents } from '../events/index.ts';
 
 export interface MemberRow {
@@ -23,7 +23,6 @@ const CURRENT = 'team_id = $1 and deboarded_at is null';
 const SEARCH_WALK = 5000;
 
 /** `%term%` for LIKE, with the term's own wildcards taken literally. */
-export const containsPattern = (term: string): string => `%${term.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
  * The filters as SQL on a `members` row (true when none), built from only the filters given so the
