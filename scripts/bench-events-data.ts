@@ -7,7 +7,7 @@
 import { type Db, migrate, wrapPool } from '@latchkey/runtime';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
-import { INDEX_BODY } from '../apps/hub/src/features/events/event-search.repository.ts';
+import { INDEX_BODY, INDEX_VALUES } from '../apps/hub/src/features/events/event-search.repository.ts';
 import { eventsRepository } from '../apps/hub/src/features/events/events.repository.ts';
 
 export const BIG_TEAM = 'northwind';
@@ -153,6 +153,12 @@ export async function ensureRows(db: Db, team: string, rows: number): Promise<vo
     [team],
   );
   await db.exec('create index event_search_body on event_search using gin (body gin_trgm_ops)');
+  await db.query('delete from event_search_values where team_slug = $1', [team]);
+  await db.query(`insert into event_search_values (team_slug, month, value) ${INDEX_VALUES} on conflict do nothing`, [
+    team,
+    0,
+    rows,
+  ]);
   await db.query(
     `insert into event_search_progress (team_slug, seq) values ($1, $2)
      on conflict (team_slug) do update set seq = excluded.seq`,
@@ -165,6 +171,7 @@ export async function ensureRows(db: Db, team: string, rows: number): Promise<vo
   );
   await db.exec('vacuum analyze event_log');
   await db.exec('vacuum analyze event_search');
+  await db.exec('vacuum analyze event_search_values');
   console.info(
     `bench_events: ${team} filled with ${rows.toLocaleString('en-US')} rows in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );

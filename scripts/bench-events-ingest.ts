@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventInput } from '@latchkey/contracts';
 import { signCall } from '@latchkey/runtime';
 import { SERVER_KEY } from '../apps/hub/src/testing/hub-fixture.ts';
+import { load } from './bench-stats.ts';
 
 const FEED = '/api/v1/integrate/events/';
 
@@ -21,19 +22,6 @@ export const makeEvents = (n: number, i = 0): EventInput[] =>
     detail: { n: i + j },
   }));
 
-/** One batch through the signed server→Hub feed, signed as the licence server signs it. */
-export async function postFeed(base: string, team: string, events: EventInput[]): Promise<unknown> {
-  const body = { team_slug: team, events };
-  const { token, json } = signCall(SERVER_KEY, `cred-${team}`, FEED, team, body);
-  const res = await fetch(base + FEED, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: json,
-  });
-  if (!res.ok) throw new Error(`the feed answered ${res.status}: ${await res.text()}`);
-  return res.json();
-}
-
 /** Sends `total` events in batches of `size`, `concurrency` batches in flight; returns events a second. */
 export async function ingestBatches(
   total: number,
@@ -50,4 +38,27 @@ export async function ingestBatches(
     }),
   );
   return total / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Events a second through the signed feed, the batches signed beforehand and sent from their own
+ * thread by the bench's bare HTTP client (bench-load.mjs): the licence server is another process,
+ * and signing and sending are its work, not the Hub's.
+ */
+export async function feedRate(base: string, team: string, total: number, size: number, concurrency: number): Promise<number> {
+  const signed = Array.from({ length: Math.ceil(total / size) }, (_, b) =>
+    signCall(SERVER_KEY, `cred-${team}`, FEED, team, { team_slug: team, events: makeEvents(size, b * size) }),
+  );
+  const result = await load({
+    url: base + FEED,
+    token: '',
+    tokens: signed.map((s) => s.token),
+    bodies: signed.map((s) => s.json),
+    seconds: 50,
+    concurrency,
+    once: true,
+  });
+  if (result.errors || result.latenciesMs.length !== signed.length)
+    throw new Error(`the feed refused ${result.errors} of ${signed.length} batches`);
+  return total / result.seconds;
 }

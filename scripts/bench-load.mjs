@@ -37,12 +37,14 @@ function connection(target, onReply) {
 
 async function run(job) {
   const target = new URL(job.url);
-  const requests = job.bodies.map((body) =>
+  const requests = job.bodies.map((body, i) =>
     Buffer.from(
       `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\n` +
-        `Authorization: Bearer ${job.token}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `Authorization: Bearer ${job.tokens?.[i] ?? job.token}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     ),
   );
+  // With `once`, each request is sent once and the run ends when all are answered.
+  const more = () => performance.now() < deadline && !(job.once && sent >= requests.length);
   const latencies = [];
   let errors = 0;
   let sent = 0;
@@ -66,7 +68,7 @@ async function run(job) {
       outstanding--;
       if (waiting.length) send(conn, waiting.shift());
       else if (job.rate) idle.push(conn);
-      else if (performance.now() < deadline) {
+      else if (more()) {
         outstanding++;
         send(conn, performance.now());
       }
@@ -110,6 +112,7 @@ async function run(job) {
     }
   } else {
     for (const conn of conns) {
+      if (!more()) break;
       outstanding++;
       send(conn, performance.now());
     }

@@ -15,6 +15,10 @@ export interface LoadJob {
   concurrency: number;
   /** Requests a second, open loop; closed loop at `concurrency` without it. */
   rate?: number;
+  /** A token per body (signed calls are each accepted once); `token` for all without it. */
+  tokens?: string[];
+  /** Sends each body once, then ends (within `seconds`). */
+  once?: boolean;
 }
 
 export function load(job: LoadJob): Promise<LoadResult> {

@@ -15,7 +15,15 @@ export const SEARCH_BODY =
  * milliseconds where the common words around it (`member`, the mail domain) take the longest.
  * Those four letters in the events' own text become U+001E, which no pattern holds: exact.
  */
-export const INDEX_BODY = `translate(${SEARCH_BODY}, 'ϙϛϝϟ.@_-', E'\\x1e\\x1e\\x1e\\x1eϙϛϝϟ')`;
+const indexText = (sql: string) => `translate(${sql}, 'ϙϛϝϟ.@_-', E'\\x1e\\x1e\\x1e\\x1eϙϛϝϟ')`;
+export const INDEX_BODY = indexText(SEARCH_BODY);
+/**
+ * The distinct values of a team's events in (above, upTo], column by column, with their UTC month,
+ * as event_search_values holds them (migration 0014).
+ */
+export const INDEX_VALUES = `select distinct team_slug, (date_trunc('month', recorded_at at time zone 'UTC'))::date, ${indexText('v.value')}
+  from event_log, unnest(array[actor, target, activity, ip, device, component]) as v(value)
+  where team_slug = $1 and seq > $2 and seq <= $3`;
 const TO_INDEX: Record<string, string> = { ϙ: '\x1e', ϛ: '\x1e', ϝ: '\x1e', ϟ: '\x1e', '.': 'ϙ', '@': 'ϛ', _: 'ϝ', '-': 'ϟ' };
 
 /** A control character in a search value means nothing (and U+001E, U+001F are the bodies' own). */
@@ -61,8 +69,27 @@ export const eventSearchRepository = {
       [teamSlug, from, limit],
     );
     const n = Number(done?.n ?? 0);
-    if (n) await q.query('update event_search_progress set seq = $2 where team_slug = $1', [teamSlug, done?.last]);
+    if (!n) return 0;
+    await q.query(
+      `insert into event_search_values (team_slug, month, value) ${INDEX_VALUES}
+       on conflict (team_slug, month, md5(value)) do nothing`,
+      [teamSlug, from, done?.last],
+    );
+    await q.query('update event_search_progress set seq = $2 where team_slug = $1', [teamSlug, done?.last]);
     return n;
+  },
+
+  /**
+   * The months (first days, `YYYY-MM-DD`) in which one of the team's values passes `test` (an
+   * `ilike` of `value`): the only months whose events can match the search.
+   */
+  async monthsMatching(q: Queryable, teamSlug: string, test: (params: unknown[]) => string): Promise<Set<string>> {
+    const params: unknown[] = [teamSlug];
+    const rows = await q.query<{ month: string }>(
+      `select distinct month::text as month from event_search_values where team_slug = $1 and ${test(params)}`,
+      params,
+    );
+    return new Set(rows.map((r) => r.month));
   },
 
   /** Teams whose events are not all indexed (after a restart, or an append the indexer was not told of). */
@@ -77,5 +104,11 @@ export const eventSearchRepository = {
   /** Retention: the index rows of events below the team's new floor. */
   async removeBelow(q: Queryable, teamSlug: string, floorSeq: number): Promise<void> {
     await q.query('delete from event_search where team_slug = $1 and seq < $2', [teamSlug, floorSeq]);
+  },
+
+  /** Retention: a dropped month's values, of one team or (no team) of all. */
+  async removeMonth(q: Queryable, month: string, teamSlug?: string): Promise<void> {
+    if (teamSlug) await q.query('delete from event_search_values where month = $1 and team_slug = $2', [month, teamSlug]);
+    else await q.query('delete from event_search_values where month = $1', [month]);
   },
 };

@@ -129,6 +129,31 @@ describe('search across the index and the rows not indexed yet', () => {
     expect(await words('Firefox on Linux')).toEqual([]);
   });
 
+  it('reads only the months holding a value that matches (event_search_values)', async () => {
+    const monthOf = (monthsAgo: number) => {
+      const d = new Date(Date.now() - monthsAgo * 31 * 86_400_000);
+      return `${d.toISOString().slice(0, 8)}01`;
+    };
+    const months = (pattern: string) => eventSearchRepository.monthsMatching(db, TEAM, (p) => `value ilike $${p.push(pattern)}`);
+    // "needle_21" is a target of the oldest month (and of events 210 and 217, not indexed yet); "Vault 150" of the middle one.
+    expect(await months('%needleϝ21%')).toEqual(new Set([monthOf(3)]));
+    expect(await months('%vault 150%')).toEqual(new Set([monthOf(2)]));
+    expect(await months('%vault 250%')).toEqual(new Set());
+    const f = filters({ search_value: 'needle_21' });
+    expect(await allPages(f, 5, 10)).toEqual([217, 210, 21]);
+    // With the oldest month's values gone, the search no longer reads that month: the lookup decides.
+    await db
+      .transaction(async (tx) => {
+        await tx.query('delete from event_search_values where team_slug = $1 and month = $2', [TEAM, monthOf(3)]);
+        const head = await eventsRepository.head(tx, TEAM);
+        const page = await eventsRepository.page(tx, TEAM, f, { page: 1, pageSize: 5, headSeq: head.seq, searchWindow: 10 });
+        expect(page.map((r) => r.seq)).toEqual([217, 210]);
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    expect(await allPages(f, 5, 10)).toEqual([217, 210, 21]);
+  });
+
   it('combines with the other filters, and page N without a keyset skips the rows before it', async () => {
     const expected = await plainScan(TEAM, '%needle%', 'member.invited');
     expect(expected.length).toBeGreaterThan(6);

@@ -67,6 +67,8 @@ const nextMonth = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMon
 export const partitionName = (d: Date) => `event_log_y${d.getUTCFullYear()}m${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 /** The search index's partition beside an event_log partition (migration 0013: same bounds). */
 const searchPartitionOf = (eventLogPartition: string) => eventLogPartition.replace(/^event_log_/, 'event_search_');
+/** The first day (`YYYY-MM-DD`) of an event_log partition's month, as event_search_values keys it. */
+const monthOfPartition = (partition: string) => partition.replace(/^event_log_y(\d{4})m(\d{2})$/, '$1-$2-01');
 
 /**
  * How a search read tests its value over a seq range: on event_log's own columns (`index: false`:
@@ -125,13 +127,13 @@ function filterClause(f: Required<EventFilters>, params: unknown[], o: { seqRang
 }
 
 /**
- * The test of event_search rows for a search value: the trigram index looks up the value, or only
- * its selective words (`selectiveWords`), and the value decides.
+ * The test of event_search's `body` (or event_search_values' `value`) for a search value: the
+ * trigram index looks up the value, or only its selective words (`selectiveWords`), and the value decides.
  */
-function indexLookup(params: unknown[], value: string, words: string[] = []): string {
+function indexLookup(params: unknown[], value: string, words: string[] = [], column = 'body'): string {
   const whole = `$${params.push(indexPattern(value))}`;
-  if (!words.length) return `body ilike ${whole}`;
-  return `${words.map((w) => `body ilike $${params.push(w)}`).join(' and ')} and (body || '') ilike ${whole}`;
+  if (!words.length) return `${column} ilike ${whole}`;
+  return `${words.map((w) => `${column} ilike $${params.push(w)}`).join(' and ')} and (${column} || '') ilike ${whole}`;
 }
 
 /** A month's bounds from its partition's upper bound. */
@@ -358,6 +360,10 @@ export const eventsRepository = {
         above: indexedUpTo - SEARCH_SAMPLE,
         upTo: indexedUpTo,
       });
+      // Only the months with a value that matches can hold a match (event_search_values).
+      const candidates = await eventSearchRepository.monthsMatching(q, teamSlug, (p) =>
+        indexLookup(p, f.search_value, below.words, 'value'),
+      );
       const inMonth = (name: string) =>
         onlySearch
           ? matches(searchPartitionOf(name), name, below, (p) => indexLookup(p, f.search_value, below.words))
@@ -369,7 +375,7 @@ export const eventsRepository = {
       // month made ahead that has not begun holds nothing yet.
       const now = Date.now();
       const months = (await this.partitions(q))
-        .filter((m) => monthBefore(m.upper).getTime() <= now)
+        .filter((m) => monthBefore(m.upper).getTime() <= now && candidates.has(monthOfPartition(m.name)))
         .sort((a, b) => b.upper.getTime() - a.upper.getTime());
       for (const { name } of months) {
         if (rows.length >= want) break;
@@ -542,11 +548,13 @@ export const eventsRepository = {
   /** Drops an event_log month and its search index month. */
   async dropPartition(q: Queryable, partition: string): Promise<void> {
     await q.query(`drop table if exists ${partition}, ${searchPartitionOf(partition)}`);
+    await eventSearchRepository.removeMonth(q, monthOfPartition(partition));
   },
 
   async deleteTeamRowsIn(q: Queryable, partition: string, teamSlug: string): Promise<void> {
     await q.query(`delete from ${partition} where team_slug = $1`, [teamSlug]);
     await q.query(`delete from ${searchPartitionOf(partition)} where team_slug = $1`, [teamSlug]);
+    await eventSearchRepository.removeMonth(q, monthOfPartition(partition), teamSlug);
   },
 
   /** The lowest seq left and the prev_hash it follows (the new verification anchor). */

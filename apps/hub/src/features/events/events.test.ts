@@ -278,6 +278,11 @@ describe('retention', () => {
       [team],
     );
     expect(indexed.map((r) => r.seq)).toEqual([6, 7, 8, 9]);
+    const valueMonths = await db.query<{ month: string }>(
+      'select distinct month::text as month from event_search_values where team_slug = $1',
+      [team],
+    );
+    expect(valueMonths.map((r) => r.month)).toEqual([`${new Date().toISOString().slice(0, 8)}01`]);
     // A SIEM destination or pull client still behind the dropped months reads on from what remains.
     expect((await eventsRepository.after(db, team, 0, 3)).map((r) => r.seq)).toEqual([6, 7, 8]);
     expect((await eventsRepository.after(db, team, 8, 10)).map((r) => r.seq)).toEqual([9, 10, 11]);
