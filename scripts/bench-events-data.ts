@@ -7,7 +7,7 @@
 import { type Db, migrate, wrapPool } from '@latchkey/runtime';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
-import { INDEX_BODY, INDEX_VALUES } from '../apps/hub/src/features/events/event-search.repository.ts';
+import { INDEX_KEYS, INDEX_VALUES } from '../apps/hub/src/features/events/event-search.repository.ts';
 import { eventsRepository } from '../apps/hub/src/features/events/events.repository.ts';
 
 export const BIG_TEAM = 'northwind';
@@ -136,8 +136,8 @@ export async function ensureRows(db: Db, team: string, rows: number): Promise<vo
     );
     console.info(`  ${team}: ${hi.toLocaleString('en-US')} rows (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
-  // What appends keep beside the rows: the hour → seq map (0012) and the search index (0013). The
-  // trigram index is rebuilt after the bulk insert (as migration 0013 defines it): much faster than row by row.
+  // What appends keep beside the rows: the hour → seq map (0012) and the search index (0014). The
+  // GIN index is rebuilt after the bulk insert (as migration 0014 defines it): much faster than row by row.
   await db.query('delete from event_time_seqs where team_slug = $1', [team]);
   await db.query(
     `insert into event_time_seqs (team_slug, hour, min_seq, max_seq)
@@ -146,13 +146,13 @@ export async function ensureRows(db: Db, team: string, rows: number): Promise<vo
     [team],
   );
   await db.query('delete from event_search where team_slug = $1', [team]);
-  await db.exec('drop index if exists event_search_body');
+  await db.exec('drop index if exists event_search_value_keys');
   await db.query(
-    `insert into event_search (team_slug, seq, recorded_at, body)
-     select team_slug, seq, recorded_at, ${INDEX_BODY} from event_log where team_slug = $1`,
+    `insert into event_search (team_slug, seq, recorded_at, value_keys)
+     select team_slug, seq, recorded_at, ${INDEX_KEYS} from event_log where team_slug = $1`,
     [team],
   );
-  await db.exec('create index event_search_body on event_search using gin (body gin_trgm_ops)');
+  await db.exec('create index event_search_value_keys on event_search using gin (value_keys)');
   await db.query('delete from event_search_values where team_slug = $1', [team]);
   await db.query(`insert into event_search_values (team_slug, month, value) ${INDEX_VALUES} on conflict do nothing`, [
     team,

@@ -20,8 +20,24 @@ export async function shot(
   { fullPage = true, axe = true }: { fullPage?: boolean; axe?: boolean } = {},
 ): Promise<void> {
   await page.setViewportSize(viewport(width));
+  await settled(page);
   if (axe) await expectAccessible(page, `${name} at ${width}`);
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage, animations: 'disabled' });
+}
+
+/**
+ * Waits for the transitions and animations under way (a menu fading in) to end: axe scanned a menu
+ * at part of its opacity once and found its text too faint. Endless ones (a spinner) are not waited for.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 /** The page at desktop and phone width, then back to the desktop size the specs run at. */

@@ -191,6 +191,39 @@ describe(`jobs (${process.env.TEST_DB === 'postgres' ? 'PostgreSQL' : 'PGlite'})
     expect(done).toHaveLength(20);
   });
 
+  test('with concurrency 2, a job that hangs holds back only its own worker', async () => {
+    const release: (() => void)[] = [];
+    const held = new Promise<void>((r) => release.push(r));
+    const j = jobs({ pollingIntervalSeconds: 30 });
+    const calls = j.define<{ team: string }>(
+      'hub-calls',
+      async ({ team }) => {
+        if (team === 'down') await held; // a Hub that does not answer until its timeout
+        await recordEffect(`hub-calls:${team}`);
+      },
+      { concurrency: 2 },
+    );
+    await j.start();
+    await db.transaction((tx) => calls.enqueue(tx, { team: 'down' }));
+    await new Promise((r) => setTimeout(r, 300));
+    await db.transaction(async (tx) => {
+      for (const team of ['a', 'b', 'c']) await calls.enqueue(tx, { team });
+    });
+    const done = await until(
+      () => effects('hub-calls:'),
+      (e) => e.length === 3,
+      5000,
+    );
+    expect(done).toEqual(['hub-calls:a', 'hub-calls:b', 'hub-calls:c']);
+    for (const r of release) r();
+    expect(
+      await until(
+        () => effects('hub-calls:down'),
+        (e) => e.length === 1,
+      ),
+    ).toEqual(['hub-calls:down']);
+  });
+
   test('enqueue refuses an unknown queue and a queue before start; define refuses after start', async () => {
     const j = jobs();
     const early = j.define('early', async () => undefined);

@@ -51,9 +51,14 @@ export interface JobDefinition {
   retryDelaySeconds: number;
   /** A run longer than this fails (the handler's timeout); a dead worker's job is retried after it. */
   expireInSeconds: number;
+  /**
+   * Jobs of the queue run at once in each process. One slow job (a call to a Hub that is down,
+   * waiting for its timeout) then holds back only its own worker, not every other team's jobs.
+   */
+  concurrency: number;
 }
 
-export const DEFAULT_JOB_DEFINITION: JobDefinition = { retryLimit: 8, retryDelaySeconds: 5, expireInSeconds: 60 };
+export const DEFAULT_JOB_DEFINITION: JobDefinition = { retryLimit: 8, retryDelaySeconds: 5, expireInSeconds: 60, concurrency: 1 };
 
 export interface JobRun {
   id: string;
@@ -155,7 +160,8 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
   const schema = options.schema ?? 'pgboss';
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
   const definitions = new Map<string, { handler: JobHandler<unknown>; definition: JobDefinition }>();
-  const workerIds = new Map<string, string>();
+  /** Each queue's workers (pg-boss's ids), `concurrency` of them. */
+  const workerIds = new Map<string, string[]>();
   const runListeners: ((queue: string, outcome: 'completed' | 'retry' | 'failed') => void)[] = [];
   let created = false;
   let stopped = false;
@@ -204,7 +210,7 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
   boss.on('error', (err) => log.warn({ err }, 'job queue error'));
 
   const wakeAll = () => {
-    for (const id of workerIds.values()) boss.notifyWorker(id);
+    for (const id of [...workerIds.values()].flat()) boss.notifyWorker(id);
   };
   // A job committed by this process wakes the workers at once instead of at their next poll.
   const insertJob = INSERT_JOB(schema);
@@ -227,7 +233,8 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
   async function startWorker(name: string) {
     const entry = definitions.get(name);
     if (!entry) return;
-    const id = await boss.work<unknown>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
+    let id = '';
+    id = await boss.work<unknown>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
       if (!job) return;
       try {
         await entry.handler(job.data, { id: job.id, attempt: job.retryCount + 1 });
@@ -242,11 +249,10 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
         throw err;
       } finally {
         // Take the next job now rather than after the polling interval, so a burst drains quickly.
-        const self = workerIds.get(name);
-        if (self) boss.notifyWorker(self);
+        if (id) boss.notifyWorker(id);
       }
     });
-    workerIds.set(name, id);
+    workerIds.set(name, [...(workerIds.get(name) ?? []), id]);
   }
 
   return {
@@ -275,7 +281,9 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
         await retryDeadlocked(() => boss.updateQueue(name, queue));
       }
       created = true;
-      if (!options.noWorkers) for (const name of definitions.keys()) await startWorker(name);
+      if (!options.noWorkers)
+        for (const [name, { definition }] of definitions)
+          for (let i = 0; i < definition.concurrency; i++) await startWorker(name);
     },
 
     async stop(timeoutMs = 10_000) {

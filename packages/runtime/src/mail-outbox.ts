@@ -21,7 +21,7 @@ export interface PayloadSealer {
  * SMTP servers refuse for a while (greylisting, outages): the first retry after 1–2 s, then
  * doubling, 12 in all over one to two hours; then the mail is dead (failed, counted at /metrics).
  */
-export const MAIL_JOB: JobDefinition = { retryLimit: 12, retryDelaySeconds: 1, expireInSeconds: 60 };
+export const MAIL_JOB: Partial<JobDefinition> = { retryLimit: 12, retryDelaySeconds: 1, expireInSeconds: 60 };
 
 type MailJob = { sealed: string } | { mail: Mail };
 

@@ -1,24 +1,70 @@
--- Which months can hold a search's match (issue 12).
+-- Search by value, not by trigram of every event (issue 12).
 --
--- A search below the newest events reads each month's trigram index in turn. A value whose words
--- are common but which matches nothing ("Vault 1234" where targets are "Vault N" and "Member N")
--- read every month's long posting lists for "vau" and "123": 70 ms alone, 350 ms under load. A
--- month holds a match exactly when one of its distinct column values does, and a team's distinct
--- values are far fewer than its events: looked up here first, a search reads only those months.
--- Filled by the search indexer in the same transaction as event_search (search-indexer.ts).
+-- 0013's trigram index on each event's text cost 30 µs an event to keep up: the search indexer took
+-- as much CPU as the appends it followed, and ingest (CPU-bound on two cores) fell below its target.
+-- A no-match of common words ("Vault 1234": targets are "Vault N" and "Member N") also read every
+-- month's long posting lists for "vau" and "123": 350 ms under load.
+--
+-- Now a team's distinct column values are kept per month (event_search_values), with the trigram
+-- index on them: a team has far fewer distinct values than events. Each event's index row holds the
+-- keys of its six values, in a GIN index of six entries an event. A search finds the values that
+-- match in the first, then the events holding one of them in the second, month by month: a month
+-- without a matching value is not read.
+
+-- A value's key: the first 64 bits of its MD5 (stable across PostgreSQL versions, unlike hashtext).
+create function event_value_key(value text) returns bigint
+  language sql immutable strict parallel safe
+  as $$ select ('x' || substr(md5(value), 1, 16))::bit(64)::bigint $$;
+
 create table event_search_values (
   team_slug text not null,
   -- The UTC month of the events' recorded_at: the event_log partition they sit in.
   month date not null,
-  -- One column's value, written as event_search's body is (INDEX_BODY: . @ _ - as ϙ ϛ ϝ ϟ).
+  -- One column's value, with . @ _ - written as ϙ ϛ ϝ ϟ (and those letters as U+001E) so that an
+  -- address or an IP is one word to the trigram index (event-search.repository.ts indexText).
   value text not null
 );
--- Every stored event's values: a value of an event not indexed yet only makes a month read for nothing.
-insert into event_search_values (team_slug, month, value)
-select distinct team_slug, (date_trunc('month', recorded_at at time zone 'UTC'))::date,
-  translate(v.value, 'ϙϛϝϟ.@_-', E'\x1e\x1e\x1e\x1eϙϛϝϟ')
-from event_log, unnest(array[actor, target, activity, ip, device, component]) as v(value);
 
+drop table event_search;
+create table event_search (
+  team_slug text not null,
+  seq bigint not null,
+  recorded_at timestamptz not null,
+  -- event_value_key of the event's actor, target, activity, ip, device and component values.
+  value_keys bigint[] not null,
+  primary key (team_slug, seq, recorded_at)
+) partition by range (recorded_at);
+create table event_search_default partition of event_search default;
+do $$
+declare p record;
+begin
+  for p in
+    select c.relname, pg_get_expr(c.relpartbound, c.oid) as bound
+    from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class t on t.oid = i.inhparent
+    where t.relname = 'event_log' and c.relname <> 'event_log_default'
+  loop
+    execute format('create table %I partition of event_search %s', replace(p.relname, 'event_log_', 'event_search_'), p.bound);
+  end loop;
+end $$;
+
+-- Everything stored is indexed again (the same as 0013's fill: event_search_progress stays).
+insert into event_search (team_slug, seq, recorded_at, value_keys)
+select e.team_slug, e.seq, e.recorded_at, array[
+  event_value_key(translate(e.actor, 'ϙϛϝϟ.@_-', E'\x1e\x1e\x1e\x1eϙϛϝϟ')),
+  event_value_key(translate(e.target, 'ϙϛϝϟ.@_-', E'\x1e\x1e\x1e\x1eϙϛϝϟ')),
+  event_value_key(translate(e.activity, 'ϙϛϝϟ.@_-', E'\x1e\x1e\x1e\x1eϙϛϝϟ')),
+  event_value_key(translate(e.ip, 'ϙϛϝϟ.@_-', E'\x1e\x1e\x1e\x1eϙϛϝϟ')),
+  event_value_key(translate(e.device, 'ϙϛϝϟ.@_-', E'\x1e\x1e\x1e\x1eϙϛϝϟ')),
+  event_value_key(translate(e.component, 'ϙϛϝϟ.@_-', E'\x1e\x1e\x1e\x1eϙϛϝϟ'))]
+from event_log e join event_search_progress p on p.team_slug = e.team_slug where e.seq <= p.seq;
+insert into event_search_values (team_slug, month, value)
+select distinct e.team_slug, (date_trunc('month', e.recorded_at at time zone 'UTC'))::date,
+  translate(v.value, 'ϙϛϝϟ.@_-', E'\x1e\x1e\x1e\x1eϙϛϝϟ')
+from event_log e join event_search_progress p on p.team_slug = e.team_slug,
+  unnest(array[e.actor, e.target, e.activity, e.ip, e.device, e.component]) as v(value)
+where e.seq <= p.seq;
+
+create index event_search_value_keys on event_search using gin (value_keys);
 -- Unique by digest: a value may be longer than a b-tree entry allows.
 create unique index event_search_values_key on event_search_values (team_slug, month, md5(value));
 create index event_search_values_value on event_search_values using gin (value gin_trgm_ops);

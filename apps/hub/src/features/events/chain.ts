@@ -42,18 +42,39 @@ export function canonicalJson(value: unknown): string {
 
 const q = JSON.stringify;
 
+/** An event's fields that do not depend on its place in the chain. */
+export type UnchainedFields = Omit<ChainedFields, 'team_slug' | 'seq' | 'recorded_at' | 'prev_hash'>;
+
 /**
- * The canonical array written out field by field: the same text `canonicalJson([...])` gives (strings
- * and integers are their JSON), without walking the fixed part generically — this runs once per event
- * while the team's chain head is locked, so its cost bounds the ingest rate.
+ * The canonical text of an event's unchained fields, in its two runs (between seq and recorded_at,
+ * and between recorded_at and prev_hash): strings and integers are their JSON, so this is the text
+ * `canonicalJson([...])` gives, without walking the fixed part generically. Made before the team's
+ * chain head is locked: what runs under the lock bounds the ingest rate.
  */
+export function unchainedText(e: UnchainedFields): { middle: string; end: string } {
+  return {
+    middle: `${q(e.id)},${q(e.actor)},${q(e.actor_type)},${q(e.activity)},${q(e.component)},${q(e.target)},${q(e.ip)},${q(
+      e.device,
+    )},${q(e.occurred_at)}`,
+    end: `${q(e.outcome)},${canonicalJson(e.detail)}`,
+  };
+}
+
+/** The hash of an event given its unchained text and its place: what runs per event under the lock. */
+export function chainedHash(
+  teamSlug: string,
+  seq: number,
+  text: { middle: string; end: string },
+  recordedAt: string,
+  prevHash: string,
+): string {
+  return createHash('sha256')
+    .update(`latchkey-event-v1\n[${q(teamSlug)},${seq},${text.middle},${q(recordedAt)},${text.end},${q(prevHash)}]`)
+    .digest('hex');
+}
+
 export function eventHash(e: ChainedFields): string {
-  const canonical = `[${q(e.team_slug)},${q(e.seq)},${q(e.id)},${q(e.actor)},${q(e.actor_type)},${q(e.activity)},${q(
-    e.component,
-  )},${q(e.target)},${q(e.ip)},${q(e.device)},${q(e.occurred_at)},${q(e.recorded_at)},${q(e.outcome)},${canonicalJson(
-    e.detail,
-  )},${q(e.prev_hash)}]`;
-  return createHash('sha256').update(`latchkey-event-v1\n${canonical}`).digest('hex');
+  return chainedHash(e.team_slug, e.seq, unchainedText(e), e.recorded_at, e.prev_hash);
 }
 
 export type ChainProblem = { seq: number; kind: 'hash' | 'link' | 'gap' };

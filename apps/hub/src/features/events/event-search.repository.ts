@@ -9,20 +9,21 @@ export const SEARCH_BODY =
   "(actor || E'\\x1f' || target || E'\\x1f' || activity || E'\\x1f' || ip || E'\\x1f' || device || E'\\x1f' || component)";
 
 /**
- * event_search's `body` (migration 0013): SEARCH_BODY with `. @ _ -` written as the letters
- * `ϙ ϛ ϝ ϟ`. The trigram index splits words at anything but letters and digits, so an address, an
- * IP or `member.invited` stays one word there, and its rare trigrams (`ϙ17ϛ` of `.17@`) find it in
- * milliseconds where the common words around it (`member`, the mail domain) take the longest.
- * Those four letters in the events' own text become U+001E, which no pattern holds: exact.
+ * A column's value as event_search_values holds it (migration 0014): `. @ _ -` written as the
+ * letters `ϙ ϛ ϝ ϟ`. The trigram index splits words at anything but letters and digits, so an
+ * address, an IP or `member.invited` stays one word there, and its rare trigrams (`ϙ17ϛ` of `.17@`)
+ * narrow the lookup. Those four letters in the events' own text become U+001E, which no pattern holds: exact.
  */
 const indexText = (sql: string) => `translate(${sql}, 'ϙϛϝϟ.@_-', E'\\x1e\\x1e\\x1e\\x1eϙϛϝϟ')`;
-export const INDEX_BODY = indexText(SEARCH_BODY);
+const SEARCHED = ['actor', 'target', 'activity', 'ip', 'device', 'component'];
+/** An event's index row: the keys of its searched values (migration 0014's event_value_key). */
+export const INDEX_KEYS = `array[${SEARCHED.map((c) => `event_value_key(${indexText(c)})`).join(', ')}]`;
 /**
  * The distinct values of a team's events in (above, upTo], column by column, with their UTC month,
- * as event_search_values holds them (migration 0014).
+ * as event_search_values holds them.
  */
 export const INDEX_VALUES = `select distinct team_slug, (date_trunc('month', recorded_at at time zone 'UTC'))::date, ${indexText('v.value')}
-  from event_log, unnest(array[actor, target, activity, ip, device, component]) as v(value)
+  from event_log, unnest(array[${SEARCHED.join(', ')}]) as v(value)
   where team_slug = $1 and seq > $2 and seq <= $3`;
 const TO_INDEX: Record<string, string> = { ϙ: '\x1e', ϛ: '\x1e', ϝ: '\x1e', ϟ: '\x1e', '.': 'ϙ', '@': 'ϛ', _: 'ϝ', '-': 'ϟ' };
 
@@ -30,7 +31,7 @@ const TO_INDEX: Record<string, string> = { ϙ: '\x1e', ϛ: '\x1e', ϝ: '\x1e', �
 const clean = (value: string) => value.replaceAll('\x1e', '').replaceAll('\x1f', '');
 /** The `ilike` pattern of a search value over event_log's columns: literal, anywhere in a column. */
 export const searchPattern = (value: string) => `%${escapeLike(clean(value))}%`;
-/** The same pattern over event_search's `body`. */
+/** The same pattern over event_search_values' `value`. */
 export const indexPattern = (value: string) => `%${escapeLike(clean(value).replace(/[ϙϛϝϟ.@_-]/g, (c) => TO_INDEX[c] ?? c))}%`;
 
 /** The search index's rows (event_search) and each team's progress mark. */
@@ -60,8 +61,8 @@ export const eventSearchRepository = {
     // Appends commit in seq order (the chain-head lock), so what this statement sees is gap-free.
     const [done] = await q.query<{ n: string | number; last: string | number | null }>(
       `with added as (
-         insert into event_search (team_slug, seq, recorded_at, body)
-         select team_slug, seq, recorded_at, ${INDEX_BODY} from event_log
+         insert into event_search (team_slug, seq, recorded_at, value_keys)
+         select team_slug, seq, recorded_at, ${INDEX_KEYS} from event_log
          where team_slug = $1 and seq > $2 and seq <= $2::bigint + $3::bigint
          returning seq
        )
@@ -80,16 +81,16 @@ export const eventSearchRepository = {
   },
 
   /**
-   * The months (first days, `YYYY-MM-DD`) in which one of the team's values passes `test` (an
-   * `ilike` of `value`): the only months whose events can match the search.
+   * The keys of the team's values that match a search value, by month (first day, `YYYY-MM-DD`):
+   * only these months can hold a match, and only events holding one of these keys.
    */
-  async monthsMatching(q: Queryable, teamSlug: string, test: (params: unknown[]) => string): Promise<Set<string>> {
-    const params: unknown[] = [teamSlug];
-    const rows = await q.query<{ month: string }>(
-      `select distinct month::text as month from event_search_values where team_slug = $1 and ${test(params)}`,
-      params,
+  async keysMatching(q: Queryable, teamSlug: string, value: string): Promise<Map<string, string[]>> {
+    const rows = await q.query<{ month: string; keys: string[] }>(
+      `select month::text as month, array_agg(event_value_key(value)::text) as keys
+       from event_search_values where team_slug = $1 and value ilike $2 group by month`,
+      [teamSlug, indexPattern(value)],
     );
-    return new Set(rows.map((r) => r.month));
+    return new Map(rows.map((r) => [r.month, r.keys]));
   },
 
   /** Teams whose events are not all indexed (after a restart, or an append the indexer was not told of). */

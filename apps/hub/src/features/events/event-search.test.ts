@@ -7,8 +7,8 @@ import { eventSearchRepository } from './event-search.repository.ts';
 import { eventsRepository, type NewEvent } from './events.repository.ts';
 import { createSearchIndexer } from './search-indexer.ts';
 
-// Search reads the rows the indexer has not reached on their own columns, then the newest window of
-// the index, then the index below it month by month (migration 0013). Whatever the split, the
+// Search reads the rows the indexer has not reached and the newest indexed ones on their own
+// columns, then the index below them month by month (migration 0014). Whatever the split, the
 // answer must be the one a plain scan gives.
 const TEAM = 'search-team';
 const OTHER = 'other-team';
@@ -108,7 +108,7 @@ describe('search across the index and the rows not indexed yet', () => {
     ['10.0.3.', 10, 40],
     ['member.invited', 50, 60],
     ['member.2', 4, 100],
-    // "vault" is in every event's target: the index looks up "needle" alone, the value decides.
+    // A value and the words around it: found through the targets that hold it.
     ['Vault needle_1', 3, 10],
     ['Vault needle_14', 2, 10],
   ])('"%s", pages of %i, window %i: the plain scan’s rows in its order', async (value, pageSize, window) => {
@@ -117,28 +117,20 @@ describe('search across the index and the rows not indexed yet', () => {
     expect(await allPages(filters({ search_value: value }), pageSize, window)).toEqual(expected);
   });
 
-  it('looks up only the words that narrow: none found in over a tenth of the newest events', async () => {
-    const sample = { index: true, above: 0, upTo: 180 };
-    const words = (value: string) => eventsRepository.selectiveWords(db, TEAM, value, sample);
-    // "Vault" is in every target, "needle" in a seventh of them, the mail domain in every actor; each
-    // word keeps its neighbours as the index writes them (". @ _" as "ϙ ϛ ϝ"), so "_14" and ".17@" give trigrams.
-    expect(await words('Vault needle_14')).toEqual(['%ϝ14%']);
-    expect(await words('member.17@northwind.example')).toEqual(['%ϙ17ϛ%']);
-    // One word, or none that narrows: the whole value is looked up.
-    expect(await words('needle')).toEqual([]);
-    expect(await words('Firefox on Linux')).toEqual([]);
-  });
-
   it('reads only the months holding a value that matches (event_search_values)', async () => {
     const monthOf = (monthsAgo: number) => {
       const d = new Date(Date.now() - monthsAgo * 31 * 86_400_000);
       return `${d.toISOString().slice(0, 8)}01`;
     };
-    const months = (pattern: string) => eventSearchRepository.monthsMatching(db, TEAM, (p) => `value ilike $${p.push(pattern)}`);
+    const months = async (value: string) => new Set((await eventSearchRepository.keysMatching(db, TEAM, value)).keys());
     // "needle_21" is a target of the oldest month (and of events 210 and 217, not indexed yet); "Vault 150" of the middle one.
-    expect(await months('%needleϝ21%')).toEqual(new Set([monthOf(3)]));
-    expect(await months('%vault 150%')).toEqual(new Set([monthOf(2)]));
-    expect(await months('%vault 250%')).toEqual(new Set());
+    expect(await months('needle_21')).toEqual(new Set([monthOf(3)]));
+    expect(await months('Vault 150')).toEqual(new Set([monthOf(2)]));
+    expect(await months('Vault 250')).toEqual(new Set());
+    // A key per matching value: "o" is in the 80 actors of the middle month's indexed events (101–180),
+    // in one of its two activities and in its device.
+    expect((await eventSearchRepository.keysMatching(db, TEAM, 'o')).get(monthOf(2))).toHaveLength(82);
+    expect((await eventSearchRepository.keysMatching(db, TEAM, 'member.invited')).get(monthOf(2))).toHaveLength(1);
     const f = filters({ search_value: 'needle_21' });
     expect(await allPages(f, 5, 10)).toEqual([217, 210, 21]);
     // With the oldest month's values gone, the search no longer reads that month: the lookup decides.

@@ -1,7 +1,7 @@
 import type { EventFilters, EventRecord, ExportFormat } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { type ChainedFields, eventHash, GENESIS_HASH } from './chain.ts';
-import { eventSearchRepository, indexPattern, SEARCH_BODY, searchPattern } from './event-search.repository.ts';
+import { chainedHash, GENESIS_HASH, unchainedText } from './chain.ts';
+import { eventSearchRepository, SEARCH_BODY, searchPattern } from './event-search.repository.ts';
 import { exportBatchSql } from './export-sql.ts';
 
 /** One event as the store appends it (already validated; `id` is the source's stable id). */
@@ -71,16 +71,16 @@ const searchPartitionOf = (eventLogPartition: string) => eventLogPartition.repla
 const monthOfPartition = (partition: string) => partition.replace(/^event_log_y(\d{4})m(\d{2})$/, '$1-$2-01');
 
 /**
- * How a search read tests its value over a seq range: on event_log's own columns (`index: false`:
- * the rows not indexed yet), or through the search index (migration 0013). Without one (exports),
- * the columns are tested over the whole filter.
+ * How a search read finds its rows over a seq range: on event_log's own columns alone (`index:
+ * false`: the rows not indexed yet, the newest window), or first through the search index (migration
+ * 0014). Without one (exports), the columns are tested over the whole filter.
  */
 interface SearchBy {
   index: boolean;
   /** The search index table read (event_search, or one month of it). */
   table?: string;
-  /** The `ilike` patterns the trigram index looks up, when not the whole value's. */
-  words?: string[];
+  /** Through the index: the keys of the values that match (event_search_values), one of which an event holds. */
+  keys?: string[];
   /** The seq range searched: (above, upTo]. */
   above: number;
   upTo: number;
@@ -112,28 +112,30 @@ function filterClause(f: Required<EventFilters>, params: unknown[], o: { seqRang
       `seq <= coalesce((select max(max_seq) from event_time_seqs where ${within.join(' and ')}), 0)`,
     );
   }
-  if (f.search_value && !o.search) parts.push(`${SEARCH_BODY} ilike $${params.push(searchPattern(f.search_value))}`);
   if (f.search_value && o.search) {
     const range = `seq > $${params.push(o.search.above)} and seq <= $${params.push(o.search.upTo)}`;
     parts.push(range);
-    if (!o.search.index) parts.push(`${SEARCH_BODY} ilike $${params.push(searchPattern(f.search_value))}`);
-    else
+    if (o.search.index)
       parts.push(
         `(team_slug, seq, recorded_at) in (select team_slug, seq, recorded_at from ${o.search.table ?? 'event_search'}
-           where team_slug = $1 and ${range} and ${indexLookup(params, f.search_value, o.search.words)})`,
+           where team_slug = $1 and ${range} and value_keys && $${params.push(o.search.keys ?? [])}::bigint[])`,
       );
   }
+  // Through the index too, the value decides: a key is 64 bits of a digest.
+  if (f.search_value) parts.push(`${SEARCH_BODY} ilike $${params.push(searchPattern(f.search_value))}`);
   return parts.join(' and ');
 }
 
-/**
- * The test of event_search's `body` (or event_search_values' `value`) for a search value: the
- * trigram index looks up the value, or only its selective words (`selectiveWords`), and the value decides.
- */
-function indexLookup(params: unknown[], value: string, words: string[] = [], column = 'body'): string {
-  const whole = `$${params.push(indexPattern(value))}`;
-  if (!words.length) return `${column} ilike ${whole}`;
-  return `${words.map((w) => `${column} ilike $${params.push(w)}`).join(' and ')} and (${column} || '') ilike ${whole}`;
+/** The seq range of each hour the events occurred in (event_time_seqs), the first event being `firstSeq`. */
+function hourRanges(events: readonly { occurred_at: string }[], firstSeq: number) {
+  const byHour = new Map<number, { hour: number; lo: number; hi: number }>();
+  events.forEach((e, i) => {
+    const hour = Math.floor(Date.parse(e.occurred_at) / 3_600_000);
+    const range = byHour.get(hour);
+    if (range) range.hi = firstSeq + i;
+    else byHour.set(hour, { hour, lo: firstSeq + i, hi: firstSeq + i });
+  });
+  return [...byHour.values()];
 }
 
 /** A month's bounds from its partition's upper bound. */
@@ -150,11 +152,9 @@ interface PageOptions {
 
 /**
  * A search first tests the newest this many indexed events one by one (`searchPage`): a term in 2 %
- * of events fills a page of 50 there, where the trigram index would read all its matches first.
+ * of events fills a page of 50 there, where the index would read all its matches first.
  */
 const SEARCH_WINDOW = 2_500;
-/** The newest indexed events a search samples to tell its common words from its rare ones (`selectiveWords`). */
-const SEARCH_SAMPLE = 500;
 
 export const isUnfiltered = (f: Required<EventFilters>) =>
   !f.activities.length &&
@@ -193,86 +193,82 @@ export const eventsRepository = {
   async append(q: Queryable, teamSlug: string, events: readonly NewEvent[], recordedAt?: Date): Promise<number> {
     if (!events.length) return 0;
     const ids = await q.query<{ id: string }>(
-      `insert into event_ids (team_slug, id) select $1, unnest($2::uuid[]) on conflict do nothing returning id`,
-      [teamSlug, events.map((e) => e.id)],
+      `with fresh as (insert into event_ids (team_slug, id) select $1, unnest($2::uuid[]) on conflict do nothing returning id),
+         head as (insert into event_chain_heads (team_slug, hash) values ($1, $3) on conflict (team_slug) do nothing)
+       select id from fresh`,
+      [teamSlug, events.map((e) => e.id), GENESIS_HASH],
     );
     const fresh = new Set(ids.map((r) => r.id));
     const seen = new Set<string>();
-    const unseen = events.filter((e) => fresh.has(e.id) && !seen.has(e.id) && seen.add(e.id));
+    const unseen = events
+      .filter((e) => fresh.has(e.id) && !seen.has(e.id) && seen.add(e.id))
+      .map((e) => ({ ...e, occurred_at: new Date(e.occurred_at).toISOString() }));
     if (!unseen.length) return 0;
-    await q.query('insert into event_chain_heads (team_slug, hash) values ($1, $2) on conflict (team_slug) do nothing', [
-      teamSlug,
-      GENESIS_HASH,
-    ]);
+    // Everything that does not depend on the chain's place is made before the lock is taken.
+    const texts = unseen.map(unchainedText);
+    const column = <K extends keyof (typeof unseen)[number]>(k: K) => unseen.map((e) => e[k]);
+    const details = unseen.map((e) => JSON.stringify(e.detail));
     const [head] = await q.query<{ seq: string | number; hash: string }>(
       'select seq, hash from event_chain_heads where team_slug = $1 for update',
       [teamSlug],
     );
-    let seq = Number(head?.seq ?? 0);
+    const first = Number(head?.seq ?? 0) + 1;
     let prev = head?.hash ?? GENESIS_HASH;
     // Taken after the lock: within a team, later seq never has an earlier time.
     const at = recordedAt ?? new Date();
     // Back-dated rows (tests, imports) get their month made here; live rows find theirs made ahead.
     if (recordedAt) await this.ensureMonth(q, at);
     const recorded = at.toISOString();
-    const rows: (ChainedFields & { hash: string })[] = unseen.map((e) => {
-      seq++;
-      const row: ChainedFields = {
-        team_slug: teamSlug,
-        seq,
-        id: e.id,
-        actor: e.actor,
-        actor_type: e.actor_type,
-        activity: e.activity,
-        component: e.component,
-        target: e.target,
-        ip: e.ip,
-        device: e.device,
-        occurred_at: new Date(e.occurred_at).toISOString(),
-        recorded_at: recorded,
-        outcome: e.outcome,
-        detail: e.detail,
-        prev_hash: prev,
-      };
-      prev = eventHash(row);
-      return { ...row, hash: prev };
+    const seqs = unseen.map((_, i) => first + i);
+    const prevHashes: string[] = [];
+    const hashes = texts.map((text, i) => {
+      prevHashes.push(prev);
+      prev = chainedHash(teamSlug, first + i, text, recorded, prev);
+      return prev;
     });
-    const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
+    const hours = hourRanges(unseen, first);
+    // The rows, the new head and the hour → seq map in one statement: one round trip under the lock.
     await q.query(
-      `insert into event_log (${COLUMNS})
-       select $1, s, i, a, aty, act, c, t, ip, d, o, $2::timestamptz, oc, det, p, h
-       from unnest($3::bigint[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-                   $11::text[], $12::timestamptz[], $13::text[], $14::jsonb[], $15::text[], $16::text[])
-         as u(s, i, a, aty, act, c, t, ip, d, o, oc, det, p, h)`,
+      `with added as (
+         insert into event_log (${COLUMNS})
+         select $1, s, i, a, aty, act, c, t, ip, d, o, $2::timestamptz, oc, det, p, h
+         from unnest($3::bigint[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                     $11::text[], $12::timestamptz[], $13::text[], $14::jsonb[], $15::text[], $16::text[])
+           as u(s, i, a, aty, act, c, t, ip, d, o, oc, det, p, h)
+       ),
+       head as (update event_chain_heads set seq = $17, hash = $18 where team_slug = $1),
+       hours as (
+         insert into event_time_seqs as t (team_slug, hour, min_seq, max_seq)
+         select $1, hour, lo, hi from unnest($19::bigint[], $20::bigint[], $21::bigint[]) as u(hour, lo, hi)
+         on conflict (team_slug, hour) do update
+           set min_seq = least(t.min_seq, excluded.min_seq), max_seq = greatest(t.max_seq, excluded.max_seq)
+       )
+       select 1`,
       [
         teamSlug,
         recorded,
-        col('seq'),
-        col('id'),
-        col('actor'),
-        col('actor_type'),
-        col('activity'),
-        col('component'),
-        col('target'),
-        col('ip'),
-        col('device'),
-        col('occurred_at'),
-        col('outcome'),
-        rows.map((r) => JSON.stringify(r.detail)),
-        col('prev_hash'),
-        col('hash'),
+        seqs,
+        column('id'),
+        column('actor'),
+        column('actor_type'),
+        column('activity'),
+        column('component'),
+        column('target'),
+        column('ip'),
+        column('device'),
+        column('occurred_at'),
+        column('outcome'),
+        details,
+        prevHashes,
+        hashes,
+        first + unseen.length - 1,
+        prev,
+        hours.map((h) => h.hour),
+        hours.map((h) => h.lo),
+        hours.map((h) => h.hi),
       ],
     );
-    await q.query('update event_chain_heads set seq = $2, hash = $3 where team_slug = $1', [teamSlug, seq, prev]);
-    await q.query(
-      `insert into event_time_seqs as t (team_slug, hour, min_seq, max_seq)
-       select $1, floor(extract(epoch from o) / 3600)::bigint, min(s), max(s)
-       from unnest($2::timestamptz[], $3::bigint[]) as u(o, s) group by 2
-       on conflict (team_slug, hour) do update
-         set min_seq = least(t.min_seq, excluded.min_seq), max_seq = greatest(t.max_seq, excluded.max_seq)`,
-      [teamSlug, col('occurred_at'), col('seq')],
-    );
-    return rows.length;
+    return unseen.length;
   },
 
   async head(q: Queryable, teamSlug: string): Promise<{ seq: number; hash: string; floor_seq: number }> {
@@ -311,10 +307,11 @@ export const eventsRepository = {
   },
 
   /**
-   * A search's page, newest first: the rows the indexer has not reached yet, on their own columns;
-   * then the newest SEARCH_WINDOW indexed events (a common term fills its page here, without reading
-   * all its matches); then the index below that window month by month, newest first (a rarer term:
-   * each month's trigram index is small, and the walk stops once the page is full).
+   * A search's page, newest first: the rows the indexer has not reached yet and the newest
+   * SEARCH_WINDOW indexed ones, on their own columns (a common term fills its page here, without
+   * reading all its matches); then below that window, month by month, newest first, the events
+   * holding a value that matches (a rarer term: the walk stops once the page is full, and a month
+   * without such a value is not read).
    */
   async searchPage(q: Queryable, teamSlug: string, f: Required<EventFilters>, o: PageOptions) {
     const skip = o.beforeSeq === undefined ? (o.page - 1) * o.pageSize : 0;
@@ -332,125 +329,71 @@ export const eventsRepository = {
       );
     };
     const upTo = o.beforeSeq !== undefined ? o.beforeSeq - 1 : o.headSeq;
-    rows.push(...(await read({ index: false, above: indexed, upTo })));
     const indexedUpTo = Math.min(upTo, indexed);
-    const window = o.searchWindow ?? SEARCH_WINDOW;
-    const newest = { index: true, above: indexedUpTo - window, upTo: indexedUpTo };
+    const below = indexedUpTo - (o.searchWindow ?? SEARCH_WINDOW);
+    rows.push(...(await read({ index: false, above: Math.max(0, below), upTo })));
+    if (rows.length >= want || below <= 0) return rows.slice(skip, want).map(toRecord);
+
+    const keysByMonth = await eventSearchRepository.keysMatching(q, teamSlug, f.search_value);
+    if (!keysByMonth.size) return rows.slice(skip, want).map(toRecord);
     // With nothing but the search, matches are read from the index alone, then their events by key.
     const onlySearch = isUnfiltered({ ...f, search_value: '' });
-    const matches = (indexTable: string, eventTable: string, range: SearchBy, test: (params: unknown[]) => string) =>
-      this.matchesIn(q, teamSlug, { indexTable, eventTable, range, test, limit: want - rows.length });
-    if (rows.length < want)
-      rows.push(
-        ...(onlySearch
-          ? // The window's rows one by one, newest first, stopping at the page's last match: `body || ''`
-            // keeps the planner off the trigram index, which would read every match of the month first.
-            await matches(
-              'event_search',
-              'event_log',
-              newest,
-              (p) => `(body || '') ilike $${p.push(indexPattern(f.search_value))}`,
-            )
-          : await read(newest)),
-      );
-    const below = { index: true, above: 0, upTo: indexedUpTo - window, words: [] as string[] };
-    if (rows.length < want && below.upTo > 0) {
-      below.words = await this.selectiveWords(q, teamSlug, f.search_value, {
-        index: true,
-        above: indexedUpTo - SEARCH_SAMPLE,
-        upTo: indexedUpTo,
-      });
-      // Only the months with a value that matches can hold a match (event_search_values).
-      const candidates = await eventSearchRepository.monthsMatching(q, teamSlug, (p) =>
-        indexLookup(p, f.search_value, below.words, 'value'),
-      );
-      const inMonth = (name: string) =>
-        onlySearch
-          ? matches(searchPartitionOf(name), name, below, (p) => indexLookup(p, f.search_value, below.words))
-          : read({ ...below, table: searchPartitionOf(name) }, name);
-      // A row whose month was not made ahead (the hourly job prevents it) sits in the default
-      // partitions, whatever its time: read first and merged in.
-      const stray = await inMonth('event_log_default');
-      // Within a team a later seq is never recorded earlier: newer months hold the higher seqs. A
-      // month made ahead that has not begun holds nothing yet.
-      const now = Date.now();
-      const months = (await this.partitions(q))
-        .filter((m) => monthBefore(m.upper).getTime() <= now && candidates.has(monthOfPartition(m.name)))
-        .sort((a, b) => b.upper.getTime() - a.upper.getTime());
-      for (const { name } of months) {
-        if (rows.length >= want) break;
-        rows.push(...(await inMonth(name)));
-      }
-      rows.push(...stray);
-      rows.sort((a, b) => Number(b.seq) - Number(a.seq));
+    const inMonth = (name: string, keys: string[]) => {
+      const range = { index: true, above: 0, upTo: below, keys, table: searchPartitionOf(name) };
+      return onlySearch ? this.matchesIn(q, teamSlug, f.search_value, range, name, want - rows.length) : read(range, name);
+    };
+    // A row whose month was not made ahead (the hourly job prevents it) sits in the default
+    // partitions, whatever its time: read first and merged in.
+    const stray = await inMonth('event_log_default', [...new Set([...keysByMonth.values()].flat())]);
+    // Within a team a later seq is never recorded earlier: newer months hold the higher seqs. A
+    // month made ahead that has not begun holds nothing yet.
+    const now = Date.now();
+    const months = (await this.partitions(q))
+      .filter((m) => monthBefore(m.upper).getTime() <= now && keysByMonth.has(monthOfPartition(m.name)))
+      .sort((a, b) => b.upper.getTime() - a.upper.getTime());
+    for (const { name } of months) {
+      if (rows.length >= want) break;
+      rows.push(...(await inMonth(name, keysByMonth.get(monthOfPartition(name)) ?? [])));
     }
+    rows.push(...stray);
+    rows.sort((a, b) => Number(b.seq) - Number(a.seq));
     return rows.slice(skip, want).map(toRecord);
   },
 
   /**
-   * The parts of a search value worth the trigram index's time (as `ilike` patterns). A word in most
-   * events (a team's mail domain in every actor) narrows nothing, yet its trigrams' lists are the
-   * longest to read: a word found in over a tenth of the newest events is left to the final test.
-   * Each word keeps the characters around it, so a short one still gives trigrams (".17@" is "ϙ17ϛ"
-   * in the index: see INDEX_BODY). Empty: look up the whole value.
+   * The newest `limit` events of `eventTable` in the range whose index rows (in `range.table`) hold
+   * one of the range's keys, and whose columns hold the value.
    */
-  async selectiveWords(q: Queryable, teamSlug: string, value: string, sample: SearchBy): Promise<string[]> {
-    const parts = new Set<string>();
-    for (const m of value.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const part = indexPattern(value.slice(Math.max(0, m.index - 1), m.index + m[0].length + 1).toLowerCase());
-      // Only a part with three word characters in a row gives the index a trigram to look up.
-      if (/[\p{L}\p{N}]{3}/u.test(part)) parts.add(part);
-    }
-    const patterns = [...parts];
-    if (patterns.length < 2) return [];
-    const [row] = await q.query<Record<string, string | number>>(
-      `select count(*) as n, ${patterns.map((_, i) => `count(*) filter (where body ilike $${i + 4}) as p${i}`).join(', ')}
-       from event_search where team_slug = $1 and seq > $2 and seq <= $3`,
-      [teamSlug, sample.above, sample.upTo, ...patterns],
-    );
-    const n = Number(row?.n ?? 0);
-    const selective = patterns.filter((_, i) => Number(row?.[`p${i}`] ?? 0) * 10 <= n);
-    return selective.length && selective.length < patterns.length ? selective : [];
-  },
-
-  /** The newest `limit` events of `eventTable` in (above, upTo] whose index rows in `indexTable` pass `test`. */
-  async matchesIn(
-    q: Queryable,
-    teamSlug: string,
-    o: { indexTable: string; eventTable: string; range: SearchBy; test: (params: unknown[]) => string; limit: number },
-  ) {
-    const params: unknown[] = [teamSlug, o.range.above, o.range.upTo];
-    const test = o.test(params);
+  async matchesIn(q: Queryable, teamSlug: string, value: string, range: Required<SearchBy>, eventTable: string, limit: number) {
     const matches = await q.query<{ seq: string | number; recorded_at: Date }>(
-      `select seq, recorded_at from ${o.indexTable} where team_slug = $1 and seq > $2 and seq <= $3 and ${test}
-       order by seq desc limit $${params.push(o.limit)}`,
-      params,
+      `select seq, recorded_at from ${range.table} where team_slug = $1 and seq > $2 and seq <= $3 and value_keys && $4::bigint[]
+       order by seq desc limit $5`,
+      [teamSlug, range.above, range.upTo, range.keys, limit],
     );
     if (!matches.length) return [];
     return q.query<EventRow>(
-      `select ${COLUMNS} from ${o.eventTable}
+      `select ${COLUMNS} from ${eventTable}
        where team_slug = $1 and (seq, recorded_at) in (select * from unnest($2::bigint[], $3::timestamptz[]))
+         and ${SEARCH_BODY} ilike $4
        order by seq desc`,
-      [teamSlug, matches.map((m) => m.seq), matches.map((m) => m.recorded_at)],
+      [teamSlug, matches.map((m) => m.seq), matches.map((m) => m.recorded_at), searchPattern(value)],
     );
   },
 
   /** Rows matching the filter, counted up to `cap` (a count over millions of rows is not worth its time). */
   async count(q: Queryable, teamSlug: string, f: Required<EventFilters>, cap: number): Promise<number> {
-    const countWhere = async (search: SearchBy | undefined, limit: number) => {
-      const params: unknown[] = [teamSlug];
-      const where = filterClause(f, params, { seqRange: false, search });
-      const [row] = await q.query<{ n: string | number }>(
-        `select count(*) as n from (select 1 from event_log where ${where} limit ${limit}) x`,
-        params,
-      );
-      return Number(row?.n ?? 0);
-    };
-    if (!f.search_value) return countWhere(undefined, cap);
-    // As a search's page: the rows not indexed yet on their columns, the rest through the index.
-    const indexed = await eventSearchRepository.progress(q, teamSlug);
-    const recent = await countWhere({ index: false, above: indexed, upTo: Number.MAX_SAFE_INTEGER }, cap);
-    return recent >= cap ? recent : recent + (await countWhere({ index: true, above: 0, upTo: indexed }, cap - recent));
+    // A search counts what its pages show: the first `cap` of them.
+    if (f.search_value) {
+      const head = await this.head(q, teamSlug);
+      return (await this.searchPage(q, teamSlug, f, { page: 1, pageSize: cap, headSeq: head.seq })).length;
+    }
+    const params: unknown[] = [teamSlug];
+    const where = filterClause(f, params, { seqRange: false });
+    const [row] = await q.query<{ n: string | number }>(
+      `select count(*) as n from (select 1 from event_log where ${where} limit ${cap}) x`,
+      params,
+    );
+    return Number(row?.n ?? 0);
   },
 
   /**

@@ -62,6 +62,8 @@ export function createEventForwarder(db: Db, jobs: Jobs, hubs: EventHubs, o: { l
     retryLimit: 20,
     retryDelaySeconds: 1,
     expireInSeconds: 120,
+    // One team's Hub that is down (each call waiting for its timeout) holds back only one of these.
+    concurrency: 4,
   });
 
   let timer: NodeJS.Timeout | undefined;
