@@ -11,6 +11,9 @@
 -- match in the first, then the events holding one of them in the second, month by month: a month
 -- without a matching value is not read.
 
+-- The fill below groups every stored event's values: in memory rather than sorted on disk.
+set local work_mem = '256MB';
+
 -- A value's key: the first 64 bits of its MD5 (stable across PostgreSQL versions, unlike hashtext).
 create function event_value_key(value text) returns bigint
   language sql immutable strict parallel safe

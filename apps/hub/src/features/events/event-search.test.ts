@@ -117,20 +117,32 @@ describe('search across the index and the rows not indexed yet', () => {
     expect(await allPages(filters({ search_value: value }), pageSize, window)).toEqual(expected);
   });
 
+  it('looks up only the words that narrow: none found in over a tenth of the newest events', async () => {
+    const words = (value: string) => eventSearchRepository.selectiveWords(db, TEAM, value, { above: 0, upTo: 180 });
+    // "Vault" is in every target, "needle" in a seventh of them, the mail domain in every actor; each
+    // word keeps its neighbours, so "_14" and ".17@" give trigrams (". @ _" are letters to the index).
+    expect(await words('Vault needle_14')).toEqual(['_14']);
+    expect(await words('member.17@northwind.example')).toEqual(['.17@']);
+    // One word, or none that narrows: the whole value is looked up.
+    expect(await words('needle')).toEqual([]);
+    expect(await words('Firefox on Linux')).toEqual([]);
+  });
+
   it('reads only the months holding a value that matches (event_search_values)', async () => {
     const monthOf = (monthsAgo: number) => {
       const d = new Date(Date.now() - monthsAgo * 31 * 86_400_000);
       return `${d.toISOString().slice(0, 8)}01`;
     };
-    const months = async (value: string) => new Set((await eventSearchRepository.keysMatching(db, TEAM, value)).keys());
+    const sample = { above: 0, upTo: 180 };
+    const months = async (value: string) => new Set((await eventSearchRepository.keysMatching(db, TEAM, value, sample)).keys());
     // "needle_21" is a target of the oldest month (and of events 210 and 217, not indexed yet); "Vault 150" of the middle one.
     expect(await months('needle_21')).toEqual(new Set([monthOf(3)]));
     expect(await months('Vault 150')).toEqual(new Set([monthOf(2)]));
     expect(await months('Vault 250')).toEqual(new Set());
     // A key per matching value: "o" is in the 80 actors of the middle month's indexed events (101–180),
     // in one of its two activities and in its device.
-    expect((await eventSearchRepository.keysMatching(db, TEAM, 'o')).get(monthOf(2))).toHaveLength(82);
-    expect((await eventSearchRepository.keysMatching(db, TEAM, 'member.invited')).get(monthOf(2))).toHaveLength(1);
+    expect((await eventSearchRepository.keysMatching(db, TEAM, 'o', sample)).get(monthOf(2))).toHaveLength(82);
+    expect((await eventSearchRepository.keysMatching(db, TEAM, 'member.invited', sample)).get(monthOf(2))).toHaveLength(1);
     const f = filters({ search_value: 'needle_21' });
     expect(await allPages(f, 5, 10)).toEqual([217, 210, 21]);
     // With the oldest month's values gone, the search no longer reads that month: the lookup decides.
