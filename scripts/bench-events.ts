@@ -17,6 +17,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { EVENT_COUNT_CAP, EventFilters, type HubTokens } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { createPostgresDb } from '@latchkey/runtime/testing';
@@ -117,10 +118,12 @@ if (runs('ingest') || runs('delivery')) {
     if (runs('ingest')) {
       const service = createEventsService(scratch, { selfHosted: true });
       const total = 200_000;
+      const loopBefore = performance.eventLoopUtilization();
       const http = await feedRate(base, 'northwind', total, 500, CONCURRENCY);
+      const hubLoop = performance.eventLoopUtilization(loopBefore).utilization;
       const direct = await ingestBatches(total, 500, CONCURRENCY, (events) => service.ingestFromServer('northwind', events));
       console.info(
-        `ingest via the signed feed (HTTP)     ${fmt(http)} events/s (${fmt(total)} events, batches of 500, ${CONCURRENCY} concurrent)`,
+        `ingest via the signed feed (HTTP)     ${fmt(http)} events/s (${fmt(total)} events, batches of 500, ${CONCURRENCY} concurrent; the Hub's event loop busy ${Math.round(hubLoop * 100)} %)`,
       );
       console.info(`ingest via the service function        ${fmt(direct)} events/s`);
       const started = performance.now();

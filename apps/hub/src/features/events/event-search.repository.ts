@@ -9,22 +9,21 @@ export const SEARCH_BODY =
   "(actor || E'\\x1f' || target || E'\\x1f' || activity || E'\\x1f' || ip || E'\\x1f' || device || E'\\x1f' || component)";
 
 /**
- * A column's value as event_search_values holds it (migration 0014): `. @ _ -` written as the
- * letters `ϙ ϛ ϝ ϟ`. The trigram index splits words at anything but letters and digits, so an
+ * A column's value as the trigram index of event_search_values reads it (migration 0014): `. @ _ -`
+ * written as the letters `ϙ ϛ ϝ ϟ`. The trigram index splits words at anything but letters and digits, so an
  * address, an IP or `member.invited` stays one word there, and its rare trigrams (`ϙ17ϛ` of `.17@`)
  * narrow the lookup. Those four letters in the events' own text become U+001E, which no pattern holds: exact.
  */
 const indexText = (sql: string) => `translate(${sql}, 'ϙϛϝϟ.@_-', E'\\x1e\\x1e\\x1e\\x1eϙϛϝϟ')`;
 const SEARCHED = ['actor', 'target', 'activity', 'ip', 'device', 'component'];
 /** An event's index row: the keys of its searched values (migration 0014's event_value_key). */
-export const INDEX_KEYS = `array[${SEARCHED.map((c) => `event_value_key(${indexText(c)})`).join(', ')}]`;
-/**
- * The distinct values of a team's events in (above, upTo], column by column, with their UTC month,
- * as event_search_values holds them.
- */
-export const INDEX_VALUES = `select distinct team_slug, (date_trunc('month', recorded_at at time zone 'UTC'))::date, ${indexText('v.value')}
+export const INDEX_KEYS = `array[${SEARCHED.map((c) => `event_value_key(${c})`).join(', ')}]`;
+/** The distinct values of a team's events in (above, upTo], column by column, with their UTC month. */
+export const INDEX_VALUES = `select distinct team_slug, (date_trunc('month', recorded_at at time zone 'UTC'))::date, v.value
   from event_log, unnest(array[${SEARCHED.join(', ')}]) as v(value)
   where team_slug = $1 and seq > $2 and seq <= $3`;
+/** A value as the trigram index of event_search_values reads it (its expression). */
+const INDEXED_VALUE = indexText('value');
 const TO_INDEX: Record<string, string> = { ϙ: '\x1e', ϛ: '\x1e', ϝ: '\x1e', ϟ: '\x1e', '.': 'ϙ', '@': 'ϛ', _: 'ϝ', '-': 'ϟ' };
 
 /** A control character in a search value means nothing (and U+001E, U+001F are the bodies' own). */
@@ -100,8 +99,8 @@ export const eventSearchRepository = {
     const words = await this.selectiveWords(q, teamSlug, value, sample);
     const params: unknown[] = [teamSlug, indexPattern(value)];
     const lookup = words.length
-      ? `${words.map((w) => `value ilike $${params.push(indexPattern(w))}`).join(' and ')} and (value || '') ilike $2`
-      : 'value ilike $2';
+      ? `${words.map((w) => `${INDEXED_VALUE} ilike $${params.push(indexPattern(w))}`).join(' and ')} and (${INDEXED_VALUE} || '') ilike $2`
+      : `${INDEXED_VALUE} ilike $2`;
     const rows = await q.query<{ month: string; keys: string[] }>(
       `select month::text as month, array_agg(event_value_key(value)::text) as keys
        from event_search_values where team_slug = $1 and ${lookup} group by month`,

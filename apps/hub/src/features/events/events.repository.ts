@@ -226,22 +226,22 @@ export const eventsRepository = {
     // Back-dated rows (tests, imports) get their month made here; live rows find theirs made ahead.
     if (recordedAt) await this.ensureMonth(q, at);
     const recorded = at.toISOString();
-    const seqs = unseen.map((_, i) => first + i);
-    const prevHashes: string[] = [];
+    const headHash = prev;
     const hashes = texts.map((text, i) => {
-      prevHashes.push(prev);
       prev = chainedHash(teamSlug, first + i, text, recorded, prev);
       return prev;
     });
     const hours = hourRanges(unseen, first);
     // The rows, the new head and the hour → seq map in one statement: one round trip under the lock.
+    // Each row's seq and prev_hash follow from its place (not sent: a third fewer bytes to the database).
     await q.query(
       `with added as (
          insert into event_log (${COLUMNS})
-         select $1, s, i, a, aty, act, c, t, ip, d, o, $2::timestamptz, oc, det, p, h
-         from unnest($3::bigint[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-                     $11::text[], $12::timestamptz[], $13::text[], $14::jsonb[], $15::text[], $16::text[])
-           as u(s, i, a, aty, act, c, t, ip, d, o, oc, det, p, h)
+         select $1, $3::bigint + n - 1, i, a, aty, act, c, t, ip, d, o, $2::timestamptz, oc, det,
+           coalesce(lag(h) over (order by n), $15), h
+         from unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                     $11::text[], $12::timestamptz[], $13::text[], $14::jsonb[], $16::text[])
+           with ordinality as u(i, a, aty, act, c, t, ip, d, o, oc, det, h, n)
        ),
        head as (update event_chain_heads set seq = $17, hash = $18 where team_slug = $1),
        hours as (
@@ -254,7 +254,7 @@ export const eventsRepository = {
       [
         teamSlug,
         recorded,
-        seqs,
+        first,
         column('id'),
         column('actor'),
         column('actor_type'),
@@ -266,7 +266,7 @@ export const eventsRepository = {
         column('occurred_at'),
         column('outcome'),
         details,
-        prevHashes,
+        headHash,
         hashes,
         first + unseen.length - 1,
         prev,
