@@ -112,14 +112,17 @@ export const eventSearchRepository = {
   /**
    * The parts of a search value worth the trigram index's time. A word in most events (a team's
    * mail domain in every actor) narrows nothing, yet its trigrams' lists are the longest to read: a
-   * word found in over a tenth of the `sample` events (the newest) is left to the final test. Each
-   * word keeps the characters around it, so a short one still gives trigrams (".17@" is "ϙ17ϛ" to
-   * the index: see indexText). Empty: look up the whole value.
+   * word found in over a tenth of the `sample` events (the newest) is left to the final test. A short
+   * word still gives trigrams with the . @ _ - around it (".17@" is "ϙ17ϛ" to the index: see
+   * indexText). Empty: look up the whole value.
    */
   async selectiveWords(q: Queryable, teamSlug: string, value: string, sample: SeqRange): Promise<string[]> {
     const parts = new Set<string>();
+    // A word with the . @ _ - around it, which the index reads as letters of the same word. (A space
+    // around it would add the index's word-start trigrams, as common as "  1" of every number.)
+    const joining = (c: string | undefined) => (c && '.@_-'.includes(c) ? c : '');
     for (const m of value.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const part = value.slice(Math.max(0, m.index - 1), m.index + m[0].length + 1).toLowerCase();
+      const part = `${joining(value[m.index - 1])}${m[0]}${joining(value[m.index + m[0].length])}`.toLowerCase();
       // Only a part with three word characters in a row (as the index writes it) gives a trigram to look up.
       if (/[\p{L}\p{N}]{3}/u.test(indexPattern(part))) parts.add(part);
     }
