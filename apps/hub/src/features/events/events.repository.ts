@@ -199,16 +199,18 @@ export const eventsRepository = {
    */
   async append(q: Queryable, teamSlug: string, events: readonly NewEvent[], recordedAt?: Date): Promise<number> {
     if (!events.length) return 0;
-    const ids = await q.query<{ id: string }>(
+    // The ids stored before come back only when there are some (a batch is all new, nearly always).
+    const [stored] = await q.query<{ n: string | number; fresh: string[] | null }>(
       `with fresh as (insert into event_ids (team_slug, id) select $1, unnest($2::uuid[]) on conflict do nothing returning id),
          head as (insert into event_chain_heads (team_slug, hash) values ($1, $3) on conflict (team_slug) do nothing)
-       select id from fresh`,
-      [teamSlug, events.map((e) => e.id), GENESIS_HASH],
+       select count(*) as n, case when count(*) < $4 then array_agg(id::text) end as fresh from fresh`,
+      [teamSlug, events.map((e) => e.id), GENESIS_HASH, events.length],
     );
-    const fresh = new Set(ids.map((r) => r.id));
+    const allNew = Number(stored?.n) === events.length;
+    const fresh = new Set(stored?.fresh ?? []);
     const seen = new Set<string>();
     const unseen = events
-      .filter((e) => fresh.has(e.id) && !seen.has(e.id) && seen.add(e.id))
+      .filter((e) => (allNew || fresh.has(e.id)) && !seen.has(e.id) && seen.add(e.id))
       .map((e) => ({ ...e, occurred_at: new Date(e.occurred_at).toISOString() }));
     if (!unseen.length) return 0;
     // Everything that does not depend on the chain's place is made before the lock is taken.

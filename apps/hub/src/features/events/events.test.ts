@@ -6,7 +6,7 @@ import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
 import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
 import { canonicalJson, checkChain, eventHash, GENESIS_HASH } from './chain.ts';
 import { eventSearchRepository } from './event-search.repository.ts';
-import { eventsRepository } from './events.repository.ts';
+import { eventsRepository, type NewEvent } from './events.repository.ts';
 import { createEventsService } from './events.service.ts';
 
 let db: Db;
@@ -58,6 +58,15 @@ describe('the signed feed from the licence server', () => {
     expect(await again.json()).toEqual({ accepted: 0, duplicates: 2 });
     const [row] = await db.query<{ n: number }>('select count(*)::int as n from event_log where team_slug = $1', [TEAM]);
     expect(row?.n).toBe(2);
+  });
+
+  it('stores, of a batch partly stored before and holding one event twice, only the new event, once', async () => {
+    const team = 'dedupe-team';
+    const [a, b] = [serverEvent(), serverEvent({ target: 'late@northwind.example' })] as unknown as [NewEvent, NewEvent];
+    expect(await db.transaction((tx) => eventsRepository.append(tx, team, [a]))).toBe(1);
+    expect(await db.transaction((tx) => eventsRepository.append(tx, team, [a, b, { ...b }]))).toBe(1);
+    const rows = await db.query<{ id: string }>('select id from event_log where team_slug = $1 order by seq', [team]);
+    expect(rows.map((r) => r.id)).toEqual([a.id, b.id]);
   });
 
   it('refuses an unsigned batch', async () => {
