@@ -233,6 +233,7 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
   async function startWorker(name: string) {
     const entry = definitions.get(name);
     if (!entry) return;
+    // Assigned once pg-boss answers; a handler that runs before then has no id to wake yet.
     let id = '';
     id = await boss.work<unknown>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
       if (!job) return;

@@ -222,13 +222,13 @@ export const eventsRepository = {
       [teamSlug],
     );
     const first = Number(head?.seq ?? 0) + 1;
-    let prev = head?.hash ?? GENESIS_HASH;
+    const headHash = head?.hash ?? GENESIS_HASH;
     // Taken after the lock: within a team, later seq never has an earlier time.
     const at = recordedAt ?? new Date();
     // Back-dated rows (tests, imports) get their month made here; live rows find theirs made ahead.
     if (recordedAt) await this.ensureMonth(q, at);
     const recorded = at.toISOString();
-    const headHash = prev;
+    let prev = headHash;
     const hashes = texts.map((text, i) => {
       prev = chainedHash(teamSlug, first + i, text, recorded, prev);
       return prev;
@@ -373,11 +373,12 @@ export const eventsRepository = {
     // month made ahead that has not begun holds nothing yet.
     const now = Date.now();
     const months = (await this.partitions(q))
-      .filter((m) => monthBefore(m.upper).getTime() <= now && keysByMonth.has(monthOfPartition(m.name)))
+      .filter((m) => monthBefore(m.upper).getTime() <= now)
       .sort((a, b) => b.upper.getTime() - a.upper.getTime());
     for (const { name } of months) {
+      const keys = keysByMonth.get(monthOfPartition(name));
       if (rows.length >= want) break;
-      rows.push(...(await inMonth(name, keysByMonth.get(monthOfPartition(name)) ?? [])));
+      if (keys) rows.push(...(await inMonth(name, keys)));
     }
     rows.push(...stray);
     rows.sort((a, b) => Number(b.seq) - Number(a.seq));

@@ -22,8 +22,6 @@ const CURRENT = 'team_id = $1 and deboarded_at is null';
  */
 const SEARCH_WALK = 5000;
 
-/** `%term%` for LIKE, with the term's own wildcards taken literally. */
-
 /**
  * The filters as SQL on a `members` row (true when none), built from only the filters given so the
  * planner sees plain predicates. Parameter $1 is the team.
