@@ -1,6 +1,7 @@
 // `npm run bench`: the figures issue 2 asks for, measured on this machine.
 //   - the sign-in route's initial JS (gzip), from a fresh build;
 //   - start to ready of the built server and Hub together on an existing embedded database (median of 3).
+import './node-runtime.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,6 @@
 // `npm start`: builds the console when needed, then runs the server (serving the console) and the
 // Hub, each on its own embedded PostgreSQL under ./data, seeded with a demo team on first start.
+import './node-runtime.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@
 //      (CI sets it; locally it is optional and said so);
 //   3. the console build, its bundle budget, and the end-to-end suite in Chromium.
 // It ends with one "N passed, N failed" line over everything it ran.
+import './node-runtime.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
