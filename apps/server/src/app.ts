@@ -180,6 +180,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
       accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       idleMinutes: config.SESSION_IDLE_MINUTES,
       maxHours: config.SESSION_MAX_HOURS,
+      refreshGraceSeconds: config.REFRESH_GRACE_SECONDS,
     },
     hubSessions.sessionsEnded,
   );
@@ -297,7 +298,11 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   );
   familyRoutes(router, guard, db);
   // SAML single sign-on (issue 13)
-  ssoRoutes(router, guard, createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: config.NODE_ENV !== 'production' }));
+  ssoRoutes(
+    router,
+    guard,
+    createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: config.NODE_ENV !== 'production', limiter }),
+  );
 
   // Event logs (issue 12): recordEvent's outbox goes to the team's Hubs, signed, through the queue.
   const eventForwarder = createEventForwarder(

@@ -52,8 +52,9 @@ export const ssoStartEndpoint = defineEndpoint({
   method: 'POST',
   path: '/sso/login/saml/request/',
   auth: 'public',
-  errors: ['admin_not_found', 'saml_client_generation_failed', 'sso_not_found'],
-  summary: "Start SAML sign-in with one of the team's connectors; returns where to send the browser.",
+  errors: ['saml_client_generation_failed', 'sso_not_found'],
+  summary:
+    "Start SAML sign-in with one of the team's connectors; returns where to send the browser. The answer follows from the connector alone, whoever the email names (the ACS then refuses anyone but the team's admin who started), and the call shares the email step's per-client limit of unknown emails (429).",
   input: z.object({
     email: Email,
     config_uuid: z.string().uuid('sso_not_found'),

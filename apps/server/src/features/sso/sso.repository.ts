@@ -54,6 +54,12 @@ export const ssoRepository = {
     return row;
   },
 
+  /** A connector by its id alone: SSO start learns the team from it, never from the email. */
+  async connectorById(q: Queryable, id: string): Promise<ConnectorRow | undefined> {
+    const [row] = await q.query<ConnectorRow>(`select ${CONNECTOR} from sso_configs where id = $1`, [id]);
+    return row;
+  },
+
   async nameTaken(q: Queryable, teamId: string, name: string, exceptId: string | null): Promise<boolean> {
     const [row] = await q.query<{ n: number }>(
       `select count(*)::int as n from sso_configs where team_id = $1 and lower(config_name) = lower($2)

@@ -34,7 +34,7 @@ export function ssoRoutes(router: Router, guard: Guard, sso: SsoService) {
   );
   router.handle(ssoStatusEndpoint, guard, ({ ctx, input }) => sso.status(requireCaller(ctx), input.saml_request_id));
   router.handle(ssoTestStartEndpoint, guard, ({ ctx, input }) => sso.testStart(requireCaller(ctx), input.config_uuid));
-  router.handle(ssoStartEndpoint, guard, ({ input }) => sso.start(input));
+  router.handle(ssoStartEndpoint, guard, ({ input, request }) => sso.start(input, request.ip));
   // A browser's form post from the identity provider: answered with a redirect to the console's sso page.
   router.handle(ssoAcsEndpoint, guard, async ({ input, reply, request }) => {
     await reply.redirect(await sso.acs(input.SAMLResponse, request.ip), 303);

@@ -13,7 +13,7 @@ import { userUrlFetch } from '../../platform/outbound.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
 import { loginTokensRepository } from '../auth/index.ts';
-import { teamRepository } from '../team/index.ts';
+import type { Limiter } from '../security/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { MetadataInvalid, parseIdpMetadata } from './metadata.ts';
 import {
@@ -40,6 +40,8 @@ export interface SsoDeps {
   consoleUrl: () => string | null;
   /** Development and tests: an identity provider on loopback http. */
   allowLoopbackHttp: boolean;
+  /** The email step's per-client limits (features/security/limits.ts), which SSO start shares. */
+  limiter: Limiter;
 }
 
 const notFound = () => new AppError('sso_not_found', 'No such SSO connector.', 404).shows('sso.not_found');
@@ -68,7 +70,7 @@ const view = (c: ConnectorRow): SsoConfig => ({
  * SAML single sign-on (issue 13): connectors, the service provider per team, enforcement with its
  * break-glass rule, the SAML request and the assertion consumer service.
  */
-export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: SsoDeps) {
+export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp, limiter }: SsoDeps) {
   const base = () => {
     const url = consoleUrl();
     if (!url)
@@ -216,6 +218,12 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
     return { redirect_url, saml_request_id: id as string };
   }
 
+  /** A non-admin's SSO start: counted with the email step's unknown emails, and logged as that step logs them. */
+  async function notAnAdmin(email: string, ip: string) {
+    await limiter.unknownEmail(ip);
+    await usersRepository.recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'sso_not_admin' } });
+  }
+
   /** Where the browser goes after the ACS: the sso page with a one-time token or a §8 code. */
   const returnTo = (params: Record<string, string>) => `${base()}/#/sso?${new URLSearchParams(params)}`;
 
@@ -344,24 +352,26 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp }: 
       return policyOf(caller.team.id);
     },
 
-    /** /sso/login/saml/request/: sign-in. An email that is not an admin of a team with that connector learns nothing more. */
-    async start(input: { email: string; config_uuid: string; team_slug?: string | undefined }) {
-      const user = await usersRepository.findUserByEmail(db, input.email);
-      const teams = user ? await teamRepository.adminTeams(db, user.id) : [];
-      for (const team of teams.filter((t) => !input.team_slug || t.slug === input.team_slug)) {
-        const config = await repo.connector(db, team.id, input.config_uuid);
-        if (config?.active) {
-          const full = await teamRepository.findBySlug(db, team.slug);
-          return request(
-            { id: team.id, slug: team.slug, name: full?.name ?? team.name },
-            config,
-            user?.email ?? input.email,
-            false,
-            null,
-          );
-        }
-      }
-      throw new AppError('sso_not_found', 'No active SSO connector with that id.', 404).shows('errors.sso_not_found');
+    /**
+     * /sso/login/saml/request/: sign-in. The answer follows from the connector alone: an admin of its
+     * team and anyone else get the same redirect to the identity provider, for the same work, and the
+     * ACS refuses a non-admin afterwards (45032), so this call tells no one who administers the team.
+     * It sits behind the email step's per-client limit, where a non-admin counts as an unknown email.
+     */
+    async start(input: { email: string; config_uuid: string; team_slug?: string | undefined }, ip: string) {
+      await limiter.checkEmailProbe(ip);
+      const config = await repo.connectorById(db, input.config_uuid);
+      const team = config?.active ? await repo.team(db, config.team_id) : undefined;
+      if (!config || !team || (input.team_slug && input.team_slug !== team.slug))
+        throw new AppError('sso_not_found', 'No active SSO connector with that id.', 404).shows('errors.sso_not_found');
+      const admin = await repo.teamAdminByEmail(db, team.id, input.email);
+      const counted = admin ? Promise.resolve() : notAnAdmin(input.email, ip);
+      const made = request(team, config, admin?.email ?? input.email, false, null);
+      // Both settle before the answer: no write of this call is left running after it.
+      const [count, reply] = await Promise.allSettled([counted, made]);
+      if (count.status === 'rejected') throw count.reason;
+      if (reply.status === 'rejected') throw reply.reason;
+      return reply.value;
     },
 
     async testStart(caller: Caller, configUuid: string) {
