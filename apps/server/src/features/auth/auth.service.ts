@@ -186,7 +186,7 @@ export function createAuthService({
     method: string,
     notAfter: Date | null = null,
   ): Promise<LoginSuccess> {
-    const { tokens: token, sessionId, absolute } = await sessions.start(user.id, team.id, notAfter);
+    const { tokens: token, sessionId, absolute } = await sessions.start(user.id, team.id, notAfter, method);
     const [hub] = await teamRepository.hubs(db, team.id);
     const aux_code = hub?.services.integration?.enabled
       ? issueAuxGrant(hubKey, hub, {

@@ -9,10 +9,16 @@ export interface SessionRow {
 }
 
 export const sessionsRepository = {
-  async create(q: Queryable, userId: string, teamId: string, absoluteExpiresAt: Date): Promise<string> {
+  async create(
+    q: Queryable,
+    userId: string,
+    teamId: string,
+    absoluteExpiresAt: Date,
+    signInMethod: string | null,
+  ): Promise<string> {
     const [row] = await q.query<{ id: string }>(
-      'insert into sessions (user_id, team_id, absolute_expires_at) values ($1, $2, $3) returning id',
-      [userId, teamId, absoluteExpiresAt],
+      'insert into sessions (user_id, team_id, absolute_expires_at, sign_in_method) values ($1, $2, $3, $4) returning id',
+      [userId, teamId, absoluteExpiresAt, signInMethod],
     );
     return (row as { id: string }).id;
   },

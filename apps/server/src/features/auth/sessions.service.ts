@@ -48,18 +48,20 @@ export function createSessionsService(
     /**
      * A new session's tokens, its id and absolute expiry (which a Hub session it opens inherits). One
      * minted from another (`notAfter`, the parent's absolute end) ends no later than its parent, so
-     * chaining sessions never extends a sign-in.
+     * chaining sessions never extends a sign-in. `signInMethod` is kept with the session: requiring
+     * SSO ends the sessions of admins held to it that were not signed in through SSO.
      */
     async start(
       userId: string,
       teamId: string,
       notAfter: Date | null = null,
+      signInMethod: string | null = null,
     ): Promise<{ tokens: TokenPair; sessionId: string; absolute: Date }> {
       const fresh = Date.now() + policy.maxHours * 3_600_000;
       const absolute = new Date(notAfter ? Math.min(fresh, notAfter.getTime()) : fresh);
       if (absolute.getTime() <= Date.now()) throw invalidGrant();
       return db.transaction(async (tx) => {
-        const sessionId = await repo.create(tx, userId, teamId, absolute);
+        const sessionId = await repo.create(tx, userId, teamId, absolute, signInMethod);
         return { tokens: await tokens(sessionId, userId, absolute, tx), sessionId, absolute };
       });
     },
