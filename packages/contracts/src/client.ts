@@ -48,6 +48,7 @@ export type { ScimConnector, ScimRequest } from './scim.ts';
 export * from './scim-constants.ts';
 export type { SecurityKey } from './security-keys.ts';
 export * from './services-constants.ts';
+export * from './siem-secret-address.ts';
 export * from './sign-in-constants.ts';
 export type { SsoConfig, SsoTestResult } from './sso.ts';
 // SAML single sign-on (issue 13)

@@ -41,6 +41,7 @@ export * from './scim.ts';
 export * from './security-keys.ts';
 export * from './services-constants.ts';
 export * from './sharing.ts';
+export * from './siem-secret-address.ts';
 export * from './sign-in-constants.ts';
 export * from './sign-in-links.ts';
 // SAML single sign-on (issue 13)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SiemTool, SiemToolName } from '@latchkey/contracts';
+import { type SiemTool, type SiemToolName, siemSecretMoved } from '@latchkey/contracts';
 import { AppError, type Db, type JobLog, type Jobs } from '@latchkey/runtime';
 import { hubOutboundPolicy } from '../../platform/outbound.ts';
 import { eventsRepository } from './events.repository.ts';
@@ -202,6 +202,14 @@ export function createSiemService(
         const kept = existing?.siem_tool === siem_tool ? existing.config[k] : undefined;
         if (!kept)
           throw new AppError('invalid_input', 'this field is required', 400, [{ path: k, message: 'this field is required' }]);
+        // Checked before any test event: a stored secret is never sent anywhere it did not go before.
+        if (existing && siemSecretMoved(siem_tool, existing.config, config))
+          throw new AppError(
+            'invalid_input',
+            'The destination changed: enter its secret again (a stored secret is never sent to a new address).',
+            400,
+            [{ path: k, message: 'siem.form.secret_again' }],
+          ).shows('siem.form.secret_again');
         config[k] = kept;
       }
       await sendTest(siem_tool, config, teamSlug, existing?.id ?? teamSlug);

@@ -5,6 +5,7 @@ import {
   SIEM_SECRET_MAX,
   type SiemTool,
   type SiemToolName,
+  siemSecretMoved,
 } from '@latchkey/contracts/client';
 import { Button, Checkbox, Group, Modal, PasswordInput, Radio, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -115,14 +116,19 @@ export function SiemFormModal({
       const errors: Partial<Record<keyof Values, string | null>> = {};
       for (const f of fieldsFor(tool, v.api)) {
         if (OPTIONAL.includes(f)) continue;
-        errors[f] = secretKept(f) ? null : fieldProblem(tool, f, String(v[f]));
+        const problem = secretKept(f, v) ? null : fieldProblem(tool, f, String(v[f]));
+        errors[f] = problem && secretAgain(f, v) ? 'siem.form.secret_again' : problem;
       }
       return errors;
     },
   });
-  // A secret left empty while editing the same API keeps the stored one.
-  const secretKept = (f: keyof Values) =>
-    SECRETS.includes(f) && Boolean(editing?.has_secret) && (tool !== 'azure_sentinel' || form.values.api === initial.api);
+  // A secret left empty while editing the same API keeps the stored one, unless the edit moves where it goes.
+  const stored = (f: keyof Values) => SECRETS.includes(f) && Boolean(editing?.has_secret);
+  const moved = (v: Values) => editing !== null && siemSecretMoved(tool, editing.config, v);
+  const secretKept = (f: keyof Values, v = form.values) =>
+    stored(f) && !moved(v) && (tool !== 'azure_sentinel' || v.api === initial.api);
+  /** A stored secret the edit moved: the field asks for it again, and says why. */
+  const secretAgain = (f: keyof Values, v = form.values) => stored(f) && moved(v);
   const fields = fieldsFor(tool, form.values.api);
   const valid = fields.every(
     (f) => OPTIONAL.includes(f) || secretKept(f) || fieldProblem(tool, f, String(form.values[f])) === null,
@@ -162,6 +168,7 @@ export function SiemFormModal({
         label={t(`siem.field.${f}`)}
         withAsterisk={!secretKept(f)}
         placeholder={secretKept(f) ? t('siem.form.secret_kept') : undefined}
+        description={secretAgain(f) ? t('siem.form.secret_again') : undefined}
         {...form.getInputProps(f)}
         error={err(f)}
         data-testid={`siem-${f}`}
