@@ -1,4 +1,5 @@
 import { DOMParser } from '@xmldom/xmldom';
+import { documentDeeperThan, nestsDeeperThan, XML_MAX_DEPTH } from './xml-depth.ts';
 
 export const NS = {
   md: 'urn:oasis:names:tc:SAML:2.0:metadata',
@@ -12,10 +13,12 @@ export class UnsafeXml extends Error {}
 /**
  * Parses untrusted XML (IdP metadata, a SAMLResponse) safely: a document type declaration of any
  * kind is refused before parsing (no DTD, so no entity expansion, internal or external), and so is
- * anything the parser reports as an error.
+ * nesting deeper than any SAML document needs (the parser and the walks over the result recurse a
+ * level at a time) and anything the parser reports as an error.
  */
 export function parseUntrustedXml(xml: string): Document {
   if (/<!DOCTYPE/i.test(xml) || /<!ENTITY/i.test(xml)) throw new UnsafeXml('document type declarations are not allowed');
+  if (nestsDeeperThan(xml, XML_MAX_DEPTH)) throw new UnsafeXml(`elements nest deeper than ${XML_MAX_DEPTH} levels`);
   const problems: string[] = [];
   const doc = new DOMParser({
     locator: {},
@@ -26,6 +29,8 @@ export function parseUntrustedXml(xml: string): Document {
     },
   }).parseFromString(xml, 'text/xml') as unknown as Document;
   if (problems.length > 0 || !doc?.documentElement) throw new UnsafeXml(`not well-formed XML: ${problems[0] ?? 'empty'}`);
+  // Checked again on what the parser built: the walks over it must never meet a deeper document.
+  if (documentDeeperThan(doc, XML_MAX_DEPTH)) throw new UnsafeXml(`elements nest deeper than ${XML_MAX_DEPTH} levels`);
   return doc;
 }
 
