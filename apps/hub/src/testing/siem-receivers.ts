@@ -1,12 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { gunzipSync } from 'node:zlib';
+import { lines, listen, type Receiver } from './siem-listen.ts';
 
 /**
  * Local stand-ins for the SIEM vendors' ingestion endpoints, each checking what the vendor's own
@@ -14,19 +9,9 @@ import { gunzipSync } from 'node:zlib';
  * vendor's status, so a test passes only when the Hub speaks the real wire format. `down` makes a
  * receiver answer 503 (or drop the connection) to play an outage. Every event id received is kept.
  */
-export interface Receiver {
-  url: string;
-  port: number;
-  received: string[];
-  rejected: string[];
-  down: boolean;
-  /** Requests taken so far (the HTTP receivers). */
-  requests: number;
-  /** Milliseconds to wait before answering the n-th request (1-based), after taking its events: a slow destination. */
-  delay?: (n: number) => number;
-}
+export { type Receiver, selfSignedCert } from './siem-listen.ts';
+export { SPLUNK_TOKEN, splunkReceiver } from './splunk-hec-receiver.ts';
 
-export const SPLUNK_TOKEN = '8f4b3c2a-1d5e-4f6a-9b7c-0e1d2c3b4a59';
 export const WEBHOOK_TOKEN = 'whsec_0123456789abcdef0123456789abcdef';
 export const SENTINEL_WORKSPACE = 'b3c4d5e6-7f80-4912-a3b4-c5d6e7f80912';
 export const SENTINEL_KEY = Buffer.from('sentinel-shared-key-for-tests-0123456789').toString('base64');
@@ -39,125 +24,6 @@ export const SENTINEL_APP = {
   dcr_immutable_id: 'dcr-0a1b2c3d4e5f60718293a4b5c6d7e8f9',
   stream_name: 'Custom-LatchkeyEvents',
 };
-
-/**
- * A self-signed certificate for 127.0.0.1 (openssl), and its PEM to trust as the Hub's SIEM_CA_FILE.
- * With `dir`, the one already there is reused (the e2e runner makes it, its workers read it).
- */
-export function selfSignedCert(dir = mkdtempSync(join(tmpdir(), 'latchkey-siem-'))): {
-  key: string;
-  cert: string;
-  certFile: string;
-} {
-  const key = join(dir, 'key.pem');
-  const cert = join(dir, 'cert.pem');
-  if (existsSync(key) && existsSync(cert))
-    return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8'), certFile: cert };
-  mkdirSync(dir, { recursive: true });
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8'), certFile: cert };
-}
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<Buffer>((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-
-type Handler = (req: IncomingMessage, body: Buffer, r: Receiver) => { status: number; body: unknown };
-
-async function listen(tlsOptions: { key: string; cert: string } | null, handle: Handler, port = 0): Promise<Receiver> {
-  const r: Receiver = { url: '', port: 0, received: [], rejected: [], down: false, requests: 0 };
-  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = await readBody(req);
-    const n = ++r.requests;
-    const out = r.down ? { status: 503, body: { text: 'Server is busy', code: 9 } } : handle(req, body, r);
-    const wait = r.delay?.(n) ?? 0;
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (out.status >= 400 && !r.down) r.rejected.push(`${out.status} ${JSON.stringify(out.body)}`);
-    res.writeHead(out.status, out.status === 204 ? {} : { 'content-type': 'application/json' });
-    res.end(out.status === 204 ? undefined : JSON.stringify(out.body));
-  };
-  const server = tlsOptions
-    ? createHttpsServer(tlsOptions, (q, s) => void onRequest(q, s))
-    : createHttpServer((q, s) => void onRequest(q, s));
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  server.unref();
-  r.port = (server.address() as { port: number }).port;
-  r.url = `${tlsOptions ? 'https' : 'http'}://127.0.0.1:${r.port}`;
-  return r;
-}
-
-const lines = (b: Buffer) => b.toString('utf8').split('\n').filter(Boolean);
-
-/** Splunk HEC: /services/collector/event, `Splunk <token>`, a channel, concatenated event objects; indexer acks. */
-export function splunkReceiver(tlsOptions: { key: string; cert: string }) {
-  let nextAck = 1;
-  const pending = new Map<number, number>();
-  return listen(tlsOptions, (req, body, r) => {
-    const url = new URL(req.url ?? '/', 'https://x');
-    if (req.headers.authorization !== `Splunk ${SPLUNK_TOKEN}`) return { status: 401, body: { text: 'Invalid token', code: 4 } };
-    const channel = req.headers['x-splunk-request-channel'];
-    if (!channel) return { status: 400, body: { text: 'Data channel is missing', code: 10 } };
-    if (url.pathname === '/services/collector/ack') {
-      const acks = (JSON.parse(body.toString()) as { acks: number[] }).acks;
-      // An ack is true on the second poll: the sender must poll, not assume.
-      const answer = Object.fromEntries(
-        acks.map((id) => {
-          const seen = (pending.get(id) ?? 0) + 1;
-          pending.set(id, seen);
-          return [String(id), seen >= 2];
-        }),
-      );
-      return { status: 200, body: { acks: answer } };
-    }
-    if (url.pathname !== '/services/collector/event') return { status: 404, body: { text: 'Not found', code: 404 } };
-    // HEC batches are JSON objects one after another (here one per line).
-    const ids: string[] = [];
-    for (const line of lines(body)) {
-      const e = JSON.parse(line) as {
-        time?: unknown;
-        host?: unknown;
-        source?: unknown;
-        sourcetype?: unknown;
-        event?: { id?: string };
-      };
-      if (
-        typeof e.time !== 'number' ||
-        typeof e.host !== 'string' ||
-        e.source !== 'latchkey-hub' ||
-        e.sourcetype !== 'latchkey:event' ||
-        !e.event?.id
-      )
-        return { status: 400, body: { text: 'Invalid data format', code: 6 } };
-      ids.push(e.event.id);
-    }
-    r.received.push(...ids);
-    const ackId = nextAck++;
-    return { status: 200, body: { text: 'Success', code: 0, ackId } };
-  });
-}
 
 /** The generic webhook: bearer token, NDJSON, `sha256=` HMAC of `timestamp.body` with the token. */
 export function webhookReceiver(tlsOptions: { key: string; cert: string }) {

@@ -21,7 +21,7 @@ export interface SenderContext {
   sentinelUrl: string;
   /** Entra ID's token endpoint template for the Logs Ingestion API (`{tenant_id}`). */
   sentinelTokenUrl: string;
-  /** The destination's id: Splunk's request channel. */
+  /** The destination's own random GUID: Splunk HEC's request channel. */
   channel: string;
   /** Extra trusted certificate authorities (PEM). */
   ca?: string | undefined;
@@ -29,15 +29,14 @@ export interface SenderContext {
 
 export const str = (c: SiemConfig, k: string) => (typeof c[k] === 'string' ? (c[k] as string) : '');
 
-/** POSTs to a destination; a connection failure or a non-2xx answer throws a DeliveryError. */
-export async function post(
+/** POSTs to a destination and answers whatever it answered; only a connection failure throws (a DeliveryError). */
+export async function postRaw(
   ctx: SenderContext,
   url: string,
   init: { headers: Record<string, string>; body: string | Buffer; insecure?: boolean },
-) {
-  let res: Response;
+): Promise<Response> {
   try {
-    res = await outboundFetch(
+    return await outboundFetch(
       url,
       {
         method: 'POST',
@@ -51,11 +50,19 @@ export async function post(
   } catch (error) {
     throw new DeliveryError(error instanceof OutboundError ? error.message : 'The destination did not answer.', true);
   }
-  if (res.status < 200 || res.status >= 300)
-    throw new DeliveryError(
-      `The destination answered with status ${res.status}.`,
-      res.status === 404 || res.status === 401 || res.status === 403,
-      res.status,
-    );
+}
+
+/** The DeliveryError of a non-2xx answer (404, 401 and 403 say the form is wrong: url_not_accessible when saving). */
+export const refused = (status: number, message = `The destination answered with status ${status}.`) =>
+  new DeliveryError(message, status === 404 || status === 401 || status === 403, status);
+
+/** POSTs to a destination; a connection failure or a non-2xx answer throws a DeliveryError. */
+export async function post(
+  ctx: SenderContext,
+  url: string,
+  init: { headers: Record<string, string>; body: string | Buffer; insecure?: boolean },
+) {
+  const res = await postRaw(ctx, url, init);
+  if (res.status < 200 || res.status >= 300) throw refused(res.status);
   return res;
 }

@@ -5,6 +5,7 @@ import type { EventRecord, SiemToolName } from '@latchkey/contracts';
 import { outboundConnect } from '@latchkey/runtime';
 import { sentinelLogsIngestion } from './sentinel-ingestion.ts';
 import { DeliveryError, post, type SenderContext, type SiemConfig, str } from './siem-http.ts';
+import { hecBodies, splunkHec } from './siem-splunk.ts';
 
 /**
  * The SIEM vendors' wire formats. Each sender takes a batch (oldest first) and resolves only once
@@ -38,48 +39,9 @@ export const eventJson = (e: SiemEvent) => ({
 
 const ndjson = (events: SiemEvent[]) => `${events.map((e) => JSON.stringify(eventJson(e))).join('\n')}\n`;
 
-/** Splunk HTTP Event Collector: `Authorization: Splunk <token>`, batched event objects; indexer acks polled when Splunk gives an ackId. */
+/** Splunk HTTP Event Collector (siem-splunk.ts). */
 async function splunk(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
-  const base = new URL(str(c, 'url'));
-  base.port = str(c, 'port');
-  const url = new URL(base);
-  url.pathname = str(c, 'path') || '/services/collector/event';
-  const headers = {
-    authorization: `Splunk ${str(c, 'token')}`,
-    'content-type': 'application/json',
-    'x-splunk-request-channel': ctx.channel,
-  };
-  const body = events
-    .map((e) =>
-      JSON.stringify({
-        time: Date.parse(e.occurred_at) / 1000,
-        host: HOST,
-        source: 'latchkey-hub',
-        sourcetype: 'latchkey:event',
-        event: eventJson(e),
-      }),
-    )
-    .join('\n');
-  const res = await post(ctx, url.toString(), { headers, body, insecure: c.allow_unverified_certificate === true });
-  const answer = (await res.json().catch(() => ({}))) as { code?: number; ackId?: number };
-  if (answer.code !== undefined && answer.code !== 0)
-    throw new DeliveryError(`Splunk refused the batch (code ${answer.code}).`, false);
-  if (answer.ackId === undefined) return;
-  // Indexer acknowledgement: the batch counts as delivered once Splunk says it is indexed.
-  const ack = new URL(base);
-  ack.pathname = '/services/collector/ack';
-  ack.searchParams.set('channel', ctx.channel);
-  for (let i = 0; i < 20; i++) {
-    const r = await post(ctx, ack.toString(), {
-      headers,
-      body: JSON.stringify({ acks: [answer.ackId] }),
-      insecure: c.allow_unverified_certificate === true,
-    });
-    const acks = ((await r.json().catch(() => ({}))) as { acks?: Record<string, boolean> }).acks ?? {};
-    if (acks[String(answer.ackId)]) return;
-    await new Promise((resolve) => setTimeout(resolve, 250 * (i + 1)));
-  }
-  throw new DeliveryError('Splunk did not acknowledge the batch.', false);
+  await splunkHec(hecBodies(events.map((e) => ({ time: Date.parse(e.occurred_at) / 1000, event: eventJson(e) }))), c, ctx);
 }
 
 /** A generic HTTPS webhook: NDJSON, the token as bearer, the body signed with HMAC-SHA256 over `timestamp.body`. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SiemStatus, SiemToolName } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import type { SiemConfig } from './siem-senders.ts';
@@ -14,10 +15,12 @@ export interface DestinationRow {
   last_error: string | null;
   last_success_at: Date | null;
   last_attempt_at: Date | null;
+  /** The destination's own GUID: Splunk HEC's request channel. */
+  request_channel: string;
 }
 
 const COLUMNS =
-  'id, team_slug, siem_tool, config, status, is_active, cursor_seq, delivered_count, last_error, last_success_at, last_attempt_at';
+  'id, team_slug, siem_tool, config, status, is_active, cursor_seq, delivered_count, last_error, last_success_at, last_attempt_at, request_channel';
 
 export const siemRepository = {
   async forTeam(q: Queryable, teamSlug: string): Promise<DestinationRow | null> {
@@ -30,15 +33,25 @@ export const siemRepository = {
     return row ?? null;
   },
 
-  /** Creates or replaces the team's destination; a new one starts at the chain's head (backfill goes further back). */
-  async save(q: Queryable, teamSlug: string, tool: SiemToolName, config: SiemConfig, startSeq: number): Promise<DestinationRow> {
+  /**
+   * Creates or replaces the team's destination; a new one starts at the chain's head (backfill goes
+   * further back) with the request channel its test event used; a replaced one keeps its channel.
+   */
+  async save(
+    q: Queryable,
+    teamSlug: string,
+    tool: SiemToolName,
+    config: SiemConfig,
+    startSeq: number,
+    requestChannel: string = randomUUID(),
+  ): Promise<DestinationRow> {
     const [row] = await q.query<DestinationRow>(
-      `insert into siem_destinations (team_slug, siem_tool, config, status, is_active, cursor_seq)
-       values ($1, $2, $3, 'tested', false, $4)
+      `insert into siem_destinations (team_slug, siem_tool, config, status, is_active, cursor_seq, request_channel)
+       values ($1, $2, $3, 'tested', false, $4, $5)
        on conflict (team_slug) do update set siem_tool = excluded.siem_tool, config = excluded.config,
          status = 'tested', last_error = null, updated_at = now()
        returning ${COLUMNS}`,
-      [teamSlug, tool, JSON.stringify(config), startSeq],
+      [teamSlug, tool, JSON.stringify(config), startSeq, requestChannel],
     );
     return row as DestinationRow;
   },

@@ -38,11 +38,11 @@ export function createSiemService(
     leaseSeconds?: number;
   },
 ) {
-  const ctxFor = (id: string) => ({
+  const ctxFor = (requestChannel: string) => ({
     policy: hubOutboundPolicy(),
     sentinelUrl: o.sentinelUrl,
     sentinelTokenUrl: o.sentinelTokenUrl,
-    channel: id,
+    channel: requestChannel,
     ca: o.ca,
   });
 
@@ -70,7 +70,7 @@ export function createSiemService(
     };
   }
 
-  async function sendTest(tool: SiemToolName, config: SiemConfig, teamSlug: string, id: string) {
+  async function sendTest(tool: SiemToolName, config: SiemConfig, teamSlug: string, requestChannel: string) {
     const now = new Date().toISOString();
     const event: SiemEvent = {
       team_slug: teamSlug,
@@ -91,7 +91,7 @@ export function createSiemService(
       hash: '',
     };
     try {
-      await SENDERS[tool]([event], config, ctxFor(id));
+      await SENDERS[tool]([event], config, ctxFor(requestChannel));
     } catch (error) {
       throw unreachable(error instanceof Error ? error.message : 'no answer');
     }
@@ -120,7 +120,7 @@ export function createSiemService(
       for (;;) {
         while (rows.length && sending.length < SIEM_IN_FLIGHT) {
           const last = rows[rows.length - 1]?.seq ?? 0;
-          const accepted = SENDERS[d.siem_tool](rows, d.config, ctxFor(d.id));
+          const accepted = SENDERS[d.siem_tool](rows, d.config, ctxFor(d.request_channel));
           // A batch behind a failed one is never awaited: its failure must not become an unhandled rejection.
           accepted.catch(() => undefined);
           sending.push({ last, count: rows.length, accepted });
@@ -212,10 +212,12 @@ export function createSiemService(
           ).shows('siem.form.secret_again');
         config[k] = kept;
       }
-      await sendTest(siem_tool, config, teamSlug, existing?.id ?? teamSlug);
+      // A new destination's channel is made before its first test event, and kept with it.
+      const requestChannel = existing?.request_channel ?? randomUUID();
+      await sendTest(siem_tool, config, teamSlug, requestChannel);
       const saved = await db.transaction(async (tx) => {
         const head = await eventsRepository.head(tx, teamSlug);
-        const row = await repo.save(tx, teamSlug, siem_tool, config, head.seq);
+        const row = await repo.save(tx, teamSlug, siem_tool, config, head.seq, requestChannel);
         await recordHubEvents(tx, teamSlug, [
           {
             actor,
@@ -257,7 +259,7 @@ export function createSiemService(
           await audit('siem.deleted');
           return { code: 'deleted' as const, data: null };
         case 'test':
-          await sendTest(d.siem_tool, d.config, teamSlug, d.id);
+          await sendTest(d.siem_tool, d.config, teamSlug, d.request_channel);
           await repo.clearBackoff(db, d.id);
           break;
         case 'backfill': {

@@ -1,0 +1,93 @@
+import { hostname } from 'node:os';
+import { DeliveryError, postRaw, type SenderContext, type SiemConfig, str } from './siem-http.ts';
+
+/**
+ * Splunk's HTTP Event Collector: `Authorization: Splunk <token>`, the destination's own GUID as the
+ * request channel (Splunk checks it is one, and needs it with indexer acknowledgement), event
+ * objects one after another in requests of at most 1 MB (Splunk Cloud's `max_content_length`).
+ * With indexer acknowledgement Splunk answers an `ackId` per request (from 0, per channel); the
+ * batch counts as delivered only once every one of them is reported indexed on
+ * `/services/collector/ack`, so the cursor never moves past events Splunk could still lose.
+ */
+const HOST = hostname();
+const MAX_REQUEST_BYTES = 1_000_000;
+/** How long a batch waits for Splunk to report it indexed; then it is sent again (Splunk forgets acks of a restarted indexer). */
+const ACK_WAIT_MS = 60_000;
+
+type HecAnswer = { text?: string; code?: number; ackId?: number; acks?: Record<string, boolean> };
+
+async function answerOf(res: Response): Promise<HecAnswer> {
+  return ((await res.json().catch(() => ({}))) ?? {}) as HecAnswer;
+}
+
+/** A refusal in Splunk's own words (its status code table), e.g. "Invalid data channel (code 11)". */
+function refusal(status: number, a: HecAnswer): DeliveryError {
+  const why = a.text ? `${a.text}${a.code !== undefined ? ` (code ${a.code})` : ''}` : `status ${status}`;
+  return new DeliveryError(`Splunk HEC refused the batch: ${why}.`, status === 401 || status === 403 || status === 404, status);
+}
+
+/** Events as HEC JSON objects (epoch seconds, the event), cut into request bodies of at most MAX_REQUEST_BYTES. */
+export function hecBodies(events: { time: number; event: unknown }[]): string[] {
+  const bodies: string[] = [];
+  let part: string[] = [];
+  let size = 0;
+  for (const e of events) {
+    const json = JSON.stringify({
+      time: e.time,
+      host: HOST,
+      source: 'latchkey-hub',
+      sourcetype: 'latchkey:event',
+      event: e.event,
+    });
+    const bytes = Buffer.byteLength(json) + 1;
+    if (part.length && size + bytes > MAX_REQUEST_BYTES) {
+      bodies.push(part.join('\n'));
+      part = [];
+      size = 0;
+    }
+    part.push(json);
+    size += bytes;
+  }
+  if (part.length) bodies.push(part.join('\n'));
+  return bodies;
+}
+
+export async function splunkHec(bodies: string[], c: SiemConfig, ctx: SenderContext): Promise<void> {
+  const base = new URL(str(c, 'url'));
+  base.port = str(c, 'port');
+  const url = new URL(base);
+  url.pathname = str(c, 'path') || '/services/collector/event';
+  const insecure = c.allow_unverified_certificate === true;
+  const headers = {
+    authorization: `Splunk ${str(c, 'token')}`,
+    'content-type': 'application/json',
+    'x-splunk-request-channel': ctx.channel,
+  };
+  const ackIds: number[] = [];
+  for (const body of bodies) {
+    const res = await postRaw(ctx, url.toString(), { headers, body, insecure });
+    const a = await answerOf(res);
+    if (res.status < 200 || res.status >= 300 || (a.code !== undefined && a.code !== 0)) throw refusal(res.status, a);
+    if (typeof a.ackId === 'number') ackIds.push(a.ackId);
+  }
+  if (ackIds.length) await indexed(ackIds, base, headers, insecure, ctx);
+}
+
+/** Polls `/services/collector/ack` until Splunk reports every id indexed; a busy answer (code 9) is polled again. */
+async function indexed(ids: number[], base: URL, headers: Record<string, string>, insecure: boolean, ctx: SenderContext) {
+  const ack = new URL(base);
+  ack.pathname = '/services/collector/ack';
+  ack.searchParams.set('channel', ctx.channel);
+  const pending = new Set(ids);
+  const deadline = Date.now() + ACK_WAIT_MS;
+  for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
+    const res = await postRaw(ctx, ack.toString(), { headers, body: JSON.stringify({ acks: [...pending] }), insecure });
+    const a = await answerOf(res);
+    if (res.status >= 200 && res.status < 300) {
+      for (const [id, done] of Object.entries(a.acks ?? {})) if (done) pending.delete(Number(id));
+      if (!pending.size) return;
+    } else if (res.status !== 503) throw refusal(res.status, a);
+    if (Date.now() + wait > deadline) throw new DeliveryError('Splunk did not report the batch indexed in time.', false);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
