@@ -300,7 +300,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   ssoRoutes(
     router,
     guard,
-    createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: config.NODE_ENV !== 'production', limiter }),
+    createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: config.NODE_ENV !== 'production', limiter, hubSessions }),
   );
 
   // Event logs (issue 12): recordEvent's outbox goes to the team's Hubs, signed, through the queue.

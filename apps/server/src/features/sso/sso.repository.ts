@@ -194,6 +194,21 @@ export const ssoRepository = {
     ]);
   },
 
+  /**
+   * Ends the team's live sessions of these admins that were not signed in through SSO (password,
+   * emailed code, or from before sessions kept their method); returns the sessions ended.
+   */
+  async endSessionsNotFromSso(q: Queryable, teamId: string, userIds: string[]): Promise<{ id: string; user_id: string }[]> {
+    if (userIds.length === 0) return [];
+    return q.query(
+      `update sessions set revoked_at = now(), revoked_reason = 'sso_required'
+       where team_id = $1 and user_id = any($2::uuid[]) and revoked_at is null and absolute_expires_at > now()
+         and sign_in_method is distinct from 'sso'
+       returning id, user_id`,
+      [teamId, userIds],
+    );
+  },
+
   async team(q: Queryable, id: string): Promise<{ id: string; slug: string; name: string } | undefined> {
     const [row] = await q.query<{ id: string; slug: string; name: string }>('select id, slug, name from teams where id = $1', [
       id,

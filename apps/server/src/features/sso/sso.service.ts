@@ -13,6 +13,7 @@ import { userUrlFetch } from '../../platform/outbound.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
 import { loginTokensRepository } from '../auth/index.ts';
+import type { HubSessionEnder } from '../integration/index.ts';
 import type { Limiter } from '../security/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { MetadataInvalid, parseIdpMetadata } from './metadata.ts';
@@ -42,6 +43,8 @@ export interface SsoDeps {
   allowLoopbackHttp: boolean;
   /** The email step's per-client limits (features/security/limits.ts), which SSO start shares. */
   limiter: Limiter;
+  /** Tells the Hubs when console sessions end, so the Hub sessions they opened end too. */
+  hubSessions: Pick<HubSessionEnder, 'sessionsEnded'>;
 }
 
 const notFound = () => new AppError('sso_not_found', 'No such SSO connector.', 404).shows('sso.not_found');
@@ -70,7 +73,7 @@ const view = (c: ConnectorRow): SsoConfig => ({
  * SAML single sign-on (issue 13): connectors, the service provider per team, enforcement with its
  * break-glass rule, the SAML request and the assertion consumer service.
  */
-export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp, limiter }: SsoDeps) {
+export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp, limiter, hubSessions }: SsoDeps) {
   const base = () => {
     const url = consoleUrl();
     if (!url)
@@ -189,6 +192,39 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp, li
       ).shows('sso.break_glass');
   }
 
+  /**
+   * Once SSO is required (enforced, with an active connector), the admins it holds keep no session
+   * that did not come through SSO: the sign-in now refuses them a password or a code, so a session
+   * from one must not go on refreshing until its absolute end. Returns the sessions ended.
+   */
+  async function endSessionsHeldToSso(tx: Queryable, teamId: string): Promise<string[]> {
+    const policy = await repo.policy(tx, teamId);
+    if (!policy.enforce_sso || !(await repo.connectors(tx, teamId)).some((c) => c.active)) return [];
+    const admins = await repo.teamAdmins(tx, teamId);
+    // The break-glass rule of the sign-in check (features/auth/sso.repository.ts), read the same way.
+    const breakGlass = !admins.some((a) => a.scopes.includes('super_admin') && a.has_password && a.excluded);
+    const held = admins.filter((a) => !a.excluded && !(breakGlass && a.scopes.includes('super_admin')));
+    const ended = await repo.endSessionsNotFromSso(
+      tx,
+      teamId,
+      held.map((a) => a.user_id),
+    );
+    for (const admin of held.filter((a) => ended.some((s) => s.user_id === a.user_id)))
+      await usersRepository.recordSecurityEvent(tx, {
+        kind: 'session_revoked',
+        email: admin.email,
+        userId: admin.user_id,
+        teamId,
+        detail: { reason: 'sso_required' },
+      });
+    return ended.map((s) => s.id);
+  }
+
+  /** After the change committed: the Hub sessions those console sessions opened end too (queued). */
+  async function tellHubs(teamId: string, sessionIds: string[]) {
+    if (sessionIds.length > 0) await hubSessions.sessionsEnded({ teamId, sessionIds });
+  }
+
   /** Makes the SAML request and stores its id (InResponseTo of the answer). */
   async function request(
     team: { id: string; slug: string; name: string },
@@ -298,13 +334,22 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp, li
     },
 
     async setActive(caller: Caller, id: string, active: boolean) {
-      return db.transaction(async (tx) => {
+      const { reply, ended } = await db.transaction(async (tx) => {
         const config = await connectorOf(tx, caller.team.id, id, true);
         if (active && !config.tested_at)
           throw new AppError('sso_not_tested', 'Test the connector successfully before activating it.').shows('sso.test_first');
         await repo.setActive(tx, config.id, active);
-        return { code: 'updated' as const, config: view((await repo.connector(tx, caller.team.id, config.id)) as ConnectorRow) };
+        return {
+          reply: {
+            code: 'updated' as const,
+            config: view((await repo.connector(tx, caller.team.id, config.id)) as ConnectorRow),
+          },
+          // An enforcement left on comes back into effect with an active connector.
+          ended: active ? await endSessionsHeldToSso(tx, caller.team.id) : [],
+        };
       });
+      await tellHubs(caller.team.id, ended);
+      return reply;
     },
 
     async remove(caller: Caller, id: string) {
@@ -318,7 +363,7 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp, li
     policy: (caller: Caller) => policyOf(caller.team.id),
 
     async setEnforce(caller: Caller, enforce: boolean) {
-      await db.transaction(async (tx) => {
+      const ended = await db.transaction(async (tx) => {
         await repo.lockPolicy(tx, caller.team.id);
         const policy = await repo.policy(tx, caller.team.id);
         if (enforce && !(await repo.connectors(tx, caller.team.id)).some((c) => c.active && c.tested_at))
@@ -327,12 +372,14 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp, li
           );
         await assertBreakGlass(tx, caller.team.id, enforce, policy.excluded_admins);
         await repo.savePolicy(tx, caller.team.id, enforce, policy.excluded_admins);
+        return endSessionsHeldToSso(tx, caller.team.id);
       });
+      await tellHubs(caller.team.id, ended);
       return policyOf(caller.team.id);
     },
 
     async excluded(caller: Caller, add: string[], remove: string[]) {
-      await db.transaction(async (tx) => {
+      const ended = await db.transaction(async (tx) => {
         await repo.lockPolicy(tx, caller.team.id);
         const policy = await repo.policy(tx, caller.team.id);
         const admins = await repo.teamAdmins(tx, caller.team.id);
@@ -348,7 +395,10 @@ export function createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp, li
         const next = [...new Set([...policy.excluded_admins, ...add.map(idOf)])].filter((id) => !removing.has(id));
         await assertBreakGlass(tx, caller.team.id, policy.enforce_sso, next);
         await repo.savePolicy(tx, caller.team.id, policy.enforce_sso, next);
+        // An admin no longer excluded while SSO is required is held to it from now on.
+        return endSessionsHeldToSso(tx, caller.team.id);
       });
+      await tellHubs(caller.team.id, ended);
       return policyOf(caller.team.id);
     },
 
