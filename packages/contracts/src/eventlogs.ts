@@ -337,6 +337,9 @@ export const siemToolsConfigureEndpoint = defineEndpoint({
   output: z.object({ code: z.literal('ok'), data: SiemTool }),
 });
 
+/** 9999-12-31T23:59:59Z in epoch seconds: the last second a four-digit year holds (past 8.64e12 no date exists at all). */
+const BACKFILL_FROM_MAX = 253_402_300_799;
+
 export const siemToolUpdateEndpoint = defineEndpoint({
   name: 'siemToolUpdate',
   program: 'hub',
@@ -351,7 +354,7 @@ export const siemToolUpdateEndpoint = defineEndpoint({
     team_slug: TeamSlug,
     id: z.uuid(),
     action: z.enum(['activate', 'deactivate', 'delete', 'test', 'backfill']),
-    from_timestamp: z.number().int().min(0).optional(),
+    from_timestamp: z.number().int().min(0).max(BACKFILL_FROM_MAX).optional(),
   }),
   output: z.object({ code: z.enum(['ok', 'deleted']), data: SiemTool.nullable() }),
 });
