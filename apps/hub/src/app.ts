@@ -81,6 +81,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
       accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       refreshTtlMinutes: config.REFRESH_TTL_MINUTES,
       maxHours: config.SESSION_MAX_HOURS,
+      refreshGraceSeconds: config.REFRESH_GRACE_SECONDS,
       hubVersion: config.HUB_VERSION,
     },
     createServerCheck(keys),

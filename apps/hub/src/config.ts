@@ -48,6 +48,11 @@ const Config = z
     REFRESH_TTL_MINUTES: z.coerce.number().int().min(1).default(60),
     /** …and this long after sign-in, whatever happens. */
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+    /**
+     * A just-rotated refresh token is answered again with the same successor for this long: two tabs
+     * renewing at once, or a page left during a renewal, keep the session; 0 turns it off.
+     */
+    REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
     /** redis://host:port: request rate limits are counted there, shared by every Hub instance. */
     REDIS_URL: z.url().optional(),
     /** Behind load balancers: how many (or which) append to X-Forwarded-For; the client is the address the outermost one saw (rate limits). */

@@ -180,6 +180,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
       accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       idleMinutes: config.SESSION_IDLE_MINUTES,
       maxHours: config.SESSION_MAX_HOURS,
+      refreshGraceSeconds: config.REFRESH_GRACE_SECONDS,
     },
     hubSessions.sessionsEnded,
   );

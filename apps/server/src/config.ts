@@ -36,6 +36,11 @@ const Config = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(60),
   /** …and this long after sign-in, whatever happens. */
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+  /**
+   * A just-rotated refresh token is answered again with the same successor for this long: two tabs
+   * renewing at once, or a page left during a renewal, keep the session; 0 turns it off.
+   */
+  REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   EMAIL_CODE_TTL_MINUTES: z.coerce.number().int().min(1).default(10),
   /** Built console to serve at /. */
   WEB_DIST: z.string().default('apps/web/dist'),

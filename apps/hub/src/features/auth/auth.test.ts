@@ -29,6 +29,14 @@ afterAll(async () => {
 const exchange = (grant: string, teamSlug = TEAM, target = hub) =>
   target.post('/auth/token/', { team_slug: teamSlug, device: { browser: 'Chromium' } }, { authorization: `Bearer ${grant}` });
 const refresh = (token: string) => hub.post('/auth/token/refresh/', { refresh: token });
+/** The Hub's grace window for a just-rotated refresh token (REFRESH_GRACE_SECONDS, default). */
+const GRACE_SECONDS = 10;
+/** Moves a spent refresh token's rotation to just past the grace window (the database's clock decides it). */
+const pastGrace = (token: string) =>
+  db.query(`update hub_refresh_tokens set used_at = now() - $2::double precision * interval '1 second' where token_hash = $1`, [
+    hashToken(token),
+    GRACE_SECONDS + 1,
+  ]);
 const whoami = (access: string, teamSlug = TEAM) =>
   hub.post('/api/v1/session/', { team_slug: teamSlug }, { authorization: `Bearer ${access}` });
 
@@ -170,9 +178,33 @@ describe('refresh', () => {
     expect((await whoami(second.access)).status).toBe(200);
   });
 
-  it('revokes the whole family when a rotated token is reused', async () => {
+  it('answers the just-rotated token again with the same tokens within the grace window', async () => {
+    const first = await signIn();
+    const res = await refresh(first.refresh);
+    const second = await res.json();
+    const again = await refresh(first.refresh);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(second);
+    expect((await whoami((second as HubTokens).access)).status).toBe(200);
+  });
+
+  it('two renewals with one token at once get the same successor, and the session lives on', async () => {
+    const first = await signIn();
+    const replies = await Promise.all([refresh(first.refresh), refresh(first.refresh), refresh(first.refresh)]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    const [a, b, c] = (await Promise.all(replies.map((r) => r.json()))) as HubTokens[];
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect((await whoami((a as HubTokens).access)).status).toBe(200);
+    const next = await refresh((a as HubTokens).refresh);
+    expect(next.status).toBe(200);
+    expect((await whoami(((await next.json()) as HubTokens).access)).status).toBe(200);
+  });
+
+  it('revokes the whole family when a rotated token is reused after the grace window', async () => {
     const first = await signIn();
     const second = (await (await refresh(first.refresh)).json()) as HubTokens;
+    await pastGrace(first.refresh);
     await expectError(await refresh(first.refresh), 400, 'invalid_grant');
     // The thief and the user are indistinguishable now: every token of the session is dead.
     await expectError(await refresh(second.refresh), 400, 'invalid_grant');
@@ -180,11 +212,40 @@ describe('refresh', () => {
     await expectError(await whoami(first.access), 401, 'token_expired');
   });
 
+  it('revokes the family when an older spent token comes back, even within the grace window', async () => {
+    const first = await signIn();
+    const second = (await (await refresh(first.refresh)).json()) as HubTokens;
+    const third = (await (await refresh(second.refresh)).json()) as HubTokens;
+    await expectError(await refresh(first.refresh), 400, 'invalid_grant');
+    await expectError(await whoami(third.access), 401, 'token_expired');
+  });
+
+  it("records the revocation for reuse in the team's event log: the admin, and why", async () => {
+    const first = await signIn();
+    await refresh(first.refresh);
+    await pastGrace(first.refresh);
+    await expectError(await refresh(first.refresh), 400, 'invalid_grant');
+    const [event] = await db.query<Record<string, unknown>>(
+      `select actor, actor_type, component, outcome, detail from event_log
+       where team_slug = $1 and activity = 'auth.session_revoked' order by seq desc limit 1`,
+      [TEAM],
+    );
+    expect(event).toEqual({
+      actor: 'alex@northwind.example',
+      actor_type: 'admin',
+      component: 'auth',
+      outcome: 'failure',
+      detail: { reason: 'refresh_token_reuse' },
+    });
+  });
+
   it('leaves other sessions alone when one family is revoked', async () => {
     const mine = await signIn();
     const other = await signIn();
     await refresh(other.refresh);
+    await pastGrace(other.refresh);
     await refresh(other.refresh);
+    await expectError(await whoami(other.access), 401, 'token_expired');
     expect((await whoami(mine.access)).status).toBe(200);
     expect((await refresh(mine.refresh)).status).toBe(200);
   });

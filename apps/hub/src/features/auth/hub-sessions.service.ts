@@ -1,5 +1,6 @@
 import type { HubTokens } from '@latchkey/contracts';
 import { AppError, accessTokens, type Db, type Queryable, refreshTokens } from '@latchkey/runtime';
+import { recordHubEvents } from '../events/index.ts';
 import { registrationsRepository } from '../registrations/index.ts';
 import type { AuxGrant } from './aux-grant.ts';
 import { type HubSessionRow, hubSessionsRepository as repo } from './hub-sessions.repository.ts';
@@ -9,6 +10,8 @@ export interface HubSessionPolicy {
   accessTtlSeconds: number;
   refreshTtlMinutes: number;
   maxHours: number;
+  /** How long a just-rotated refresh token is answered again with the same successor. */
+  refreshGraceSeconds: number;
   hubVersion: string;
 }
 
@@ -17,6 +20,8 @@ const ACCESS_AUDIENCE = 'latchkey-hub-access';
 
 const refresh = refreshTokens('hub_refresh_tokens', 'The Hub session has ended. Sign in again.');
 const invalidGrant = refresh.invalidGrant;
+/** Why a session ends when one of its spent refresh tokens comes back after the grace window. */
+const REUSE = 'refresh_token_reuse';
 const sessionEnded = () => new AppError('token_expired', 'The Hub session has ended. Sign in again.', 401);
 const serverUnreachable = () =>
   new AppError('server_unreachable', 'The Hub cannot reach the licence server to confirm the session. Try again shortly.').shows(
@@ -26,7 +31,8 @@ const serverUnreachable = () =>
 /**
  * Hub sessions: short-lived access tokens signed with the Hub's own key, and opaque refresh
  * tokens that rotate on every use. A refresh token used twice means it leaked, so the whole
- * family (the session) is revoked and every token of it stops working.
+ * family (the session) is revoked and every token of it stops working, unless the second use
+ * comes within the grace window of the first (runtime refresh-tokens.ts).
  */
 export function createHubSessionsService(db: Db, secret: string, policy: HubSessionPolicy, checkWithServer: ServerCheck) {
   const accessToken = accessTokens(secret, ACCESS_AUDIENCE);
@@ -90,13 +96,27 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
     },
 
     async rotate(refreshToken: string): Promise<HubTokens> {
-      const session = await refresh.spend(db, refreshToken, {
+      return refresh.rotate<HubSessionRow, HubTokens>(db, refreshToken, policy.refreshGraceSeconds, {
         find: (id) => repo.find(db, id),
         isLive,
-        onReuse: (s) => repo.revoke(db, s.id, 'refresh_reuse'),
         beforeSpend: recheck,
+        mint: tokens,
+        onReuse: (s) =>
+          db.transaction(async (tx) => {
+            await repo.revoke(tx, s.id, REUSE);
+            // A leaked refresh token: the team's event log names whose session ended, and why.
+            await recordHubEvents(tx, s.team_slug, [
+              {
+                actor: s.email,
+                actor_type: 'admin',
+                activity: 'auth.session_revoked',
+                component: 'auth',
+                outcome: 'failure',
+                detail: { reason: REUSE },
+              },
+            ]);
+          }),
       });
-      return tokens(session, db);
     },
 
     /** The server's push: console sessions ended, so the Hub sessions they opened end now. */

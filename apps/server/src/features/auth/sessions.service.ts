@@ -7,6 +7,8 @@ export interface SessionPolicy {
   accessTtlSeconds: number;
   idleMinutes: number;
   maxHours: number;
+  /** How long a just-rotated refresh token is answered again with the same successor. */
+  refreshGraceSeconds: number;
 }
 
 export interface AccessClaims {
@@ -16,10 +18,13 @@ export interface AccessClaims {
 
 const refresh = refreshTokens('refresh_tokens', 'The session has ended. Sign in again.');
 const invalidGrant = refresh.invalidGrant;
+/** Why a session ends when one of its spent refresh tokens comes back after the grace window. */
+const REUSE = 'refresh_token_reuse';
 
 /**
  * Console sessions: short-lived signed access tokens, and opaque refresh tokens that rotate on
- * every use. A refresh token used twice means it was stolen, so the whole session is revoked.
+ * every use. A refresh token used twice means it was stolen, so the whole session is revoked,
+ * unless the second use comes within the grace window of the first (runtime refresh-tokens.ts).
  */
 export function createSessionsService(
   db: Db,
@@ -67,22 +72,25 @@ export function createSessionsService(
     },
 
     async rotate(refreshToken: string): Promise<TokenPair> {
-      const session = await refresh.spend(db, refreshToken, {
+      return refresh.rotate(db, refreshToken, policy.refreshGraceSeconds, {
         find: (id) => repo.find(db, id),
         isLive: (s): s is SessionRow => Boolean(s && !s.revoked_at && s.absolute_expires_at.getTime() > Date.now()),
+        mint: (s, q) => tokens(s.id, s.user_id, s.absolute_expires_at, q),
         async onReuse(s) {
-          await repo.revoke(db, s.id, 'refresh_reuse');
+          await repo.revoke(db, s.id, REUSE);
           await onEnded({ teamId: s.team_id, sessionIds: [s.id] });
-          // A stolen refresh token: the event log must show it.
+          // A stolen refresh token: the event log names whose session ended, and why.
+          const user = await usersRepository.findUserById(db, s.user_id);
           await usersRepository.recordSecurityEvent(db, {
             kind: 'session_revoked',
+            email: user?.email,
             userId: s.user_id,
             teamId: s.team_id,
-            detail: { reason: 'refresh_reuse' },
+            outcome: 'failure',
+            detail: { reason: REUSE },
           });
         },
       });
-      return tokens(session.id, session.user_id, session.absolute_expires_at);
     },
 
     /** Verifies an access token's signature and expiry; the session itself is checked by the caller. */

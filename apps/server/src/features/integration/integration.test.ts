@@ -34,7 +34,10 @@ beforeAll(async () => {
     hub: true,
     async beforeListen(app, db, config) {
       const secret = loadServerKeys(config).token;
-      const guard = createGuard(db, createSessionsService(db, secret, { accessTtlSeconds: 300, idleMinutes: 60, maxHours: 12 }));
+      const guard = createGuard(
+        db,
+        createSessionsService(db, secret, { accessTtlSeconds: 300, idleMinutes: 60, maxHours: 12, refreshGraceSeconds: 10 }),
+      );
       for (const endpoint of Object.values(PROBES)) registerEndpoint(app, endpoint, guard, async () => ({}));
     },
   });

@@ -35,7 +35,10 @@ beforeAll(async () => {
     async beforeListen(app, db, config) {
       // The app's guard over the same database and signing key.
       const secret = loadServerKeys(config).token;
-      const guard = createGuard(db, createSessionsService(db, secret, { accessTtlSeconds: 300, idleMinutes: 60, maxHours: 12 }));
+      const guard = createGuard(
+        db,
+        createSessionsService(db, secret, { accessTtlSeconds: 300, idleMinutes: 60, maxHours: 12, refreshGraceSeconds: 10 }),
+      );
       for (const endpoint of Object.values(PROBES)) {
         registerEndpoint(app, endpoint, guard, async ({ ctx }) => ({ scopes: requireCaller(ctx).scopes }));
       }

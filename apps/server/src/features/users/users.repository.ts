@@ -28,7 +28,16 @@ export const usersRepository = {
 
   async recordSecurityEvent(
     q: Queryable,
-    event: { kind: string; email?: string; userId?: string; teamId?: string; ip?: string; detail?: Record<string, unknown> },
+    event: {
+      kind: string;
+      email?: string;
+      userId?: string;
+      teamId?: string;
+      ip?: string;
+      /** By default a failure when the kind says so (`sign_in_failed`, `…_refused`). */
+      outcome?: 'success' | 'failure';
+      detail?: Record<string, unknown>;
+    },
   ): Promise<void> {
     await q.query('insert into security_events (kind, email, user_id, team_id, ip, detail) values ($1, $2, $3, $4, $5, $6)', [
       event.kind,
@@ -46,7 +55,7 @@ export const usersRepository = {
         activity: `auth.${event.kind}`,
         component: 'auth',
         ip: event.ip,
-        outcome: /failed|refused/.test(event.kind) ? 'failure' : 'success',
+        outcome: event.outcome ?? (/failed|refused/.test(event.kind) ? 'failure' : 'success'),
         detail: plainDetail(event.detail),
       });
     }
