@@ -1,4 +1,4 @@
-import { createPrivateKey, sign } from 'node:crypto';
+import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HUB_URL } from './env.ts';
@@ -17,6 +17,7 @@ function enrolmentGrant(email: string): string {
   const now = Math.floor(Date.now() / 1000);
   const input = `${part({ alg: 'EdDSA', typ: 'latchkey-enrolment+jwt', kid: DEMO_CREDENTIAL })}.${part({
     aud: 'latchkey-hub-enrolment',
+    jti: randomUUID(),
     email,
     team_slug: 'northwind',
     iat: now,
