@@ -2,6 +2,18 @@
 export const ACTOR_TYPES = ['admin', 'member', 'app', 'scim', 'system'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 export const EVENT_OUTCOMES = ['success', 'failure'] as const;
+/**
+ * The times an event may say it happened (`occurred_at`): from 1 January 2000 to one day after the
+ * Hub's clock. Inside them the time is stored, read back and hashed as the same text on PGlite and
+ * PostgreSQL (a year below 100 read back as 19xx, breaking the chain at that event for good).
+ */
+export const EVENT_TIME_EARLIEST = '2000-01-01T00:00:00.000Z';
+/** How far ahead of the Hub's clock an app's or the licence server's clock may be. */
+export const EVENT_TIME_AHEAD_MS = 86_400_000;
+export const eventTimeInBounds = (iso: string, now = Date.now()): boolean => {
+  const at = Date.parse(iso);
+  return at >= Date.parse(EVENT_TIME_EARLIEST) && at <= now + EVENT_TIME_AHEAD_MS;
+};
 export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 /** A filtered count stops here: a total this high means "at least" (the console shows "10,000+"). */
 export const EVENT_COUNT_CAP = 10_000;

@@ -6,6 +6,7 @@ import {
   ACTOR_TYPES,
   EVENT_OUTCOMES,
   EXPORT_FORMATS,
+  eventTimeInBounds,
   SENTINEL_APIS,
   SENTINEL_DCR_ID,
   SENTINEL_STREAM,
@@ -20,6 +21,9 @@ import {
  * on the Hub, fed by the Hub's own actions, the apps' events and the licence server's signed feed.
  */
 
+/** When an event happened: ISO 8601 with an offset, within the bounds the Hub stores (eventTimeInBounds). */
+export const EventTime = z.iso.datetime({ offset: true }).refine((v) => eventTimeInBounds(v), 'errors.event_time_out_of_range');
+
 /** What the Hub stores, from whichever source; `id` is the source's stable id (de-duplication). */
 export const EventInput = z.object({
   id: z.uuid(),
@@ -30,7 +34,7 @@ export const EventInput = z.object({
   target: z.string().max(320).default(''),
   ip: z.string().max(64).default(''),
   device: z.string().max(200).default(''),
-  occurred_at: z.iso.datetime({ offset: true }),
+  occurred_at: EventTime,
   outcome: z.enum(EVENT_OUTCOMES).default('success'),
   detail: z.record(z.string().max(50), z.union([z.string().max(500), z.number(), z.boolean(), z.null()])).default({}),
 });
@@ -368,7 +372,7 @@ export const hubEventsFeedEndpoint = defineEndpoint({
   auth: 'public',
   errors: ['unauthorized'],
   summary:
-    "Server to Hub (signed): a batch of the team's events recorded on the licence server (sign-in, members, groups, policies, admins, branding, integration). Idempotent by event id: a batch sent twice is stored once.",
+    "Server to Hub (signed): a batch of the team's events recorded on the licence server (sign-in, members, groups, policies, admins, branding, integration). Idempotent by event id: a batch sent twice is stored once. A batch with an event outside the time bounds (2000-01-01 to one day after the Hub's clock) is refused whole (errors.event_time_out_of_range).",
   input: z.object({ team_slug: TeamSlug, events: z.array(EventInput).min(1).max(500) }),
   output: z.object({ accepted: z.number().int(), duplicates: z.number().int() }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { EventTime } from './eventlogs.ts';
 import { SHARING_BOUNDS } from './services-constants.ts';
 
 /**
@@ -151,13 +152,14 @@ export const eventsIngestEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/events/',
   auth: 'device',
-  summary: 'Append up to 100 activity events from the device (type and time; no item contents).',
+  summary:
+    "Append up to 100 activity events from the device (type and time; no item contents). A batch with an event outside the time bounds (2000-01-01 to one day after the Hub's clock) is refused whole (invalid_input, errors.event_time_out_of_range at events.N.occurred_at for each such event) and nothing is stored: the events carry no id, so a batch partly stored and sent again would store the rest twice.",
   input: z.object({
     events: z
       .array(
         z.object({
           type: z.enum(EVENT_TYPES),
-          occurred_at: z.iso.datetime({ offset: true }),
+          occurred_at: EventTime,
           detail: z.record(z.string().max(50), z.union([z.string().max(200), z.number(), z.boolean()])).default({}),
         }),
       )

@@ -2,6 +2,7 @@ import type { EventFilters, EventRecord, ExportFormat } from '@latchkey/contract
 import type { Queryable } from '@latchkey/runtime';
 import { chainedHash, GENESIS_HASH, unchainedText } from './chain.ts';
 import { eventSearchRepository, searchPattern, searchTest } from './event-search.repository.ts';
+import { canonicalTime, canonicalTimeSql } from './event-time.ts';
 import { exportBatchSql } from './export-sql.ts';
 
 /** One event as the store appends it (already validated; `id` is the source's stable id). */
@@ -30,8 +31,9 @@ interface EventRow {
   target: string;
   ip: string;
   device: string;
-  occurred_at: Date;
-  recorded_at: Date;
+  /** Canonical text, made by the database from the stored value (event-time.ts). */
+  occurred_at: string;
+  recorded_at: string;
   outcome: EventRecord['outcome'];
   detail: Record<string, unknown>;
   prev_hash: string;
@@ -40,6 +42,11 @@ interface EventRow {
 
 const COLUMNS =
   'team_slug, seq, id, actor, actor_type, activity, component, target, ip, device, occurred_at, recorded_at, outcome, detail, prev_hash, hash';
+/** What reads select: the times as the chain's text, from the stored values. */
+const READ_COLUMNS = COLUMNS.replace(
+  'occurred_at, recorded_at',
+  `${canonicalTimeSql('occurred_at')} as occurred_at, ${canonicalTimeSql('recorded_at')} as recorded_at`,
+);
 
 export function toRecord(r: EventRow): EventRecord & { team_slug: string } {
   return {
@@ -53,8 +60,8 @@ export function toRecord(r: EventRow): EventRecord & { team_slug: string } {
     target: r.target,
     ip: r.ip,
     device: r.device,
-    occurred_at: new Date(r.occurred_at).toISOString(),
-    recorded_at: new Date(r.recorded_at).toISOString(),
+    occurred_at: r.occurred_at,
+    recorded_at: r.recorded_at,
     outcome: r.outcome,
     detail: r.detail ?? {},
     prev_hash: r.prev_hash,
@@ -199,19 +206,20 @@ export const eventsRepository = {
    */
   async append(q: Queryable, teamSlug: string, events: readonly NewEvent[], recordedAt?: Date): Promise<number> {
     if (!events.length) return 0;
+    // Before anything is written: a time outside the bounds would not read back as it was hashed.
+    const now = Date.now();
+    const timed = events.map((e, i) => ({ ...e, occurred_at: canonicalTime(e.occurred_at, i, now) }));
     // The ids stored before come back only when there are some (a batch is all new, nearly always).
     const [stored] = await q.query<{ n: string | number; fresh: string[] | null }>(
       `with fresh as (insert into event_ids (team_slug, id) select $1, unnest($2::uuid[]) on conflict do nothing returning id),
          head as (insert into event_chain_heads (team_slug, hash) values ($1, $3) on conflict (team_slug) do nothing)
        select count(*) as n, case when count(*) < $4 then array_agg(id::text) end as fresh from fresh`,
-      [teamSlug, events.map((e) => e.id), GENESIS_HASH, events.length],
+      [teamSlug, timed.map((e) => e.id), GENESIS_HASH, timed.length],
     );
-    const allNew = Number(stored?.n) === events.length;
+    const allNew = Number(stored?.n) === timed.length;
     const fresh = new Set(stored?.fresh ?? []);
     const seen = new Set<string>();
-    const unseen = events
-      .filter((e) => (allNew || fresh.has(e.id)) && !seen.has(e.id) && seen.add(e.id))
-      .map((e) => ({ ...e, occurred_at: new Date(e.occurred_at).toISOString() }));
+    const unseen = timed.filter((e) => (allNew || fresh.has(e.id)) && !seen.has(e.id) && seen.add(e.id));
     if (!unseen.length) return 0;
     // Everything that does not depend on the chain's place is made before the lock is taken.
     const texts = unseen.map(unchainedText);
@@ -309,7 +317,7 @@ export const eventsRepository = {
     } else offset = (o.page - 1) * o.pageSize;
     params.push(o.pageSize);
     const rows = await q.query<EventRow>(
-      `select ${COLUMNS} from event_log where ${where} order by seq desc limit $${params.length}${offset ? ` offset ${offset}` : ''}`,
+      `select ${READ_COLUMNS} from event_log where ${where} order by seq desc limit $${params.length}${offset ? ` offset ${offset}` : ''}`,
       params,
     );
     return rows.map(toRecord);
@@ -335,7 +343,7 @@ export const eventsRepository = {
       // seq index hoping to meet a match soon (10 ms through a month for a rare value).
       params.push(want);
       return q.query<EventRow>(
-        `select ${COLUMNS} from ${eventTable} where ${where} order by seq desc limit $${params.length}`,
+        `select ${READ_COLUMNS} from ${eventTable} where ${where} order by seq desc limit $${params.length}`,
         params,
       );
     };
@@ -408,7 +416,7 @@ export const eventsRepository = {
     );
     if (!matches.length) return [];
     return q.query<EventRow>(
-      `select ${COLUMNS} from ${eventTable}
+      `select ${READ_COLUMNS} from ${eventTable}
        where team_slug = $1 and (seq, recorded_at) in (select * from unnest($2::bigint[], $3::timestamptz[]))
          and ${searchTest(4)}
        order by seq desc`,
@@ -443,7 +451,7 @@ export const eventsRepository = {
       `with start as (
          select greatest($2::bigint, coalesce((select floor_seq - 1 from event_chain_heads where team_slug = $1), 0)) as s
        )
-       select ${COLUMNS} from event_log, start
+       select ${READ_COLUMNS} from event_log, start
        where team_slug = $1 and seq > start.s and seq <= start.s + $3::bigint
        order by seq`,
       [teamSlug, afterSeq, limit],
@@ -471,7 +479,7 @@ export const eventsRepository = {
   /** Rows seq from..to (inclusive), ascending: the verifier's read. */
   async range(q: Queryable, teamSlug: string, from: number, to: number, limit: number) {
     const rows = await q.query<EventRow>(
-      `select ${COLUMNS} from event_log where team_slug = $1 and seq >= $2 and seq <= $3 order by seq limit $4`,
+      `select ${READ_COLUMNS} from event_log where team_slug = $1 and seq >= $2 and seq <= $3 order by seq limit $4`,
       [teamSlug, from, to, limit],
     );
     return rows.map(toRecord);

@@ -1,4 +1,5 @@
 import { EXPORT_COLUMNS, type ExportFormat } from '@latchkey/contracts';
+import { canonicalTimeSql } from './event-time.ts';
 
 /**
  * The export's lines, made by the database (issue 12: 1,000,000 events in ≤ 10 s). Each batch
@@ -6,8 +7,8 @@ import { EXPORT_COLUMNS, type ExportFormat } from '@latchkey/contracts';
  * format again; the same SQL runs on PostgreSQL and on embedded PGlite.
  */
 
-/** ISO 8601 UTC with milliseconds, as the chain hashes it (`Date#toISOString`). */
-const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** ISO 8601 UTC with milliseconds, as the chain hashes it. */
+const iso = canonicalTimeSql;
 
 /** Each export column as the text the canonical form uses (see chain.ts). */
 const FIELDS: Record<(typeof EXPORT_COLUMNS)[number], string> = {
