@@ -1,7 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addressKind, OutboundError, type OutboundPolicy, outboundFetch, outboundPolicy, parseAllowList } from './outbound.ts';
+import {
+  type AddressKind,
+  addressKind,
+  OutboundError,
+  type OutboundPolicy,
+  outboundConnect,
+  outboundFetch,
+  outboundPolicy,
+  parseAllowList,
+} from './outbound.ts';
 
 let server: Server;
 let port: number;
@@ -84,6 +93,88 @@ describe('addresses (security finding 5)', () => {
     ['64:ff9b::5db8:d70e', 'public'],
   ])('%s is %s', (address, kind) => {
     expect(addressKind(address)).toBe(kind);
+  });
+});
+
+/**
+ * Every layout that carries an IPv4 address inside an IPv6 one, in each spelling: the IPv4 inside is
+ * classed (169.254.169.254 is a9fe:a9fe, 127.0.0.1 is 7f00:1, 10.0.0.1 is a00:1). SIIT's
+ * `::ffff:0:a.b.c.d` and ISATAP under a public prefix were classed public, in production too.
+ */
+const EMBEDDING: [string, string, AddressKind][] = [
+  ['IPv4-mapped, dotted', '::ffff:169.254.169.254', 'link_local'],
+  ['IPv4-mapped, hex', '::ffff:a9fe:a9fe', 'link_local'],
+  ['IPv4-mapped, written out', '0:0:0:0:0:ffff:a9fe:a9fe', 'link_local'],
+  ['IPv4-mapped, zero-padded capitals', '0000:0000:0000:0000:0000:FFFF:A9FE:A9FE', 'link_local'],
+  ['IPv4-mapped, public', '::ffff:8.8.8.8', 'public'],
+  // IPv4-compatible, Teredo and local-use NAT64 are refused as reserved ranges whatever they carry.
+  ['IPv4-compatible, dotted', '::169.254.169.254', 'reserved'],
+  ['IPv4-compatible, hex', '::a9fe:a9fe', 'reserved'],
+  ['IPv4-compatible loopback', '::127.0.0.1', 'reserved'],
+  ['SIIT, dotted', '::ffff:0:169.254.169.254', 'link_local'],
+  ['SIIT, hex', '::ffff:0:a9fe:a9fe', 'link_local'],
+  ['SIIT, written out', '0:0:0:0:ffff:0:a9fe:a9fe', 'link_local'],
+  ['SIIT, zero-padded', '0000:0000:0000:0000:ffff:0000:a9fe:a9fe', 'link_local'],
+  ['SIIT loopback', '::ffff:0:7f00:1', 'loopback'],
+  ['SIIT private', '::ffff:0:10.0.0.1', 'private'],
+  ['SIIT public', '::ffff:0:8.8.8.8', 'public'],
+  ['NAT64 well-known prefix, dotted', '64:ff9b::169.254.169.254', 'link_local'],
+  ['NAT64 well-known prefix, hex, written out', '64:ff9b:0:0:0:0:a9fe:a9fe', 'link_local'],
+  ['NAT64 well-known prefix, loopback', '64:ff9b::7f00:1', 'loopback'],
+  ['NAT64 local-use /96', '64:ff9b:1::a9fe:a9fe', 'reserved'],
+  ['NAT64 local-use /48 (IPv4 around the u octet)', '64:ff9b:1:a9fe:a9:fe00::', 'reserved'],
+  ['NAT64 local-use, public inside', '64:ff9b:1::8.8.8.8', 'reserved'],
+  ['6to4', '2002:a9fe:a9fe::1', 'link_local'],
+  ['6to4 loopback', '2002:7f00:1::', 'loopback'],
+  ['6to4 private, with a subnet', '2002:a00:1:1::1', 'private'],
+  ['6to4 public', '2002:808:808::1', 'public'],
+  ['Teredo server', '2001:0:a9fe:a9fe::', 'reserved'],
+  ['Teredo client (inverted bits)', '2001:0:4136:e378:8000:63bf:5601:5601', 'reserved'],
+  ['Teredo, public both ends', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'reserved'],
+  ['ISATAP, private-address form', '2606:4700::5efe:a9fe:a9fe', 'link_local'],
+  ['ISATAP, dotted', '2606:4700::5efe:169.254.169.254', 'link_local'],
+  ['ISATAP, global-address form', '2606:4700::200:5efe:a9fe:a9fe', 'link_local'],
+  ['ISATAP private', '2606:4700:0:1:0:5efe:10.0.0.1', 'private'],
+  ['ISATAP link-local prefix', 'fe80::5efe:a9fe:a9fe', 'link_local'],
+  ['ISATAP public', '2606:4700::200:5efe:808:808', 'public'],
+  ['not ISATAP (group bit set)', '2606:4700::100:5efe:a9fe:a9fe', 'public'],
+];
+
+describe('IPv6 addresses that carry an IPv4 one', () => {
+  test.each(EMBEDDING)('%s: %s is %s', (_layout, address, kind) => {
+    expect(addressKind(address)).toBe(kind);
+  });
+
+  const refusedEverywhere = EMBEDDING.filter(([, , kind]) => !['public', 'loopback', 'private'].includes(kind));
+  const refusedInProduction = EMBEDDING.filter(([, , kind]) => kind === 'loopback' || kind === 'private');
+
+  test.each(refusedEverywhere)(
+    '%s: http://[%s]/ is refused before any connection, outside production too',
+    async (_l, address, kind) => {
+      for (const policy of [development, production]) {
+        const error = await failure(outboundFetch(`http://[${address}]:${port}/ok`, {}, policy));
+        expect(error.kind).toBe('refused');
+        expect(error.message).toContain(kind.replace('_', '-'));
+      }
+    },
+  );
+
+  test.each(refusedInProduction)('%s: https://[%s]/ is refused in production', async (_l, address) => {
+    expect((await failure(outboundFetch(`https://[${address}]/`, {}, production))).kind).toBe('refused');
+  });
+
+  test.each([...refusedEverywhere, ...refusedInProduction])(
+    '%s: a name that resolves to %s is refused in production',
+    async (_l, address) => {
+      const policy: OutboundPolicy = { ...production, resolve: async () => [{ address, family: 6 }] };
+      expect((await failure(outboundFetch('https://metadata.example/latest/', {}, policy))).kind).toBe('refused');
+    },
+  );
+
+  test('the raw TCP connection of a syslog destination is held to the same checks', async () => {
+    const connect = (host: string) => outboundConnect({ host, port, tls: false }, development);
+    expect((await failure(connect('::ffff:0:a9fe:a9fe'))).kind).toBe('refused');
+    expect((await failure(connect('[2606:4700::5efe:a9fe:a9fe]'))).kind).toBe('refused');
   });
 });
 

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
+import { embeddedIPv4s } from './ipv4-embedded.ts';
 import { pooledAgent } from './outbound-agents.ts';
 
 /**
@@ -125,7 +126,8 @@ const KINDS: [Exclude<AddressKind, 'public'>, BlockList][] = [
       ['198.51.100.0', 24, 'ipv4'],
       ['203.0.113.0', 24, 'ipv4'],
       ['240.0.0.0', 4, 'ipv4'],
-      // IPv4-compatible (deprecated), discard-only, documentation, Teredo, local-use NAT64.
+      // IPv4-compatible (deprecated), discard-only, documentation, Teredo, local-use NAT64: the
+      // IPv4 they carry is classed too (addressKind), and these stay refused whatever it is.
       ['::', 96, 'ipv6'],
       ['100::', 64, 'ipv6'],
       ['2001:db8::', 32, 'ipv6'],
@@ -135,49 +137,36 @@ const KINDS: [Exclude<AddressKind, 'public'>, BlockList][] = [
   ],
 ];
 
-/** The IPv4 address inside an IPv6 one that carries it (mapped, NAT64, 6to4), else null. */
-function embeddedIPv4(address: string): string | null {
-  const words = expandIPv6(address);
-  if (!words) return null;
-  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  const [w0, w1, w2, w3, w4, w5, w6, w7] = words as [number, number, number, number, number, number, number, number];
-  // ::ffff:a.b.c.d (IPv4-mapped)
-  if (w0 === 0 && w1 === 0 && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0xffff) return v4(w6, w7);
-  // 64:ff9b::a.b.c.d (well-known NAT64 prefix)
-  if (w0 === 0x64 && w1 === 0xff9b && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0) return v4(w6, w7);
-  // 2002:aabb:ccdd::/48 (6to4)
-  if (w0 === 0x2002) return v4(w1, w2);
-  return null;
-}
+/**
+ * How far a kind is from reachable: public, then what only development reaches, then what nothing
+ * reaches. An IPv6 address is classed by its own range, or by an IPv4 address it carries when that
+ * one is further from reachable (a public wrapper around the metadata service is link-local).
+ */
+const SEVERITY: Record<AddressKind, number> = {
+  public: 0,
+  private: 1,
+  loopback: 2,
+  link_local: 3,
+  unspecified: 3,
+  multicast: 3,
+  reserved: 3,
+};
 
-/** An IPv6 address as eight 16-bit words (handles `::` and a trailing dotted IPv4). */
-function expandIPv6(address: string): number[] | null {
-  let text = address.toLowerCase().split('%')[0] ?? '';
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted?.[1]) {
-    const [a, b, c, d] = dotted[1].split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const part = (s: string) => (s ? s.split(':').map((w) => Number.parseInt(w, 16)) : []);
-  const left = part(head);
-  const right = tail === undefined ? [] : part(tail);
-  const missing = 8 - left.length - right.length;
-  if (missing < 0 || (tail === undefined && missing !== 0)) return null;
-  const words = [...left, ...Array<number>(missing).fill(0), ...right];
-  return words.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffff) ? words : null;
+function rangeKind(address: string, type: 'ipv4' | 'ipv6'): AddressKind {
+  for (const [kind, block] of KINDS) if (block.check(address, type)) return kind;
+  return 'public';
 }
 
 export function addressKind(address: string): AddressKind {
   const family = isIP(address);
   if (family === 0) return 'reserved';
-  if (family === 6) {
-    const inner = embeddedIPv4(address);
-    if (inner) return addressKind(inner);
+  if (family === 4) return rangeKind(address, 'ipv4');
+  let kind = rangeKind(address, 'ipv6');
+  for (const inner of embeddedIPv4s(address)) {
+    const innerKind = rangeKind(inner, 'ipv4');
+    if (SEVERITY[innerKind] > SEVERITY[kind]) kind = innerKind;
   }
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  for (const [kind, block] of KINDS) if (block.check(address, type)) return kind;
-  return 'public';
+  return kind;
 }
 
 function inAllowList(policy: OutboundPolicy, hostname: string, address: string): boolean {

@@ -45,6 +45,10 @@ describe('the Hub address cannot point inside the server’s network (production
     [() => `https://localhost:${port}`],
     [() => `https://[::ffff:127.0.0.1]:${port}`],
     [() => `https://hub.localhost:${port}`],
+    // Loopback inside SIIT's IPv4-translated form and an ISATAP interface id, hex and dotted.
+    [() => `https://[::ffff:0:7f00:1]:${port}`],
+    [() => `https://[::ffff:0:127.0.0.1]:${port}`],
+    [() => `https://[2606:4700::5efe:7f00:1]:${port}`],
   ])('%#: refused with 400 before any connection', async (url) => {
     const before = connections;
     const res = await setUpHubAt(url());
@@ -53,11 +57,43 @@ describe('the Hub address cannot point inside the server’s network (production
     expect(connections).toBe(before);
   });
 
-  test('the cloud metadata address too', async () => {
-    const res = await setUpHubAt('https://169.254.169.254');
-    expect(res.status).toBe(400);
-    expect(res.body.message_key).toBe('errors.outbound_refused');
+  test('the cloud metadata address too, however it is wrapped', async () => {
+    for (const host of [
+      '169.254.169.254',
+      '[::ffff:0:a9fe:a9fe]',
+      '[::ffff:0:169.254.169.254]',
+      '[2606:4700::200:5efe:a9fe:a9fe]',
+    ]) {
+      const res = await setUpHubAt(`https://${host}`);
+      expect(res.status, host).toBe(400);
+      expect(res.body.message_key).toBe('errors.outbound_refused');
+    }
   });
+});
+
+test('SSO metadata is never fetched from the metadata service inside an IPv6 address', async () => {
+  const created = await h.post<{ config: { config_uuid: string } }>(
+    '/sso/login/config/create/',
+    { config_name: 'Probe', idp_type: 'generic_saml' },
+    token,
+  );
+  expect(created.status, created.text).toBe(200);
+  for (const host of [
+    '[::ffff:0:a9fe:a9fe]',
+    '[::ffff:0:169.254.169.254]',
+    '[2606:4700::5efe:a9fe:a9fe]',
+    `[::ffff:0:7f00:1]:${port}`,
+  ]) {
+    const before = connections;
+    const res = await h.post(
+      '/sso/login/config/update/',
+      { config_uuid: created.body.config.config_uuid, metadata_url: `https://${host}/metadata` },
+      token,
+    );
+    expect(res.status, `${host}: ${res.text}`).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_input', message_key: 'errors.outbound_refused' });
+    expect(connections).toBe(before);
+  }
 });
 
 test('OUTBOUND_ALLOW names the on-premise Hubs production may reach', () => {
