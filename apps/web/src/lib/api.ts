@@ -1,8 +1,9 @@
 import type { ApiMap, EndpointInput, EndpointOutput, ErrorReply, HubTokens, RouteInfo } from '@latchkey/contracts/client';
 import { ApiError, replyError } from './api-error.ts';
 import { FAILED, rememberPrefetch, takePrefetch } from './prefetch.ts';
+import { withRenewalLock } from './renewal-lock.ts';
 import { newRequestId, REQUEST_ID_HEADER } from './request-id.ts';
-import { getSession, needsRefresh, type Session, setSession } from './session.ts';
+import { getSession, needsRefresh, type Session, setSession, storedSession } from './session.ts';
 
 const TIMEOUT_MS = 30_000;
 
@@ -69,47 +70,57 @@ async function send(
 
 let refreshing: Promise<Session> | null = null;
 
-/** Rotates the console's tokens (and the Hub's when due), once at a time however many calls ask. */
+/**
+ * Rotates the console's tokens (and the Hub's when due): once at a time however many calls of
+ * this tab ask, and one tab at a time (lib/renewal-lock.ts). The tabs share one session in storage,
+ * so a tab that finds there other tokens than the ones it meant to renew takes them as they are:
+ * another tab renewed meanwhile, and the refresh token this tab holds is spent.
+ */
 export function refreshSession(): Promise<Session> {
   refreshing ??= (async () => {
-    const session = getSession();
-    if (!session) throw new ApiError('token_expired', 'Not signed in.', 401);
-    const token = (await send(
-      '',
-      (
-        await routeTable()
-      ).refreshToken,
-      { grant_type: 'refresh_token', refresh_token: session.token.refresh_token },
-      undefined,
-      'server',
-    ).catch((error: unknown) => {
-      // A refused refresh (invalid_grant) means the session is over, like a 401.
-      if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
-        throw new ApiError('token_expired', error.description, 401);
+    const held = getSession();
+    if (!held) throw new ApiError('token_expired', 'Not signed in.', 401);
+    return withRenewalLock(async () => {
+      const session = storedSession();
+      if (!session) throw new ApiError('token_expired', 'Not signed in.', 401);
+      if (session.token.refresh_token !== held.token.refresh_token) {
+        setSession(session);
+        return session;
       }
-      throw error;
-    })) as EndpointOutput<ApiMap['refreshToken']>;
-    let hub = session.hub;
-    if (hub && needsRefresh(hub.tokens.expires_at)) {
-      const tokens = (await send(
-        hub.server_url,
-        (
-          await routeTable()
-        ).hubRefresh,
-        { refresh: hub.tokens.refresh },
-        undefined,
-        'hub',
-      ).catch(() => null)) as HubTokens | null;
-      hub = tokens ? { ...hub, tokens } : hub;
-    }
-    const next = { ...session, token, hub };
-    // Only store if nobody signed out meanwhile.
-    if (getSession()?.token.refresh_token === session.token.refresh_token) setSession(next);
-    return next;
+      const next = await renew(session);
+      // Only store if nobody signed out meanwhile.
+      if (storedSession()?.token.refresh_token === session.token.refresh_token) setSession(next);
+      return next;
+    });
   })().finally(() => {
     refreshing = null;
   });
   return refreshing;
+}
+
+async function renew(session: Session): Promise<Session> {
+  const routes = await routeTable();
+  const token = (await send(
+    '',
+    routes.refreshToken,
+    { grant_type: 'refresh_token', refresh_token: session.token.refresh_token },
+    undefined,
+    'server',
+  ).catch((error: unknown) => {
+    // A refused refresh (invalid_grant) means the session is over, like a 401.
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+      throw new ApiError('token_expired', error.description, 401);
+    }
+    throw error;
+  })) as EndpointOutput<ApiMap['refreshToken']>;
+  let hub = session.hub;
+  if (hub && needsRefresh(hub.tokens.expires_at)) {
+    const tokens = (await send(hub.server_url, routes.hubRefresh, { refresh: hub.tokens.refresh }, undefined, 'hub').catch(
+      () => null,
+    )) as HubTokens | null;
+    hub = tokens ? { ...hub, tokens } : hub;
+  }
+  return { ...session, token, hub };
 }
 
 type Out<K extends keyof ApiMap> = EndpointOutput<ApiMap[K]>;

@@ -29,6 +29,9 @@ function read(): Session | null {
 
 export const getSession = (): Session | null => current;
 
+/** The session as storage holds it now, which another tab may have renewed since this one last heard. */
+export const storedSession = (): Session | null => read();
+
 export function setSession(next: Session | null): void {
   current = next;
   if (next) localStorage.setItem(SESSION_KEY, JSON.stringify(next));

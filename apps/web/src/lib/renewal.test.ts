@@ -1,0 +1,139 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Session } from './session.ts';
+
+/**
+ * The part of the Web Locks API the console uses, as the WHATWG standard describes it (happy-dom
+ * has none): `request(name, callback)` in exclusive mode runs the callbacks asking for one name one
+ * at a time, in the order they asked; the lock is held until the callback's promise settles, and
+ * `request` answers what it answered.
+ */
+function lockManager() {
+  const queues = new Map<string, Promise<unknown>>();
+  return {
+    request<T>(name: string, callback: (lock: { name: string; mode: 'exclusive' }) => Promise<T>): Promise<T> {
+      const granted = (queues.get(name) ?? Promise.resolve()).then(() => callback({ name, mode: 'exclusive' }));
+      queues.set(
+        name,
+        granted.catch(() => undefined),
+      );
+      return granted;
+    },
+  };
+}
+
+const SESSION_KEY = 'latchkey.session';
+const REFRESH_PATH = '/oauth/refresh/token/';
+
+const pair = (refresh: string) => ({
+  access: `access-of-${refresh}`,
+  refresh_token: refresh,
+  expires_at: Date.now() + 300_000,
+  refresh_expires_at: Date.now() + 3_600_000,
+});
+
+/**
+ * The server's refresh endpoint as strict as it is without a grace window: each token rotates
+ * once, a spent one is refused (400 invalid_grant). Counts the renewals that reach it.
+ */
+function refreshServer(first: string) {
+  let live = first;
+  let minted = 0;
+  const seen = { renewals: 0, atOnce: 0, mostAtOnce: 0, failNext: false };
+  const reply = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const fetch = async (url: string, init: RequestInit) => {
+    expect(url).toBe(REFRESH_PATH);
+    const token = new URLSearchParams(String(init.body)).get('refresh_token');
+    seen.renewals += 1;
+    seen.atOnce += 1;
+    seen.mostAtOnce = Math.max(seen.mostAtOnce, seen.atOnce);
+    // The network: long enough for another tab's renewal to start meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    seen.atOnce -= 1;
+    if (seen.failNext) {
+      seen.failNext = false;
+      return reply(503, { code: 'unavailable', description: 'Try again.' });
+    }
+    if (token !== live) return reply(400, { code: 'invalid_grant', description: 'The session has ended. Sign in again.' });
+    minted += 1;
+    live = `refresh-${minted}`;
+    return reply(200, pair(live));
+  };
+  return { fetch, seen, live: () => live };
+}
+
+/** A console tab: its own copy of the modules (and of the session it holds in memory), the shared storage. */
+async function openTab() {
+  vi.resetModules();
+  return { api: await import('./api.ts'), session: await import('./session.ts') };
+}
+
+const stored = (): Session => JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null') as Session;
+
+let server: ReturnType<typeof refreshServer>;
+
+beforeEach(() => {
+  // happy-dom's navigator.locks is null ("not implemented").
+  vi.spyOn(navigator, 'locks', 'get').mockReturnValue(lockManager() as unknown as LockManager);
+  server = refreshServer('refresh-0');
+  vi.stubGlobal('fetch', server.fetch);
+  const session: Session = { email: 'alex@northwind.example', team_slug: 'northwind', token: pair('refresh-0'), hub: null };
+  localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe('renewing the session shared by the tabs of one browser', () => {
+  it('two tabs renewing at once send one renewal; the second takes the new tokens from storage', async () => {
+    const first = await openTab();
+    const second = await openTab();
+    const [a, b] = await Promise.all([first.api.refreshSession(), second.api.refreshSession()]);
+    expect(server.seen.renewals).toBe(1);
+    expect(a.token.refresh_token).toBe(server.live());
+    expect(b).toEqual(a);
+    expect(stored()).toEqual(a);
+    expect(second.session.getSession()).toEqual(a);
+  });
+
+  it('round after round, whichever tab goes first, one renewal at a time reaches the server', async () => {
+    const first = await openTab();
+    const second = await openTab();
+    const third = await openTab();
+    const round1 = await Promise.all([first, second, third].map((tab) => tab.api.refreshSession()));
+    const round2 = await Promise.all([third, first, second].map((tab) => tab.api.refreshSession()));
+    expect(server.seen.mostAtOnce).toBe(1);
+    expect(server.seen.renewals).toBe(2);
+    for (const [round, live] of [
+      [round1, 'refresh-1'],
+      [round2, 'refresh-2'],
+    ] as const) {
+      expect(round.map((s) => s.token.refresh_token)).toEqual([live, live, live]);
+    }
+    expect(stored().token.refresh_token).toBe('refresh-2');
+  });
+
+  it('a tab that has not heard of another tab’s renewal takes the stored tokens instead of spending its own again', async () => {
+    const first = await openTab();
+    const second = await openTab();
+    const renewed = await first.api.refreshSession();
+    // The second tab still holds the spent token in memory (no storage event reached it yet).
+    expect(second.session.getSession()?.token.refresh_token).toBe('refresh-0');
+    expect(await second.api.refreshSession()).toEqual(renewed);
+    expect(server.seen.renewals).toBe(1);
+  });
+
+  it('a renewal that fails lets the next tab renew with the same token', async () => {
+    const first = await openTab();
+    const second = await openTab();
+    server.seen.failNext = true;
+    const [a, b] = await Promise.allSettled([first.api.refreshSession(), second.api.refreshSession()]);
+    expect(a.status).toBe('rejected');
+    expect(b.status).toBe('fulfilled');
+    expect(stored().token.refresh_token).toBe(server.live());
+    expect(server.live()).toBe('refresh-1');
+  });
+});
