@@ -114,7 +114,9 @@ async function renew(session: Session): Promise<Session> {
     throw error;
   })) as EndpointOutput<ApiMap['refreshToken']>;
   let hub = session.hub;
-  if (hub && needsRefresh(hub.tokens.expires_at)) {
+  // The Hub's tokens are renewed only with the console's: now, unless they outlive the new console
+  // token (renewed before they expire). Renewing only those already due left them to expire in between.
+  if (hub && hub.tokens.expires_at <= token.expires_at) {
     const tokens = (await send(hub.server_url, routes.hubRefresh, { refresh: hub.tokens.refresh }, undefined, 'hub').catch(
       () => null,
     )) as HubTokens | null;

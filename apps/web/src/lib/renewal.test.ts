@@ -22,28 +22,55 @@ function lockManager() {
 }
 
 const SESSION_KEY = 'latchkey.session';
-const REFRESH_PATH = '/oauth/refresh/token/';
+const HUB_URL = 'https://hub.northwind.example';
 
-const pair = (refresh: string) => ({
+const pair = (refresh: string, lifetimeMs = 300_000) => ({
   access: `access-of-${refresh}`,
   refresh_token: refresh,
-  expires_at: Date.now() + 300_000,
+  expires_at: Date.now() + lifetimeMs,
   refresh_expires_at: Date.now() + 3_600_000,
 });
+const hubTokens = (refresh: string, lifetimeMs = 300_000) => ({
+  access: `access-of-${refresh}`,
+  refresh,
+  expires_at: Date.now() + lifetimeMs,
+  refresh_expires_at: Date.now() + 3_600_000,
+  hub_version: '2.2.0',
+});
+
+/** One program's refresh endpoint as strict as it is without a grace window: each token rotates once, a spent one is refused. */
+function rotation(prefix: string) {
+  let live = `${prefix}-0`;
+  let minted = 0;
+  return {
+    live: () => live,
+    spend(token: string | null): string | null {
+      if (token !== live) return null;
+      minted += 1;
+      live = `${prefix}-${minted}`;
+      return live;
+    },
+  };
+}
 
 /**
- * The server's refresh endpoint as strict as it is without a grace window: each token rotates
- * once, a spent one is refused (400 invalid_grant). Counts the renewals that reach it.
+ * The server's and the Hub's refresh endpoints (400 invalid_grant for a spent token), counting
+ * the renewals that reach them.
  */
-function refreshServer(first: string) {
-  let live = first;
-  let minted = 0;
-  const seen = { renewals: 0, atOnce: 0, mostAtOnce: 0, failNext: false };
+function refreshServers() {
+  const consoleTokens = rotation('refresh');
+  const hub = rotation('hub-refresh');
+  const seen = { renewals: 0, hubRenewals: 0, atOnce: 0, mostAtOnce: 0, failNext: false };
   const reply = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const refused = () => reply(400, { code: 'invalid_grant', description: 'The session has ended. Sign in again.' });
   const fetch = async (url: string, init: RequestInit) => {
-    expect(url).toBe(REFRESH_PATH);
-    const token = new URLSearchParams(String(init.body)).get('refresh_token');
+    if (url === `${HUB_URL}/auth/token/refresh/`) {
+      seen.hubRenewals += 1;
+      const next = hub.spend((JSON.parse(String(init.body)) as { refresh: string }).refresh);
+      return next ? reply(200, hubTokens(next)) : refused();
+    }
+    expect(url).toBe('/oauth/refresh/token/');
     seen.renewals += 1;
     seen.atOnce += 1;
     seen.mostAtOnce = Math.max(seen.mostAtOnce, seen.atOnce);
@@ -54,12 +81,10 @@ function refreshServer(first: string) {
       seen.failNext = false;
       return reply(503, { code: 'unavailable', description: 'Try again.' });
     }
-    if (token !== live) return reply(400, { code: 'invalid_grant', description: 'The session has ended. Sign in again.' });
-    minted += 1;
-    live = `refresh-${minted}`;
-    return reply(200, pair(live));
+    const next = consoleTokens.spend(new URLSearchParams(String(init.body)).get('refresh_token'));
+    return next ? reply(200, pair(next)) : refused();
   };
-  return { fetch, seen, live: () => live };
+  return { fetch, seen, live: consoleTokens.live, hubLive: hub.live };
 }
 
 /** A console tab: its own copy of the modules (and of the session it holds in memory), the shared storage. */
@@ -70,15 +95,25 @@ async function openTab() {
 
 const stored = (): Session => JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null') as Session;
 
-let server: ReturnType<typeof refreshServer>;
+let server: ReturnType<typeof refreshServers>;
+
+/** The shared session: the console's tokens, and the Hub's expiring `hubLifetimeMs` from now. */
+function signedIn(hubLifetimeMs = 300_000) {
+  const session: Session = {
+    email: 'alex@northwind.example',
+    team_slug: 'northwind',
+    token: pair('refresh-0'),
+    hub: { server_url: HUB_URL, tokens: hubTokens('hub-refresh-0', hubLifetimeMs) },
+  };
+  localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+}
 
 beforeEach(() => {
   // happy-dom's navigator.locks is null ("not implemented").
   vi.spyOn(navigator, 'locks', 'get').mockReturnValue(lockManager() as unknown as LockManager);
-  server = refreshServer('refresh-0');
+  server = refreshServers();
   vi.stubGlobal('fetch', server.fetch);
-  const session: Session = { email: 'alex@northwind.example', team_slug: 'northwind', token: pair('refresh-0'), hub: null };
-  localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  signedIn();
 });
 
 afterEach(() => {
@@ -93,7 +128,9 @@ describe('renewing the session shared by the tabs of one browser', () => {
     const second = await openTab();
     const [a, b] = await Promise.all([first.api.refreshSession(), second.api.refreshSession()]);
     expect(server.seen.renewals).toBe(1);
+    expect(server.seen.hubRenewals).toBe(1);
     expect(a.token.refresh_token).toBe(server.live());
+    expect(a.hub?.tokens.refresh).toBe(server.hubLive());
     expect(b).toEqual(a);
     expect(stored()).toEqual(a);
     expect(second.session.getSession()).toEqual(a);
@@ -135,5 +172,16 @@ describe('renewing the session shared by the tabs of one browser', () => {
     expect(b.status).toBe('fulfilled');
     expect(stored().token.refresh_token).toBe(server.live());
     expect(server.live()).toBe('refresh-1');
+  });
+
+  it('renews the Hub’s tokens with the console’s when they would expire before the new console tokens', async () => {
+    localStorage.clear();
+    // Three minutes left: not yet within the two-minute margin, but gone before the console's next renewal.
+    signedIn(180_000);
+    const tab = await openTab();
+    const renewed = await tab.api.refreshSession();
+    expect(server.seen.hubRenewals).toBe(1);
+    expect(renewed.hub?.tokens.refresh).toBe('hub-refresh-1');
+    expect(renewed.hub?.tokens.expires_at).toBeGreaterThanOrEqual(renewed.token.expires_at - 1_000);
   });
 });
