@@ -271,7 +271,10 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     redis,
   });
   // Billing and licences (issue 15)
-  const billing = billingRoutes(app, router, guard, db, jobs, { fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET });
+  const billing = billingRoutes(app, router, guard, db, jobs, {
+    fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET,
+    invoicePaidBy: config.INVOICE_PAID_BY,
+  });
   // Onboarding wizard, family plan (issue 16)
   // A cloud with a configured consent app uses its real admin-consent address; outside production
   // the others get this server's stand-in consent page.

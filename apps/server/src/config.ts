@@ -1,4 +1,4 @@
-import { hubUrlProblem } from '@latchkey/contracts';
+import { hubUrlProblem, INVOICE_PAYERS } from '@latchkey/contracts';
 import { envFlag, parseAllowList, parseConfig, trustProxySetting } from '@latchkey/runtime';
 import { z } from 'zod';
 
@@ -71,6 +71,11 @@ const Config = z.object({
   OUTBOUND_ALLOW: z.string().optional().transform(parseAllowList),
   /** FastSpring's webhook HMAC secret (its "HMAC SHA256 Secret"); without it the webhook refuses every call. */
   FASTSPRING_WEBHOOK_SECRET: z.string().min(16).optional(),
+  /**
+   * Who marks a manual invoice paid: `super_admin` (self-hosted: the team's super admin is the operator
+   * who receives the transfer) or `operator` (a hosted licence server: only `npm run cli -- invoice-paid`).
+   */
+  INVOICE_PAID_BY: z.enum(INVOICE_PAYERS).default('super_admin'),
   /**
    * Onboarding (issue 16): the admin-consent apps that add the product to a team's enterprise apps.
    * A cloud whose client id is set uses its real consent address; without one, outside production,

@@ -31,6 +31,12 @@ export const BILL_TYPES = ['manual', 'automatic'] as const;
 export type BillType = (typeof BILL_TYPES)[number];
 
 export const INVOICE_STATES = ['open', 'paid', 'void'] as const;
+/**
+ * Who records a manual invoice as paid (the server's INVOICE_PAID_BY): the team's super admin in the
+ * console (self-hosted: they are the operator who receives the transfer), or the operator alone.
+ */
+export const INVOICE_PAYERS = ['super_admin', 'operator'] as const;
+export type InvoicePayer = (typeof INVOICE_PAYERS)[number];
 export type InvoiceState = (typeof INVOICE_STATES)[number];
 
 /** Days an overdue invoice leaves the team in its grace period before the subscription expires. */

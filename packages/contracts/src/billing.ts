@@ -6,6 +6,7 @@ import {
   BILL_STATE_DISPLAYS,
   BILL_STATES,
   BILL_TYPES,
+  INVOICE_PAYERS,
   INVOICE_STATES,
   INVOICES_PAGE_SIZE,
   PLAN_TYPES,
@@ -54,6 +55,8 @@ export const Subscription = z.object({
   unit_price: Money,
   /** Licences ordered and waiting for their invoice to be paid. */
   licenses_on_order: z.number().int(),
+  /** Who may mark a manual invoice paid: the super admin here, or only the server's operator (CLI). */
+  invoice_paid_by: z.enum(INVOICE_PAYERS),
 });
 export type Subscription = z.infer<typeof Subscription>;
 
@@ -295,7 +298,7 @@ export const billingInvoicePaidEndpoint = defineEndpoint({
   access: RULES.billing,
   errors: ['invoice_not_found', 'invoice_not_open', 'billing_managed', 'licence_cap_exceeded'],
   summary:
-    'Manual invoicing (self-hosted): the super admin records a manual invoice as paid, which applies its order. The operator CLI does the same (`invoice-paid`).',
+    "Manual invoicing (self-hosted): the super admin records a manual invoice as paid, which applies its order. The operator CLI does the same (`invoice-paid`). With the server's INVOICE_PAID_BY=operator (a hosted licence server) only the operator may: this call answers 403 forbidden.",
   input: z.object({ id: z.string().uuid('No such invoice.') }),
   output: z.object({ code: z.literal('applied'), invoice: Invoice }),
 });

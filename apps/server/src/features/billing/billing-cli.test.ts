@@ -22,6 +22,8 @@ async function cli(...args: string[]) {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
+    // A hosted licence server, where only the operator records payments: the CLI is that operator.
+    INVOICE_PAID_BY: 'operator',
     ...(pg ? { DATABASE_URL: pg.url } : {}),
   };
   try {

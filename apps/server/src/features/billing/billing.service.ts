@@ -5,6 +5,7 @@ import {
   type BillFrequency,
   GRACE_DAYS,
   type Invoice,
+  type InvoicePayer,
   MANAGED_PARTNERS,
   MAX_LICENCES,
   PLAN_TYPES,
@@ -17,7 +18,7 @@ import {
   savingPlanOf,
   yearlySaving,
 } from '@latchkey/contracts';
-import { AppError, type Db, type Queryable } from '@latchkey/runtime';
+import { AppError, type Db, forbidden, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
 import { type InvoiceChange, type InvoiceRow, billingRepository as repo, type SubscriptionRow } from './billing.repository.ts';
 import { invoiceNumber, renderInvoicePdf } from './invoice-pdf.ts';
@@ -27,6 +28,8 @@ import { addDays, addMonths, PLAN_PRICE_CENTS, quoteLicences, quotePlanChange, t
 export interface BillingDeps {
   /** The FastSpring webhook secret; without it every webhook call is refused. */
   fastSpringSecret?: string | undefined;
+  /** Who may mark a manual invoice paid in the console (INVOICE_PAID_BY); the operator's CLI always may. */
+  invoicePaidBy?: InvoicePayer;
   /** The day it is (UTC); tests move it. */
   today?: () => string;
 }
@@ -69,6 +72,7 @@ export function licencesAfterRemoval(total: number, used: number, quantity: numb
 
 export function createBillingService(db: Db, deps: BillingDeps = {}) {
   const today = deps.today ?? (() => todayUtc());
+  const invoicePaidBy = deps.invoicePaidBy ?? 'super_admin';
 
   const load = async (q: Queryable, teamId: string, lock = false): Promise<SubscriptionRow> => {
     await repo.ensure(q, teamId);
@@ -195,6 +199,7 @@ export function createBillingService(db: Db, deps: BillingDeps = {}) {
         licenses_available: s.total_licences < 0 ? null : Math.max(0, s.total_licences - used),
         unit_price: toMoney(s.unit_price_cents),
         licenses_on_order: await repo.licencesOnOrder(db, s.team_id),
+        invoice_paid_by: invoicePaidBy,
       };
     },
 
@@ -404,6 +409,11 @@ export function createBillingService(db: Db, deps: BillingDeps = {}) {
 
     /** The super admin of a self-hosted server records a manual invoice as paid. */
     async markPaid(caller: Caller, id: string) {
+      // A hosted licence server: a payment received is the operator's to record, not the customer's.
+      if (invoicePaidBy === 'operator')
+        throw forbidden('On this server the operator records payments (npm run cli -- invoice-paid).').shows(
+          'billing.invoice.paid_by_operator',
+        );
       const paid = await db.transaction(async (tx) => {
         const s = await load(tx, caller.team.id, true);
         purchasable(s);

@@ -490,8 +490,18 @@ function InvoicesCard({ s, open }: { s: Subscription; open: (d: Dialog) => void 
             {t('billing.invoice.download')}
           </Menu.Item>
           {i.state === 'open' && i.provider === 'manual' && !s.managed && (
-            <Menu.Item onClick={() => open({ kind: 'paid', invoice: i })} data-testid="invoice-mark-paid">
+            // Where the operator records payments, the action stays in view, off, and says why.
+            <Menu.Item
+              disabled={s.invoice_paid_by === 'operator'}
+              onClick={() => open({ kind: 'paid', invoice: i })}
+              data-testid="invoice-mark-paid"
+            >
               {t('billing.invoice.mark_paid')}
+              {s.invoice_paid_by === 'operator' && (
+                <Text size="xs" maw={240} data-testid="invoice-paid-by-operator">
+                  {t('billing.invoice.paid_by_operator')}
+                </Text>
+              )}
             </Menu.Item>
           )}
         </RowMenu>
