@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { demoTrust } from '../scripts/demo-keys.mjs';
 import { HUB_URL, MAILBOX_HTTP_PORT, MAILBOX_SMTP_PORT, MAILBOX_URL, SERVER_URL } from './support/env.ts';
+import { assertPortsFree, suitePorts } from './support/free-ports.ts';
 import { hubSiemEnv } from './support/siem.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -12,6 +13,12 @@ const root = resolve(import.meta.dirname, '..');
 // once; its workers load this file again and inherit the path through the environment.
 let dataRoot = process.env.LATCHKEY_E2E_DATA;
 if (!dataRoot) {
+  // Before any of the suite's servers starts: one that finds its port taken must not start beside
+  // the other process (nor its programs talk to that one), and none may fail minutes in.
+  await assertPortsFree(suitePorts()).catch((error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  });
   const created = mkdtempSync(join(tmpdir(), 'latchkey-e2e-'));
   process.env.LATCHKEY_E2E_DATA = created;
   // The servers are stopped before the runner exits; their data goes with them.
@@ -22,6 +29,11 @@ if (!dataRoot) {
 // Each program's own key in its data directory, each public half pinned on the other side
 // (scripts/demo-keys.mjs); made once by the runner, read by its workers (support/hub-client.ts).
 const trust = demoTrust(join(dataRoot, 'server'), join(dataRoot, 'hub'));
+
+// With the spec's two-minute margin the console renews its tokens, and the Hub's with them, ~10 s
+// after sign-in. E2E_DEFAULT_LIFETIMES=1 leaves both programs at their own defaults (5 minutes):
+// scripts/soak-sessions.mjs runs the two-tab spec so, as a nightly would.
+const shortLifetimes: Record<string, string> = process.env.E2E_DEFAULT_LIFETIMES ? {} : { ACCESS_TOKEN_TTL_SECONDS: '130' };
 
 const tsx = join(root, 'node_modules/.bin/tsx');
 // Settings from the developer's shell must not point the servers at a real database.
@@ -99,6 +111,7 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${MAILBOX_SMTP_PORT}`,
         // SIEM receivers the event-log spec starts: their certificate trusted, Sentinel's addresses (support/siem.ts).
         ...hubSiemEnv(dataRoot),
+        ...shortLifetimes,
         LOG_LEVEL: 'warn',
       },
       // Warnings and fatal start-up errors (pino writes them to stdout) belong in the run's output.
@@ -121,8 +134,7 @@ export default defineConfig({
         DEMO_HUB_URL: HUB_URL,
         DEMO_HUB_KEY: trust.hubKey,
         SMTP_URL: `smtp://127.0.0.1:${MAILBOX_SMTP_PORT}`,
-        // With the spec's two-minute margin the console renews ~10 s after sign-in.
-        ACCESS_TOKEN_TTL_SECONDS: '130',
+        ...shortLifetimes,
         WEB_DIST: 'apps/web/dist',
         // Each test's browser sends its own client address (support/test.ts), as separate admins would.
         TRUST_PROXY: '1',

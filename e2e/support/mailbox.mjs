@@ -89,8 +89,24 @@ const smtp = new SMTPServer({
     stream.on('error', callback);
   },
 });
-smtp.on('error', (error) => console.error('mailbox smtp:', error.message));
-smtp.listen(SMTP_PORT, HOST);
+/**
+ * A port that cannot be had ends the mailbox at once: started beside another process on it, the
+ * programs would mail their codes there and every spec would wait for a code in vain.
+ */
+function refuse(what, port, error) {
+  console.error(
+    error.code === 'EADDRINUSE'
+      ? `mailbox: ${HOST}:${port} (${what}) is in use by another process. Stop it, or move the suite's ports with E2E_PORT_BASE.`
+      : `mailbox: cannot listen on ${HOST}:${port} (${what}): ${error.message}`,
+  );
+  process.exit(1);
+}
+
+let smtpListening = false;
+smtp.on('error', (error) => {
+  if (!smtpListening) refuse('SMTP', SMTP_PORT, error);
+  console.error('mailbox smtp:', error.message);
+});
 
 /** Cross-worker locks, so two tests never wait for the same person's code at once. */
 const locks = new Map(); // key → { until, waiters: (() => void)[] }
@@ -149,7 +165,12 @@ const http = createServer((req, res) => {
   }
   reply(res, 404, { error: 'not found' });
 });
-http.listen(HTTP_PORT, HOST, () => console.info(`mailbox: smtp ${HOST}:${SMTP_PORT}, http ${HOST}:${HTTP_PORT}`));
+http.on('error', (error) => refuse('HTTP', HTTP_PORT, error));
+// HTTP (and so /readyz) only once SMTP listens: ready means mail can be received.
+smtp.listen(SMTP_PORT, HOST, () => {
+  smtpListening = true;
+  http.listen(HTTP_PORT, HOST, () => console.info(`mailbox: smtp ${HOST}:${SMTP_PORT}, http ${HOST}:${HTTP_PORT}`));
+});
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {

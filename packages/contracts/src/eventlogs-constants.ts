@@ -19,6 +19,11 @@ export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 export const EVENT_COUNT_CAP = 10_000;
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** What a chain verify finds: a changed row (hash), an inserted or replaced one (link), a removed run (gap). */
+export const CHAIN_PROBLEM_KINDS = ['hash', 'link', 'gap'] as const;
+export type ChainProblemKind = (typeof CHAIN_PROBLEM_KINDS)[number];
+/** Problems a verify lists (all are counted): enough to see what happened, bounded when everything was rewritten. */
+export const CHAIN_PROBLEMS_LISTED = 1_000;
 /** The vendors in the form's order; `other` is a generic HTTPS webhook. */
 export const SIEM_TOOLS = ['splunk', 'other', 'sumo_logic', 'azure_sentinel', 'qradar'] as const;
 export type SiemToolName = (typeof SIEM_TOOLS)[number];

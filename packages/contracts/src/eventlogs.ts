@@ -4,6 +4,8 @@ import { DEFAULT_PAGE_SIZE } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import {
   ACTOR_TYPES,
+  CHAIN_PROBLEM_KINDS,
+  CHAIN_PROBLEMS_LISTED,
   EVENT_OUTCOMES,
   EXPORT_FORMATS,
   eventTimeInBounds,
@@ -140,6 +142,9 @@ export const auditLogsExportEndpoint = defineEndpoint({
   output: z.unknown(),
 });
 
+/** One break in a team's hash chain, at a sequence number. */
+export const ChainProblem = z.object({ seq: z.number().int(), kind: z.enum(CHAIN_PROBLEM_KINDS) });
+
 export const auditLogsVerifyEndpoint = defineEndpoint({
   name: 'auditLogsVerify',
   program: 'hub',
@@ -148,7 +153,7 @@ export const auditLogsVerifyEndpoint = defineEndpoint({
   auth: 'hubAuth',
   access: RULES.eventLogs,
   summary:
-    "Re-computes the team's hash chain over a range of sequence numbers (all by default) and says where it breaks: a changed row (hash), a removed or inserted one (link).",
+    "Re-computes the team's hash chain over a range of sequence numbers (all by default) and says everywhere it breaks: a changed row (hash), an inserted or replaced one (link), a removed run (gap, at its first seq). `problems` lists them in seq order (the first 1,000; `problem_count` counts all); `problem` is the first, as before.",
   input: z.object({
     team_slug: TeamSlug,
     from_seq: z.number().int().min(1).optional(),
@@ -156,11 +161,15 @@ export const auditLogsVerifyEndpoint = defineEndpoint({
   }),
   output: z.object({
     ok: z.boolean(),
+    /** Rows read and re-hashed. */
     checked: z.number().int(),
     first_seq: z.number().int().nullable(),
     last_seq: z.number().int().nullable(),
     head_hash: z.string().nullable(),
-    problem: z.object({ seq: z.number().int(), kind: z.enum(['hash', 'link', 'gap']) }).nullable(),
+    /** The first problem (null when none): the answer's shape before `problems`. */
+    problem: ChainProblem.nullable(),
+    problems: z.array(ChainProblem).max(CHAIN_PROBLEMS_LISTED),
+    problem_count: z.number().int().min(0),
   }),
 });
 

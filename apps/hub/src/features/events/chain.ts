@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ChainProblemKind } from '@latchkey/contracts';
 
 /**
  * The hash chain of a team's events (tamper evidence). Each event's `hash` is
@@ -77,27 +78,34 @@ export function eventHash(e: ChainedFields): string {
   return chainedHash(e.team_slug, e.seq, unchainedText(e), e.recorded_at, e.prev_hash);
 }
 
-export type ChainProblem = { seq: number; kind: 'hash' | 'link' | 'gap' };
+export type ChainProblem = { seq: number; kind: ChainProblemKind };
 
 /**
- * Walks rows in seq order from `expectedPrev` (the hash the first row must follow) and reports the
- * first break: a row whose hash is not its content's (changed), whose prev_hash is not the previous
- * row's hash (inserted or replaced), or a missing seq (deleted).
+ * Walks rows in seq order from `start` (the first seq expected and the hash it must follow, null
+ * when that is unknown: the row before the range is gone) and
+ * reports every break, not only the first, so one broken event never hides tampering after it:
+ * a missing run of seqs (deleted) as one `gap` at its first seq; a row whose prev_hash is not the
+ * previous row's hash (inserted or replaced) as `link`; a row whose hash is not its content's
+ * (changed) as `hash`. After a break the walk follows the stored hashes, so a changed row is one
+ * problem, not a cascade. Returns where the next batch goes on: its first seq and the hash it follows.
  */
 export function checkChain(
   rows: readonly ChainedFields[] & readonly { hash: string }[],
-  start: { seq: number; prevHash: string },
-): { problem: ChainProblem | null; last: { seq: number; hash: string } } {
+  start: { seq: number; prevHash: string | null },
+): { problems: ChainProblem[]; next: { seq: number; prevHash: string | null } } {
+  const problems: ChainProblem[] = [];
   let expectedSeq = start.seq;
-  let prev = start.prevHash;
+  let prev: string | null = start.prevHash;
   for (const row of rows as (ChainedFields & { hash: string })[]) {
-    if (row.seq !== expectedSeq)
-      return { problem: { seq: expectedSeq, kind: 'gap' }, last: { seq: expectedSeq - 1, hash: prev } };
-    if (row.prev_hash !== prev) return { problem: { seq: row.seq, kind: 'link' }, last: { seq: expectedSeq - 1, hash: prev } };
-    if (eventHash(row) !== row.hash)
-      return { problem: { seq: row.seq, kind: 'hash' }, last: { seq: expectedSeq - 1, hash: prev } };
+    if (row.seq !== expectedSeq) {
+      problems.push({ seq: expectedSeq, kind: 'gap' });
+      // What the row after a gap follows is unknown: only its own hash can be checked.
+      prev = null;
+    }
+    if (prev !== null && row.prev_hash !== prev) problems.push({ seq: row.seq, kind: 'link' });
+    if (eventHash(row) !== row.hash) problems.push({ seq: row.seq, kind: 'hash' });
     prev = row.hash;
-    expectedSeq++;
+    expectedSeq = row.seq + 1;
   }
-  return { problem: null, last: { seq: expectedSeq - 1, hash: prev } };
+  return { problems, next: { seq: expectedSeq, prevHash: prev } };
 }

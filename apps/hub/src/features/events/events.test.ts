@@ -27,12 +27,13 @@ type Page = { results: EventRecord[]; total: number; pages: number; next_before_
 const fetchPage = (body: Record<string, unknown> = {}, query = '') =>
   send<Page>(hub, `/audit/logs/fetch/${query}`, { team_slug: TEAM, ...body }, admin);
 const verify = (body: Record<string, unknown> = {}) =>
-  send<{ ok: boolean; checked: number; problem: { seq: number; kind: string } | null }>(
-    hub,
-    '/audit/logs/verify/',
-    { team_slug: TEAM, ...body },
-    admin,
-  );
+  send<{
+    ok: boolean;
+    checked: number;
+    problem: { seq: number; kind: string } | null;
+    problems: { seq: number; kind: string }[];
+    problem_count: number;
+  }>(hub, '/audit/logs/verify/', { team_slug: TEAM, ...body }, admin);
 const serverEvent = (o: Partial<Record<string, unknown>> = {}) => ({
   id: randomUUID(),
   actor: 'alex@northwind.example',
@@ -162,7 +163,7 @@ describe('the apps events and the log', () => {
     expect(rows).toHaveLength(28);
     // A third party's check: only the export and the documented canonical form.
     const chained = rows.map((r) => ({ ...r, team_slug: TEAM }));
-    expect(checkChain(chained, { seq: 1, prevHash: GENESIS_HASH }).problem).toBeNull();
+    expect(checkChain(chained, { seq: 1, prevHash: GENESIS_HASH }).problems).toEqual([]);
     const csv = await hub.post(
       '/audit/logs/export/',
       { team_slug: TEAM, format: 'csv', filters: { components: ['groups'] } },
@@ -200,6 +201,50 @@ describe('the hash chain', () => {
 
     await db.query('delete from event_log where team_slug = $1 and seq = 28', [TEAM]);
     expect((await verify()).body).toMatchObject({ ok: false, problem: { kind: 'gap' } });
+  });
+
+  it('reports every break, in seq order, so an early one hides none after it; a range verifies on its own', async () => {
+    const snapshot = await db.query<Record<string, unknown>>('select * from event_log where team_slug = $1 order by seq', [TEAM]);
+    // The test before left the last row removed: one gap at the end.
+    const before = (await verify()).body;
+    expect(before).toMatchObject({ problems: [{ seq: 28, kind: 'gap' }], problem_count: 1 });
+    try {
+      // A removed row, a changed one, a replaced link (which changes that row's hash too) and a removed run at the end.
+      await db.query('delete from event_log where team_slug = $1 and seq = 5', [TEAM]);
+      await db.query(`update event_log set target = 'someone-else' where team_slug = $1 and seq = 10`, [TEAM]);
+      await db.query(`update event_log set prev_hash = repeat('a', 64) where team_slug = $1 and seq = 20`, [TEAM]);
+      await db.query('delete from event_log where team_slug = $1 and seq >= 27', [TEAM]);
+      expect((await verify()).body).toMatchObject({
+        ok: false,
+        checked: 25,
+        problem: { seq: 5, kind: 'gap' },
+        problems: [
+          { seq: 5, kind: 'gap' },
+          { seq: 10, kind: 'hash' },
+          { seq: 20, kind: 'link' },
+          { seq: 20, kind: 'hash' },
+          { seq: 27, kind: 'gap' },
+        ],
+        problem_count: 5,
+      });
+      // A range checks what it holds: after the removed row, and up to the replaced link.
+      expect((await verify({ from_seq: 6, to_seq: 9 })).body).toMatchObject({ ok: true, problems: [], problem_count: 0 });
+      expect((await verify({ from_seq: 11, to_seq: 25 })).body.problems).toEqual([
+        { seq: 20, kind: 'link' },
+        { seq: 20, kind: 'hash' },
+      ]);
+    } finally {
+      // The rows as they were.
+      await db.query('delete from event_log where team_slug = $1', [TEAM]);
+      for (const row of snapshot) {
+        const cols = Object.keys(row);
+        await db.query(
+          `insert into event_log (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+          cols.map((c) => (c === 'detail' ? JSON.stringify(row[c]) : row[c])),
+        );
+      }
+    }
+    expect((await verify()).body).toEqual(before);
   });
 
   it('hashes the canonical form: key order of detail does not matter, any field does', () => {
@@ -473,8 +518,8 @@ describe('the export, formatted by the database', () => {
       checkChain(
         rows.map((r) => ({ ...r, team_slug: team })),
         { seq: 1, prevHash: GENESIS_HASH },
-      ).problem,
-    ).toBeNull();
+      ).problems,
+    ).toEqual([]);
     const filtered = await exported('ndjson', { components: ['groups'] });
     expect(filtered.n).toBe(2);
   });

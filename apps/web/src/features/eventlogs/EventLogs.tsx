@@ -21,7 +21,16 @@ import { errorMessage } from '../../lib/api-error.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { EMPTY_FILTERS, type EventRow, exportEvents, type Filters, useEventFiltersQuery, useEventLogsQuery } from './api.ts';
+import {
+  EMPTY_FILTERS,
+  type EventRow,
+  exportEvents,
+  type Filters,
+  useEventFiltersQuery,
+  useEventLogsQuery,
+  useVerifyChainMutation,
+} from './api.ts';
+import { VerifyChainButton, VerifyChainResult } from './ChainVerify.tsx';
 
 /** yyyy-mm-dd of a date input → epoch seconds at the start (or end) of that day, in the admin's time zone. */
 const dayToEpoch = (day: string, end: boolean): number | null => {
@@ -58,6 +67,7 @@ export function EventLogs() {
   };
   const list = useEventLogsQuery(page, filters, page > 1 ? cursors.current.get(page) : undefined);
   const options = useEventFiltersQuery();
+  const verify = useVerifyChainMutation();
   const rows = list.data?.results;
   if (list.data?.next_before_seq != null && !list.isPlaceholderData) cursors.current.set(page + 1, list.data.next_before_seq);
 
@@ -147,8 +157,12 @@ export function EventLogs() {
             size="sm"
             data-testid="eventlogs-search"
           />
-          <ExportMenu filters={filters} />
+          <Group gap="sm">
+            <VerifyChainButton verify={verify} />
+            <ExportMenu filters={filters} />
+          </Group>
         </Group>
+        <VerifyChainResult verify={verify} />
         <SimpleGrid cols={{ base: 2, md: 3, xl: 6 }} spacing="sm">
           {select('activities', 'eventlogs.filter.activities', options.data?.activities, 'filter-activities')}
           {select('actors', 'eventlogs.filter.actors', options.data?.actors, 'filter-actors')}

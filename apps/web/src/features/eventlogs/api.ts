@@ -93,6 +93,13 @@ function useEventsMutation<K extends keyof ApiMap>(name: K) {
   });
 }
 
+/** Re-computes the team's whole hash chain on the Hub; the answer lists every break. */
+export function useVerifyChainMutation() {
+  const team = useTeamSlug();
+  return useMutation({ mutationFn: () => call('auditLogsVerify', { team_slug: team }) });
+}
+export type ChainVerification = EndpointOutput<ApiMap['auditLogsVerify']>;
+
 export const useRetentionMutation = () => useEventsMutation('auditLogsConfigurationUpdate');
 export const useSiemSwitchMutation = () => useEventsMutation('auditLogsConfiguration');
 export const useSiemConfigureMutation = () => useEventsMutation('siemToolsConfigure');
