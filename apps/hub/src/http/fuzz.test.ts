@@ -1,8 +1,8 @@
 import { endpointsOf } from '@latchkey/contracts';
 import { fuzzProgram } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { consoleAuth, registerDevice } from '../testing/clients.ts';
-import { createHubDb, type RunningHub, startHub } from '../testing/hub-fixture.ts';
+import { consoleAuth, registerDevice, send } from '../testing/clients.ts';
+import { createHubDb, type RunningHub, startHub, TEAM } from '../testing/hub-fixture.ts';
 
 /** FUZZ_RUNS=200 for a longer hunt; the default keeps this file well under a minute. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
@@ -11,6 +11,7 @@ let hub: RunningHub;
 let close: () => Promise<void>;
 let admin: string;
 let device: string;
+let pull: string;
 beforeAll(async () => {
   const db = await createHubDb();
   hub = await startHub(db, { TRUST_PROXY: 'true' }, 1_000_000);
@@ -20,6 +21,14 @@ beforeAll(async () => {
   };
   admin = (await consoleAuth(hub)).authorization;
   device = (await registerDevice(hub, 'alex@northwind.example')).authorization ?? '';
+  // A SIEM's pull token: the events pull reads its query string only past this bearer.
+  const token = await send<{ token: string }>(
+    hub,
+    '/audit/logs/pull/token/',
+    { team_slug: TEAM, action: 'create' },
+    { authorization: admin },
+  );
+  pull = `Bearer ${token.body.token}`;
 });
 afterAll(() => close?.());
 
@@ -38,6 +47,7 @@ test('security finding 7: no body, query or type sent to any Hub call is answere
       { name: 'anonymous' },
       { name: 'super admin', authorization: () => admin, calls: (e) => e.auth === 'hubAuth' },
       { name: 'device', authorization: () => device, calls: (e) => e.auth === 'device' },
+      { name: 'pull token', authorization: () => pull, calls: (e) => e.path === '/api/v1/events/pull/' },
     ],
     numRuns: RUNS,
     seed: 20261124,
@@ -49,4 +59,5 @@ test('security finding 7: no body, query or type sent to any Hub call is answere
   expect(count('super admin 200'), JSON.stringify(report.statuses)).toBeGreaterThan(20);
   expect(count('super admin 401'), JSON.stringify(report.statuses)).toBeLessThan(count('super admin 200'));
   expect(count('device 200'), JSON.stringify(report.statuses)).toBeGreaterThan(5);
+  expect(count('pull token 200'), JSON.stringify(report.statuses)).toBeGreaterThan(5);
 }, 240_000);

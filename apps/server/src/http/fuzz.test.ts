@@ -1,6 +1,7 @@
 import { endpointsOf } from '@latchkey/contracts';
 import { fuzzProgram } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { CONSENT_CALLBACK_PATH, STAND_IN_PATH } from '../features/onboarding/consent.ts';
 import { type Harness, startHarness } from '../test/harness.ts';
 
 /** FUZZ_RUNS=200 for a longer hunt; the default keeps this file well under a minute. */
@@ -31,6 +32,11 @@ test('security finding 7: no body, query or type sent to any server call is answ
     seed: 20261124,
     // A new client address each time: the per-address sign-in limits would otherwise answer 429 to most calls.
     headers: () => ({ 'x-forwarded-for': `10.${(++sent >> 16) & 255}.${(sent >> 8) & 255}.${sent & 255}` }),
+    // The pages a cloud sends the browser back to, with whatever it put in the address.
+    queryRoutes: [
+      { path: CONSENT_CALLBACK_PATH, keys: ['state', 'error', 'admin_consent', 'tenant', 'scope', 'code'] },
+      { path: STAND_IN_PATH, keys: ['state'] },
+    ],
   });
   expect(report.failures).toEqual([]);
   // The signed-in caller got past the guard (not only 401s), or the test proves little.

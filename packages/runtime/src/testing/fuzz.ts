@@ -1,6 +1,7 @@
 import type { Endpoint } from '@latchkey/contracts';
 import fc from 'fast-check';
 import { z } from 'zod';
+import { formDocumentBodies, limitNumberBodies, limitQueries, numberFields, queryKeys } from './fuzz-limits.ts';
 
 /**
  * Bodies for every call of an OpenAPI document, for property tests that no input makes a program
@@ -380,6 +381,13 @@ export const RAW_QUERIES: readonly string[] = [
   '?__proto__[x]=1',
 ];
 
+/** A GET route outside the contracts that reads its query string (a page a browser is sent to). */
+export interface FuzzQueryRoute {
+  path: string;
+  /** The query keys it reads. */
+  keys: readonly string[];
+}
+
 export interface FuzzCaller {
   name: string;
   /** The Authorization header value, or none for an anonymous caller. */
@@ -421,6 +429,8 @@ export async function fuzzProgram(options: {
   seed: number;
   /** Headers for each request, e.g. a new X-Forwarded-For so per-address limits do not stop the hunt early. */
   headers?: () => Record<string, string>;
+  /** GET routes outside the contracts that read a query string, sent the same query strings anonymously. */
+  queryRoutes?: readonly FuzzQueryRoute[];
 }): Promise<FuzzReport> {
   const report: FuzzReport = { requests: 0, statuses: {}, failures: [] };
   const send = async (endpoint: Endpoint, caller: FuzzCaller, contentType: string, body: string, query = '') => {
@@ -489,8 +499,17 @@ export async function fuzzProgram(options: {
           for (const body of sweepBodies(endpoint, options.seed)) await send(endpoint, caller, contentType, encode(body));
           for (const raw of RAW_BODIES) await send(endpoint, caller, raw.contentType, raw.body);
           if (endpoint.method === 'GET') for (const query of RAW_QUERIES) await send(endpoint, caller, contentType, '', query);
+          // Past the guard only: an anonymous caller of a signed-in call is refused before its input is read.
+          if (endpoint.auth === 'public' || caller.authorization)
+            await sendAtLimits(endpoint, (type, body, query) => send(endpoint, caller, type, body, query));
         }),
     );
+  }
+  // Pages outside the contracts that read a query string: anyone may open them.
+  for (const route of options.queryRoutes ?? []) {
+    const endpoint = { method: 'GET', path: route.path } as Endpoint;
+    const anonymous = { name: 'anonymous' };
+    for (const query of [...RAW_QUERIES, ...limitQueries(route.keys)]) await send(endpoint, anonymous, '', '', query);
   }
   // Deep and oversized bodies: the parser and the body limit are the same for every call.
   const first = options.endpoints.find((e) => e.method === 'POST');
@@ -500,4 +519,25 @@ export async function fuzzProgram(options: {
     for (const query of RAW_QUERIES) await send(first, anyone, 'application/json', '{}', query);
   }
   return report;
+}
+
+/**
+ * One call at the limits: each number field as each literal at the limits, each query key it
+ * reads set to them, and for a form, each text field carrying each document.
+ */
+async function sendAtLimits(
+  endpoint: Endpoint,
+  send: (contentType: string, body: string, query?: string) => Promise<number>,
+): Promise<void> {
+  const schema = z.toJSONSchema(endpoint.input, { io: 'input', unrepresentable: 'any' }) as Schema;
+  const plausible = plausibleFor(schema, 1);
+  if (endpoint.encoding === 'form') {
+    for (const body of formDocumentBodies(plausible)) await send('application/x-www-form-urlencoded', body);
+  } else if (endpoint.method !== 'GET') {
+    for (const body of limitNumberBodies(plausible, numberFields(endpoint))) await send('application/json', body);
+  }
+  const keys = queryKeys(endpoint);
+  if (keys.length === 0) return;
+  const body = endpoint.method === 'GET' ? '' : JSON.stringify(plausible);
+  for (const query of limitQueries(keys)) await send('application/json', body, query);
 }

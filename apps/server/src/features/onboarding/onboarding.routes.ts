@@ -31,9 +31,12 @@ export function onboardingRoutes(
   router.handle(productDownloadEndpoint, guard, ({ input }) => onboarding.download(input.id));
 
   const html = (body: string) => ({ 'content-type': 'text/html; charset=utf-8', body });
+  /** The query's single values: a key given twice (an array) or with brackets (an object) is no answer a cloud sends, so absent. */
+  const singleValues = (query: unknown): Record<string, string> =>
+    Object.fromEntries(Object.entries(query ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   // The cloud sends the admin back here, in the popup; the page tells the console and closes.
-  app.get<{ Querystring: Record<string, string | undefined> }>(CONSENT_CALLBACK_PATH, async (request, reply) => {
-    const outcome = await onboarding.consentReturned(request.query ?? {});
+  app.get(CONSENT_CALLBACK_PATH, async (request, reply) => {
+    const outcome = await onboarding.consentReturned(singleValues(request.query));
     const page = html(consentPage(outcome));
     // The popup came from the cloud's pages: it must stay linked to the console that opened it.
     return reply.header('cross-origin-opener-policy', 'unsafe-none').header('content-type', page['content-type']).send(page.body);
@@ -42,9 +45,9 @@ export function onboardingRoutes(
     reply.header('content-type', 'text/javascript; charset=utf-8').send(consentScript()),
   );
   // The stand-in consent screen (demo and tests): never served in production.
-  app.get<{ Querystring: { state?: string } }>(STAND_IN_PATH, async (request, reply) => {
+  app.get(STAND_IN_PATH, async (request, reply) => {
     if (!options.standIn) return reply.code(404).send({ code: 'not_found', description: 'No such page.' });
-    const page = html(standInPage(request.query.state ?? ''));
+    const page = html(standInPage(singleValues(request.query).state ?? ''));
     return reply.header('cross-origin-opener-policy', 'unsafe-none').header('content-type', page['content-type']).send(page.body);
   });
 }

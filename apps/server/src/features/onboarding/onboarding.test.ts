@@ -146,6 +146,20 @@ describe('onboarding wizard state (spec §3, §4, §7)', () => {
     expect((await post('/organization/auth/verify/url/', { cloud: 'google_drive' }, 'tia')).status).toBe(409);
   });
 
+  test('a key given twice or with brackets is no answer: the page says process_failed (never a 500) and the state stays unspent', async () => {
+    const res = await post('/organization/auth/verify/url/', { cloud: 'one_drive' }, 'lia');
+    const s = new URL(res.body.url as string).searchParams.get('state') as string;
+    for (const query of [`state=${s}&state=${s}`, `state[]=${s}`, `state[a]=${s}`]) {
+      const back = await page(`/onboarding/consent/callback/?${query}&admin_consent=True`);
+      expect(back.status, query).toBe(200);
+      expect(back.text).toContain('data-code="process_failed"');
+    }
+    const denied = await page(`/onboarding/consent/callback/?state=${s}&error=access_denied&error=again`);
+    expect(denied.text).toContain('data-code="app_not_activated"');
+    const stand = await page(`/onboarding/consent/stand-in/?state=${s}&state=${s}`);
+    expect(stand.status).toBe(200);
+  });
+
   test('downloads: one location per platform, and the public downloads page', async () => {
     const windows = await post('/api/v1/onboarding/wizard/product/download/', { id: 'windows' }, 'tia');
     expect(windows.body).toEqual({ location: `${h.config.DOWNLOADS_URL}windows` });
