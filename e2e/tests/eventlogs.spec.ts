@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import {
   QRADAR_SOURCE,
+  qradarHttpReceiver,
   qradarReceiver,
   type Receiver,
   SENTINEL_APP,
@@ -23,7 +24,7 @@ import { expect, test } from '../support/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-type Vendor = 'splunk' | 'other' | 'sumo_logic' | 'sentinel_ingestion' | 'sentinel_legacy' | 'qradar';
+type Vendor = 'splunk' | 'other' | 'sumo_logic' | 'sentinel_ingestion' | 'sentinel_legacy' | 'qradar' | 'qradar_http';
 const receivers = {} as Record<Vendor, Receiver>;
 
 test.beforeAll(async () => {
@@ -35,6 +36,7 @@ test.beforeAll(async () => {
   receivers.sentinel_ingestion = await sentinelIngestionReceiver(tls, SENTINEL_INGESTION_PORT);
   receivers.sentinel_legacy = await sentinelReceiver(tls, SENTINEL_LEGACY_PORT);
   receivers.qradar = await qradarReceiver(tls);
+  receivers.qradar_http = await qradarHttpReceiver(tls);
 });
 
 /** Creates a group in the console, as an admin change whose event must reach the log and the SIEM. */
@@ -171,6 +173,12 @@ test('event logs: Splunk HEC against its receiver, an admin change seen in the l
   expect(events.every((e) => e.component === 'groups' && e.hash.length === 64)).toBe(true);
   expect(events.some((e) => e.target === group)).toBe(true);
   await expect(page.getByText(/Exported \d+ events/)).toBeVisible();
+
+  // The whole chain re-computed on the Hub: it holds.
+  await page.getByTestId('verify-button').click();
+  const verified = page.getByTestId('verify-result');
+  await expect(verified).toHaveAttribute('data-ok', 'true');
+  await expect(verified).toContainText(/The chain holds: [\d,]+ events checked/);
 });
 
 /** The other vendors, each configured in the form against its receiver, activated, then an admin change delivered. */
@@ -226,7 +234,19 @@ const OTHERS: { vendor: Vendor; tool: string; title: string; fill: (form: Locato
     tool: 'qradar',
     title: 'IBM QRadar (LEEF 2.0 over TLS syslog)',
     fill: async (form) => {
+      await form.getByTestId('siem-transport').getByText('Syslog over TLS or TCP').click();
+      await expect(form.getByText(/delivery is at least once/)).toBeVisible();
       await form.getByTestId('siem-url').fill(receivers.qradar.url);
+      await form.getByTestId('siem-log_source_identifier').fill(QRADAR_SOURCE);
+    },
+  },
+  {
+    vendor: 'qradar_http',
+    tool: 'qradar',
+    title: 'IBM QRadar (LEEF 2.0 to the HTTP Receiver over HTTPS)',
+    fill: async (form) => {
+      await expect(form.getByTestId('siem-transport').getByLabel('HTTP Receiver (HTTPS)')).toBeChecked();
+      await form.getByTestId('siem-url').fill(`${receivers.qradar_http.url}/`);
       await form.getByTestId('siem-log_source_identifier').fill(QRADAR_SOURCE);
     },
   },

@@ -30,6 +30,11 @@ export type SiemToolName = (typeof SIEM_TOOLS)[number];
 /** Microsoft Sentinel's two APIs: Logs Ingestion (Entra app, DCR) and the legacy Data Collector (workspace id, shared key). */
 export const SENTINEL_APIS = ['logs_ingestion', 'data_collector'] as const;
 export type SentinelApi = (typeof SENTINEL_APIS)[number];
+/** IBM QRadar's log source protocols: the HTTP Receiver (an https:// address) or syslog over TLS or TCP (tls:// or tcp://). */
+export const QRADAR_TRANSPORTS = ['http_receiver', 'syslog'] as const;
+export type QradarTransport = (typeof QRADAR_TRANSPORTS)[number];
+/** A QRadar log source identifier travels as the syslog HOSTNAME (RFC 5424): printable ASCII, no spaces. */
+export const QRADAR_LOG_SOURCE = /^[\x21-\x7e]{1,200}$/;
 /** A data collection rule's immutable id as Azure shows it: `dcr-` and 32 hex digits. */
 export const SENTINEL_DCR_ID = /^dcr-[0-9a-f]{32}$/;
 /** A DCR stream: `Custom-<table>` for a custom table, `Microsoft-<table>` for a built-in one. */

@@ -9,6 +9,8 @@ import {
   EVENT_OUTCOMES,
   EXPORT_FORMATS,
   eventTimeInBounds,
+  QRADAR_LOG_SOURCE,
+  QRADAR_TRANSPORTS,
   SENTINEL_APIS,
   SENTINEL_DCR_ID,
   SENTINEL_STREAM,
@@ -274,6 +276,23 @@ const SentinelForm = z
     need('stream_name', SENTINEL_STREAM.test(v.stream_name), 'siem.form.stream_invalid');
   });
 
+/**
+ * IBM QRadar by its HTTP Receiver (https://, so "https required" holds) or by syslog over TLS or
+ * TCP (tls:// or tcp:// with a port); syslog has no acknowledgement (at least once).
+ */
+const QradarForm = z
+  .object({
+    siem_tool: z.literal('qradar'),
+    transport: z.enum(QRADAR_TRANSPORTS).default('syslog'),
+    url: z.string().trim().max(500),
+    log_source_identifier: Required(200).regex(QRADAR_LOG_SOURCE, 'siem.form.log_source_invalid'),
+    allow_unverified_certificate: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    const url = v.transport === 'http_receiver' ? HttpsUrl : SyslogUrl;
+    if (!url.safeParse(v.url).success) ctx.addIssue({ code: 'custom', path: ['url'], message: 'invalid url' });
+  });
+
 export const SiemForm = z.discriminatedUnion('siem_tool', [
   z.object({
     siem_tool: z.literal('splunk'),
@@ -291,12 +310,7 @@ export const SiemForm = z.discriminatedUnion('siem_tool', [
   }),
   z.object({ siem_tool: z.literal('sumo_logic'), url: HttpsUrl }),
   SentinelForm,
-  z.object({
-    siem_tool: z.literal('qradar'),
-    url: SyslogUrl,
-    log_source_identifier: Required(200),
-    allow_unverified_certificate: z.boolean().default(false),
-  }),
+  QradarForm,
 ]);
 export type SiemForm = z.input<typeof SiemForm>;
 

@@ -9,13 +9,27 @@ import { join } from 'node:path';
  * What every SIEM stand-in shares: a receiver's record of what it took and refused, the HTTPS
  * server the HTTP vendors' stand-ins run on, and the test certificate.
  */
+/**
+ * The faults a stand-in can play (one at a time): the address refusing connections (`outage`),
+ * 429 with Retry-After, 503, an answer slower than the sender waits (`slow`, the events taken), a
+ * connection reset while the body arrives (`reset`, nothing taken), the connection dropped after
+ * the events were taken and before any answer (`drop`), and a certificate the Hub does not trust
+ * (`tls`). What a stand-in takes during `slow` or `drop` is never confirmed to the sender.
+ */
+export type Fault = 'outage' | 'too_many_requests' | 'unavailable' | 'slow' | 'reset' | 'drop' | 'tls';
+
 export interface Receiver {
   url: string;
   port: number;
   /** Every event id the stand-in took, duplicates included, in order. */
   received: string[];
+  /** The ids the sender was told were taken (an answer it got, a connection closed cleanly): never twice for one id. */
+  confirmed: string[];
   rejected: string[];
   down: boolean;
+  fault: Fault | null;
+  /** Plays `fault` from now on (null: healthy again); an outage closes the port, `tls` swaps the certificate. */
+  setFault(fault: Fault | null): Promise<void>;
   /** Requests (HTTP) or connections (syslog) taken so far. */
   requests: number;
   /** Milliseconds to wait before answering the n-th request (1-based), after taking its events: a slow destination. */
@@ -65,28 +79,119 @@ export const readBody = (req: IncomingMessage) =>
     req.on('end', () => resolve(Buffer.concat(chunks)));
   });
 
-export type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+export type Answer = {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** The ids this answer tells the sender were taken; by default, those the request added when it answered 2xx. */
+  confirms?: string[];
+};
 export type Handler = (req: IncomingMessage, body: Buffer, r: Receiver) => Answer;
+/** How the vendor says "too many requests" and "unavailable" (its status, body and Retry-After). */
+export interface VendorAnswers {
+  unavailable: Answer;
+  tooManyRequests: Answer;
+}
 
-/** The answer while `down`: each vendor's stand-in says "unavailable" in its own words. */
-const DOWN: Answer = { status: 503, body: { text: 'Server is busy', code: 9 } };
+/** How long `slow` holds an answer: past any timeout a test gives the Hub. */
+export const SLOW_MS = 3_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function listen(tlsOptions: Tls | null, handle: Handler, port = 0, down: Answer = DOWN): Promise<Receiver> {
-  const r: Receiver = { url: '', port: 0, received: [], rejected: [], down: false, requests: 0 };
-  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = await readBody(req);
-    const n = ++r.requests;
-    const out = r.down ? down : handle(req, body, r);
-    const wait = r.delay?.(n) ?? 0;
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (out.status >= 400 && !r.down) r.rejected.push(`${out.status} ${JSON.stringify(out.body)}`);
+/** A certificate the Hub does not trust (made once): what `tls` swaps in. */
+let untrusted: Tls | undefined;
+const untrustedCert = () => {
+  untrusted ??= selfSignedCert();
+  return untrusted;
+};
+
+/**
+ * The connection-level faults every stand-in shares: `outage` closes the listening port (and every
+ * open connection), `tls` serves a certificate the Hub does not trust (open connections are cut so
+ * none is reused). Answers `setFault` for the receiver.
+ */
+export function faultControl(
+  server: import('node:net').Server,
+  r: Pick<Receiver, 'fault' | 'port'>,
+  tls: Tls | null,
+): (fault: Fault | null) => Promise<void> {
+  const sockets = new Set<import('node:net').Socket>();
+  server.on('connection', (socket: import('node:net').Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const cutAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return async (fault) => {
+    const was = r.fault;
+    r.fault = fault;
+    if (was === 'outage' && fault !== 'outage') await new Promise<void>((resolve) => server.listen(r.port, '127.0.0.1', resolve));
+    if (was === 'tls' && fault !== 'tls' && tls) (server as import('node:tls').Server).setSecureContext(tls);
+    if (fault === 'tls' && tls) {
+      (server as import('node:tls').Server).setSecureContext(untrustedCert());
+      cutAll();
+    }
+    if (fault === 'outage' && was !== 'outage') {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      cutAll();
+      await closed;
+    }
+  };
+}
+
+export async function listen(
+  tlsOptions: Tls | null,
+  handle: Handler,
+  port = 0,
+  vendor: VendorAnswers = {
+    unavailable: { status: 503, body: { error: 'Service Unavailable' } },
+    tooManyRequests: { status: 429, body: { error: 'Too Many Requests' } },
+  },
+): Promise<Receiver> {
+  const r: Receiver = {
+    url: '',
+    port: 0,
+    received: [],
+    confirmed: [],
+    rejected: [],
+    down: false,
+    fault: null,
+    setFault: async () => undefined,
+    requests: 0,
+  };
+  const write = (res: ServerResponse, out: Answer) => {
     const empty = out.status === 204 || out.body === null;
     res.writeHead(out.status, { ...(empty ? {} : { 'content-type': 'application/json' }), ...out.headers });
     res.end(empty ? undefined : JSON.stringify(out.body));
   };
+  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
+    const fault = r.fault ?? (r.down ? 'unavailable' : null);
+    if (fault === 'reset') {
+      // The connection is cut while the body arrives: nothing of it is taken.
+      req.once('data', () => req.socket.destroy());
+      req.once('end', () => req.socket.destroy());
+      return;
+    }
+    const body = await readBody(req);
+    const n = ++r.requests;
+    if (fault === 'unavailable') return write(res, vendor.unavailable);
+    if (fault === 'too_many_requests')
+      return write(res, { ...vendor.tooManyRequests, headers: { 'retry-after': '1', ...vendor.tooManyRequests.headers } });
+    const before = r.received.length;
+    const out = handle(req, body, r);
+    const confirms = out.confirms ?? (out.status >= 200 && out.status < 300 ? r.received.slice(before) : []);
+    if (fault === 'drop') return req.socket.destroy();
+    const wait = fault === 'slow' ? SLOW_MS : (r.delay?.(n) ?? 0);
+    if (wait > 0) await sleep(wait);
+    if (out.status >= 400) r.rejected.push(`${out.status} ${JSON.stringify(out.body)}`);
+    // An answer the sender stopped waiting for confirms nothing.
+    if (fault !== 'slow' && !req.socket.destroyed) r.confirmed.push(...confirms);
+    write(res, out);
+  };
   const server = tlsOptions
     ? createHttpsServer(tlsOptions, (q, s) => void onRequest(q, s))
     : createHttpServer((q, s) => void onRequest(q, s));
+  r.setFault = faultControl(server, r, tlsOptions);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   server.unref();
   r.port = (server.address() as { port: number }).port;

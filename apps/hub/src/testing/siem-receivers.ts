@@ -1,8 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer as createTlsServer } from 'node:tls';
 import { gunzipSync } from 'node:zlib';
-import { lines, listen, type Receiver } from './siem-listen.ts';
+import { qradarSyslogReceiver } from './qradar-receivers.ts';
+import { lines, listen, type Receiver, type Tls } from './siem-listen.ts';
 
+export { QRADAR_SOURCE, qradarHttpReceiver, qradarSyslogReceiver } from './qradar-receivers.ts';
 /**
  * Local stand-ins for the SIEM vendors' ingestion endpoints, each checking what the vendor's own
  * service checks (authentication, framing, headers, signatures) and refusing anything else with the
@@ -15,7 +16,6 @@ export { SPLUNK_TOKEN, splunkReceiver } from './splunk-hec-receiver.ts';
 export const WEBHOOK_TOKEN = 'whsec_0123456789abcdef0123456789abcdef';
 export const SENTINEL_WORKSPACE = 'b3c4d5e6-7f80-4912-a3b4-c5d6e7f80912';
 export const SENTINEL_KEY = Buffer.from('sentinel-shared-key-for-tests-0123456789').toString('base64');
-export const QRADAR_SOURCE = 'latchkey-hub-test';
 /** Sentinel Logs Ingestion: the Entra app, the data collection rule and its stream the receiver knows. */
 export const SENTINEL_APP = {
   tenant_id: '72f988bf-86f1-41af-91ab-2d7cd011db47',
@@ -83,41 +83,8 @@ export function sentinelReceiver(tlsOptions: { key: string; cert: string }, port
   );
 }
 
-/** RFC 5424 with a LEEF 2.0 message, octet-counted (RFC 6587), on TLS: what QRadar's TLS syslog listener takes. */
-export const RFC5424 = /^<(\d{1,3})>1 (\S+) (\S+) (\S+) (\S+) (\S+) (-|\[.*?\]) (.*)$/s;
-export async function qradarReceiver(tlsOptions: { key: string; cert: string }, port = 0): Promise<Receiver> {
-  const r: Receiver = { url: '', port: 0, received: [], rejected: [], down: false, requests: 0 };
-  const server = createTlsServer(tlsOptions, (socket) => {
-    if (r.down) return socket.destroy();
-    let buf = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      buf = Buffer.concat([buf, chunk]);
-      for (;;) {
-        const space = buf.indexOf(0x20);
-        if (space < 0) break;
-        const len = Number(buf.subarray(0, space).toString());
-        if (!Number.isInteger(len) || len <= 0) {
-          r.rejected.push('bad frame');
-          return socket.destroy();
-        }
-        if (buf.length < space + 1 + len) break;
-        const msg = buf.subarray(space + 1, space + 1 + len).toString('utf8');
-        buf = buf.subarray(space + 1 + len);
-        const m = RFC5424.exec(msg);
-        const leef = m?.[8] ?? '';
-        const id = /(?:^|\^)eventId=([0-9a-f-]{36})(?:\^|$)/.exec(leef)?.[1];
-        if (!m || m[3] !== QRADAR_SOURCE || !leef.startsWith('LEEF:2.0|Latchkey|Hub|1.0|') || !leef.includes('|^|') || !id)
-          r.rejected.push(msg);
-        else r.received.push(id);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  server.unref();
-  r.port = (server.address() as { port: number }).port;
-  r.url = `tls://127.0.0.1:${r.port}`;
-  return r;
-}
+/** QRadar's TLS Syslog listener (qradar-receivers.ts has its TCP Syslog and HTTP Receiver too). */
+export const qradarReceiver = (tls: Tls, port = 0) => qradarSyslogReceiver(tls, port);
 
 /**
  * Sentinel's Logs Ingestion API and the Entra ID token endpoint in one server, each checking what

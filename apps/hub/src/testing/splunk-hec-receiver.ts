@@ -96,7 +96,7 @@ function authProblem(req: IncomingMessage, o: HecOptions): Answer | null {
 export async function splunkReceiver(tls: Tls, o: HecOptions = {}, port = 0): Promise<HecReceiver> {
   const maxContentLength = o.maxContentLength ?? 1_000_000;
   /** Per channel: the next ackId, and ids accepted but not yet reported indexed (with the polls they saw). */
-  const acks = new Map<string, { next: number; pending: Map<number, number> }>();
+  const acks = new Map<string, { next: number; pending: Map<number, { polls: number; ids: string[] }> }>();
   const extra = {
     busy: false,
     indexing: true,
@@ -139,19 +139,24 @@ export async function splunkReceiver(tls: Tls, o: HecOptions = {}, port = 0): Pr
         out.ackPolls++;
         const state = acks.get(channel.toLowerCase());
         const answer: Record<string, boolean> = {};
+        const confirms: string[] = [];
         for (const id of ids as number[]) {
-          const polls = state?.pending.get(id);
-          if (polls === undefined) {
+          const pending = state?.pending.get(id);
+          if (pending === undefined) {
             answer[String(id)] = false;
             continue;
           }
           // Indexed by the second poll: the sender must poll, not assume; once reported true, forgotten.
-          const indexed = out.indexing && polls + 1 >= 2;
-          if (indexed) state?.pending.delete(id);
-          else state?.pending.set(id, polls + 1);
+          pending.polls++;
+          const indexed = out.indexing && pending.polls >= 2;
+          if (indexed) {
+            state?.pending.delete(id);
+            confirms.push(...pending.ids);
+          }
           answer[String(id)] = indexed;
         }
-        return { status: 200, body: { acks: answer } };
+        // With acknowledgement, what Splunk confirms is what it reports indexed.
+        return { status: 200, body: { acks: answer }, confirms };
       }
 
       if (!body.length) return hec(400, 'No data', 5);
@@ -179,14 +184,15 @@ export async function splunkReceiver(tls: Tls, o: HecOptions = {}, port = 0): Pr
       out.events.push(...(objects as Record<string, unknown>[]));
       if (!o.ack) return hec(200, 'Success', 0);
       const key = channel.toLowerCase();
-      const state = acks.get(key) ?? { next: 0, pending: new Map<number, number>() };
+      const state = acks.get(key) ?? { next: 0, pending: new Map<number, { polls: number; ids: string[] }>() };
       acks.set(key, state);
       const ackId = state.next++;
-      state.pending.set(ackId, 0);
-      return hec(200, 'Success', 0, { ackId });
+      state.pending.set(ackId, { polls: 0, ids });
+      return { ...hec(200, 'Success', 0, { ackId }), confirms: [] };
     },
     port,
-    hec(503, 'Server is busy', 9),
+    // Splunk's own busy answer; a 429 comes from what stands in front of HEC (a load balancer).
+    { unavailable: hec(503, 'Server is busy', 9), tooManyRequests: { status: 429, body: { text: 'Too Many Requests' } } },
   );
   const out = Object.assign(r, extra);
   return out;

@@ -2,9 +2,9 @@ import { createHash, createHmac } from 'node:crypto';
 import { hostname } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import type { EventRecord, SiemToolName } from '@latchkey/contracts';
-import { outboundConnect } from '@latchkey/runtime';
 import { sentinelLogsIngestion } from './sentinel-ingestion.ts';
-import { DeliveryError, post, type SenderContext, type SiemConfig, str } from './siem-http.ts';
+import { post, type SenderContext, type SiemConfig, str } from './siem-http.ts';
+import { qradar } from './siem-qradar.ts';
 import { hecBodies, splunkHec } from './siem-splunk.ts';
 
 /**
@@ -100,65 +100,6 @@ async function sentinelDataCollector(events: SiemEvent[], c: SiemConfig, ctx: Se
     },
     body,
   });
-}
-
-/** LEEF 2.0 values: tab-free, the delimiter (^) and line breaks escaped. */
-const leefValue = (v: unknown) =>
-  String(typeof v === 'object' && v !== null ? JSON.stringify(v) : (v ?? ''))
-    .replace(/[\r\n\t]/g, ' ')
-    .replace(/\^/g, '\\^');
-
-/** One LEEF 2.0 record in an RFC 5424 syslog message. */
-export function leefLine(e: SiemEvent, logSource: string): string {
-  const attrs: [string, unknown][] = [
-    ['devTime', e.occurred_at],
-    ['devTimeFormat', "yyyy-MM-dd'T'HH:mm:ss.SSSX"],
-    ['usrName', e.actor],
-    ['accountType', e.actor_type],
-    ['cat', e.component],
-    ['src', e.ip],
-    ['resource', e.target],
-    ['outcome', e.outcome],
-    ['deviceId', e.device],
-    ['eventId', e.id],
-    ['seq', e.seq],
-    ['team', e.team_slug],
-    ['detail', e.detail],
-    ['hash', e.hash],
-    ['prevHash', e.prev_hash],
-  ];
-  const leef = `LEEF:2.0|Latchkey|Hub|1.0|${leefValue(e.activity)}|^|${attrs.map(([k, v]) => `${k}=${leefValue(v)}`).join('^')}`;
-  // PRI 110 = facility 13 (log audit) * 8 + severity 6 (informational).
-  return `<110>1 ${e.recorded_at} ${logSource.replace(/\s/g, '_') || '-'} latchkey - ${e.activity.replace(/\s/g, '_')} - ${leef}`;
-}
-
-/** IBM QRadar: LEEF 2.0 over syslog on TCP or TLS with octet counting (RFC 6587). */
-async function qradar(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
-  const url = new URL(str(c, 'url'));
-  let socket: import('node:net').Socket;
-  try {
-    socket = await outboundConnect(
-      {
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: Number(url.port),
-        tls: url.protocol === 'tls:',
-        insecureTls: c.allow_unverified_certificate === true,
-        ...(ctx.ca ? { ca: ctx.ca } : {}),
-      },
-      ctx.policy,
-    );
-  } catch (error) {
-    throw new DeliveryError(error instanceof Error ? error.message : 'Could not connect.', true);
-  }
-  const frames = events.map((e) => {
-    const msg = Buffer.from(leefLine(e, str(c, 'log_source_identifier')));
-    return Buffer.concat([Buffer.from(`${msg.length} `), msg]);
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', () => reject(new DeliveryError('The syslog connection broke.', false)));
-    socket.end(Buffer.concat(frames), () => resolve());
-  });
-  socket.destroy();
 }
 
 export const SENDERS: Record<SiemToolName, (events: SiemEvent[], c: SiemConfig, ctx: SenderContext) => Promise<void>> = {

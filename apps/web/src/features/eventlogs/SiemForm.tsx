@@ -1,4 +1,7 @@
 import {
+  QRADAR_LOG_SOURCE,
+  QRADAR_TRANSPORTS,
+  type QradarTransport,
   SENTINEL_DCR_ID,
   SENTINEL_STREAM,
   type SentinelApi,
@@ -17,6 +20,7 @@ import { useSiemConfigureMutation } from './api.ts';
 
 type Values = {
   api: SentinelApi;
+  transport: QradarTransport;
   url: string;
   port: string;
   path: string;
@@ -39,7 +43,7 @@ export const FIELDS: Record<SiemToolName, readonly (keyof Values)[]> = {
   other: ['url', 'token', 'allow_unverified_certificate'],
   sumo_logic: ['url'],
   azure_sentinel: ['api', 'workspace_id', 'key'],
-  qradar: ['url', 'log_source_identifier', 'allow_unverified_certificate'],
+  qradar: ['transport', 'url', 'log_source_identifier', 'allow_unverified_certificate'],
 };
 /** Sentinel's fields depend on the API the admin chose: Logs Ingestion (Entra app, DCR) or the legacy Data Collector. */
 const SENTINEL_FIELDS: Record<SentinelApi, readonly (keyof Values)[]> = {
@@ -50,24 +54,25 @@ export const fieldsFor = (tool: SiemToolName, api: SentinelApi): readonly (keyof
   tool === 'azure_sentinel' ? SENTINEL_FIELDS[api] : FIELDS[tool];
 const SECRETS: readonly (keyof Values)[] = ['token', 'key', 'client_secret'];
 /** Format checks beyond "required" (spec §5 for the URL and port; Azure's own formats for the rule and stream). */
-function fieldProblem(tool: SiemToolName, f: keyof Values, value: string): string | null {
-  if (f === 'url') return urlProblem(tool, value);
+function fieldProblem(tool: SiemToolName, f: keyof Values, value: string, transport: QradarTransport): string | null {
+  if (f === 'url') return urlProblem(tool, value, transport);
   if (f === 'dce_endpoint') return urlProblem(tool, value);
   if (f === 'port') return portProblem(value);
   if (!value.trim()) return 'this field is required';
   if (f === 'dcr_immutable_id') return SENTINEL_DCR_ID.test(value.trim()) ? null : 'siem.form.dcr_invalid';
   if (f === 'stream_name') return SENTINEL_STREAM.test(value.trim()) ? null : 'siem.form.stream_invalid';
+  if (f === 'log_source_identifier') return QRADAR_LOG_SOURCE.test(value.trim()) ? null : 'siem.form.log_source_invalid';
   return null;
 }
-const OPTIONAL: readonly (keyof Values)[] = ['api', 'path', 'allow_unverified_certificate'];
+const OPTIONAL: readonly (keyof Values)[] = ['api', 'transport', 'path', 'allow_unverified_certificate'];
 
 /** Spec §5: a URL must parse, with https (QRadar's syslog: tcp:// or tls:// with a port). */
-export function urlProblem(tool: SiemToolName, value: string): string | null {
+export function urlProblem(tool: SiemToolName, value: string, transport: QradarTransport = 'http_receiver'): string | null {
   const v = value.trim();
   if (!v) return 'this field is required';
   if (!URL.canParse(v)) return 'invalid url';
   const u = new URL(v);
-  if (tool === 'qradar') return ['tls:', 'tcp:'].includes(u.protocol) && u.port ? null : 'invalid url';
+  if (tool === 'qradar' && transport === 'syslog') return ['tls:', 'tcp:'].includes(u.protocol) && u.port ? null : 'invalid url';
   return u.protocol === 'https:' ? null : 'invalid url';
 }
 
@@ -90,6 +95,8 @@ export function SiemFormModal({
   const editing = existing?.siem_tool === tool ? existing : null;
   const initial: Values = {
     api: 'logs_ingestion',
+    // A QRadar destination saved before the choice existed used syslog; a new one starts on the HTTP Receiver (https).
+    transport: editing?.siem_tool === 'qradar' ? 'syslog' : 'http_receiver',
     url: '',
     port: '',
     path: '',
@@ -116,7 +123,7 @@ export function SiemFormModal({
       const errors: Partial<Record<keyof Values, string | null>> = {};
       for (const f of fieldsFor(tool, v.api)) {
         if (OPTIONAL.includes(f)) continue;
-        const problem = secretKept(f, v) ? null : fieldProblem(tool, f, String(v[f]));
+        const problem = secretKept(f, v) ? null : fieldProblem(tool, f, String(v[f]), v.transport);
         errors[f] = problem && secretAgain(f, v) ? 'siem.form.secret_again' : problem;
       }
       return errors;
@@ -131,7 +138,7 @@ export function SiemFormModal({
   const secretAgain = (f: keyof Values, v = form.values) => stored(f) && moved(v);
   const fields = fieldsFor(tool, form.values.api);
   const valid = fields.every(
-    (f) => OPTIONAL.includes(f) || secretKept(f) || fieldProblem(tool, f, String(form.values[f])) === null,
+    (f) => OPTIONAL.includes(f) || secretKept(f) || fieldProblem(tool, f, String(form.values[f]), form.values.transport) === null,
   );
   const changed = !editing || fields.some((f) => form.values[f] !== initial[f]);
   const err = (f: keyof Values) => {
@@ -204,7 +211,28 @@ export function SiemFormModal({
           {text('dce_endpoint', { placeholder: 'https://my-dce.eastus-1.ingest.monitor.azure.com' })}
           {text('dcr_immutable_id', { placeholder: 'dcr-00000000000000000000000000000000' })}
           {text('stream_name', { placeholder: 'Custom-LatchkeyEvents_CL' })}
-          {text('url', { placeholder: tool === 'qradar' ? 'tls://qradar.example.com:6514' : 'https://' })}
+          {fields.includes('transport') && (
+            <Radio.Group
+              label={t('siem.field.transport')}
+              description={t(`siem.transport.${form.values.transport}_hint`)}
+              {...form.getInputProps('transport')}
+              data-testid="siem-transport"
+            >
+              <Stack gap={6} mt={6}>
+                {QRADAR_TRANSPORTS.map((transport) => (
+                  <Radio key={transport} value={transport} label={t(`siem.transport.${transport}`)} />
+                ))}
+              </Stack>
+            </Radio.Group>
+          )}
+          {text('url', {
+            placeholder:
+              tool !== 'qradar'
+                ? 'https://'
+                : form.values.transport === 'syslog'
+                  ? 'tls://qradar.example.com:6514'
+                  : 'https://qradar.example.com:12469',
+          })}
           {text('port', { maxLength: 5, placeholder: '8088' })}
           {text('path', { required: false, placeholder: '/services/collector/event' })}
           {text('workspace_id')}
