@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { databaseInputError } from './database-errors.ts';
 import { AppError } from './errors.ts';
 import { assertSafeText } from './input-text.ts';
+import { createPreRoutingErrors, type PreRoutingErrors } from './pre-routing-errors.ts';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-id.ts';
 
 export interface HttpOptions {
@@ -27,6 +28,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every method + URL this app serves (filled as routes are registered). */
     servedRoutes: readonly ServedRoute[];
+    /** Who answers, per path prefix, the requests Fastify refuses before routing. */
+    preRoutingErrors: PreRoutingErrors;
   }
 }
 
@@ -80,6 +83,7 @@ export function redactUrl(url: string): string {
 }
 
 export function createHttpApp(options: HttpOptions): FastifyInstance {
+  const preRouting = createPreRoutingErrors();
   const app = Fastify({
     logger: {
       level: options.logLevel,
@@ -102,7 +106,9 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
     // A number of hops as the function Fastify's types take: the socket and the N-1 proxies behind the outermost are trusted.
     trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     bodyLimit: 1024 * 1024,
+    frameworkErrors: preRouting.frameworkErrors,
   });
+  app.decorate('preRoutingErrors', { register: preRouting.register } satisfies PreRoutingErrors);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });

@@ -133,10 +133,16 @@ export const peopleRepository = {
     return rows.map((r) => r.email);
   },
 
+  /**
+   * Suspends (remembering the status it ends) or restores (to the status the suspension ended, so a
+   * member who never joined stays invited; `to` when not known).
+   */
   async setStatus(q: Queryable, teamId: string, emails: string[], from: MemberStatus, to: MemberStatus): Promise<string[]> {
     const rows = await q.query<{ email: string }>(
-      `update members set status = $4 where team_id = $1 and deboarded_at is null and email = any($2::text[])
-       and status = $3 returning email`,
+      `update members set
+         status = case when $4 = 'suspended' then $4 else coalesce(status_before_suspension, $4) end,
+         status_before_suspension = case when $4 = 'suspended' then status end
+       where team_id = $1 and deboarded_at is null and email = any($2::text[]) and status = $3 returning email`,
       [teamId, emails, from, to],
     );
     return rows.map((r) => r.email);

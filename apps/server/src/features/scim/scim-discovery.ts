@@ -37,8 +37,12 @@ const attr = (name: string, type: string, extra: Record<string, unknown> = {}) =
 const multi = (name: string, subs: ReturnType<typeof attr>[]) =>
   attr(name, 'complex', { multiValued: true, subAttributes: subs });
 
+/** RFC 7643 §7: every schema resource names the Schema schema. */
+const SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Schema';
+
 export const SCHEMAS = [
   {
+    schemas: [SCHEMA],
     id: CORE_USER,
     name: 'User',
     description: 'A member of the team.',
@@ -64,14 +68,22 @@ export const SCHEMAS = [
         ...['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'].map((n) => attr(n, 'string')),
         attr('primary', 'boolean'),
       ]),
-      multi('groups', [
-        attr('value', 'string', { mutability: 'readOnly' }),
-        attr('display', 'string', { mutability: 'readOnly' }),
-      ]),
+      // RFC 7643 §4.1.2: the groups the member is in, set by the server.
+      attr('groups', 'complex', {
+        multiValued: true,
+        mutability: 'readOnly',
+        subAttributes: [
+          attr('value', 'string', { mutability: 'readOnly' }),
+          attr('$ref', 'reference', { mutability: 'readOnly', referenceTypes: ['Group'] }),
+          attr('display', 'string', { mutability: 'readOnly' }),
+          attr('type', 'string', { mutability: 'readOnly', canonicalValues: ['direct', 'indirect'] }),
+        ],
+      }),
     ],
     meta: { resourceType: 'Schema' },
   },
   {
+    schemas: [SCHEMA],
     id: ENTERPRISE_USER,
     name: 'EnterpriseUser',
     description: 'Enterprise User',
@@ -88,6 +100,7 @@ export const SCHEMAS = [
     meta: { resourceType: 'Schema' },
   },
   {
+    schemas: [SCHEMA],
     id: CORE_GROUP,
     name: 'Group',
     description: 'A group of members.',

@@ -17,6 +17,12 @@ export interface Column {
    * compares it directly, so an index on it serves.
    */
   indexed?: string;
+  /**
+   * A sub-attribute of a multi-valued attribute (`emails.value`): `sql` is then a query of the
+   * values the resource may show, as `x` (text; null for a value that is not a string). A
+   * comparison on it only narrows: it holds when some value compares or one cannot be told.
+   */
+  values?: boolean;
 }
 export type Columns = Record<string, Column>;
 
@@ -64,12 +70,15 @@ export function filterToSql(f: Filter, columns: Columns, params: unknown[]): Sql
         params.length = before;
         return TRUE;
       }
-      case '[]':
-        return TRUE;
+      case '[]': {
+        const { schema, path } = splitUrn(f.attrPath);
+        return schema ? TRUE : { sql: narrowElements(f.valFilter, `${path.toLowerCase()}.`, columns, bind), exact: false };
+      }
       default: {
         const { schema, path } = splitUrn(f.attrPath);
         const column = schema ? undefined : columns[path.toLowerCase()];
         if (!column) return TRUE;
+        if (column.values) return f.op === 'pr' ? TRUE : { sql: someValue(column, f.op, f.compValue, bind), exact: false };
         if (f.op === 'ne') {
           const eq = compare(column, 'eq', f.compValue, bind);
           return { sql: `(not coalesce(${eq}, false))`, exact: true };
@@ -80,6 +89,35 @@ export function filterToSql(f: Filter, columns: Columns, params: unknown[]): Sql
     }
   };
   return walk(f);
+}
+
+/**
+ * A value filter's condition on one element (`emails[type eq "work" and value eq "x"]`) as a
+ * superset in SQL: each comparison on a sub-attribute kept as {@link Column.values} narrows; and/or
+ * of narrowings narrow; anything else (negations, sub-attributes without values) is `true`.
+ */
+function narrowElements(f: Filter, prefix: string, columns: Columns, bind: (v: unknown) => string): string {
+  switch (f.op) {
+    case 'and':
+    case 'or':
+      return `(${f.filters.map((g) => narrowElements(g, prefix, columns, bind)).join(` ${f.op} `)})`;
+    case 'not':
+    case '[]':
+    case 'ne':
+    case 'pr':
+      return TRUE.sql;
+    default: {
+      const column = columns[`${prefix}${f.attrPath.toLowerCase()}`];
+      return column?.values ? someValue(column, f.op, f.compValue, bind) : TRUE.sql;
+    }
+  }
+}
+
+/** Some value of a multi-valued sub-attribute compares (or is not text, so SQL cannot tell). */
+function someValue(c: Column, op: string, value: unknown, bind: (v: unknown) => string): string {
+  if (typeof value !== 'string' || !(op in SQL_OPS || ['co', 'sw', 'ew'].includes(op))) return TRUE.sql;
+  const cond = compare({ sql: 'v.x', type: 'string', caseExact: c.caseExact }, op, value, bind);
+  return `exists (select 1 from (${c.sql}) v where v.x is null or ${cond})`;
 }
 
 /** One comparison as `compare` in scim-filter.ts does it; NULL where the evaluator says false (the attribute is absent). */

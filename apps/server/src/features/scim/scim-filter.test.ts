@@ -9,8 +9,10 @@ import { InvalidFilter, matches, parseFilter } from './scim-filter.ts';
  *   attrExp   = (attrPath SP "pr") / (attrPath SP compareOp SP compValue)
  *   logExp    = FILTER SP ("and" / "or") SP FILTER        ("and" binds tighter than "or")
  * Case rules of RFC 7643: id and externalId are caseExact, every other string attribute is not.
+ * gt/ge/lt/le on a boolean attribute (active, any primary) SHALL fail with invalidFilter (§3.4.2.2).
  * It shares no code with the implementation (scim2-parse-filter + our evaluator).
  */
+class RefRefused extends Error {}
 type Ref =
   | { k: 'and' | 'or'; l: Ref; r: Ref }
   | { k: 'not'; f: Ref }
@@ -30,6 +32,7 @@ function refParse(text: string): Ref {
   const expect_ = (t: string) => {
     if (next() !== t) throw new Error(`expected ${t}`);
   };
+  let inside = '';
   const or = (): Ref => {
     let l = and();
     while (peek() === 'or') {
@@ -64,13 +67,19 @@ function refParse(text: string): Ref {
     if (!/^[A-Za-z][\w.]*$/.test(path)) throw new Error('path');
     if (tokens[i] === '[') {
       i++;
+      inside = `${path}.`;
       const f = or();
+      inside = '';
       expect_(']');
       return { k: 'vp', path, f };
     }
     const op = next().toLowerCase();
     if (op === 'pr') return { k: 'pr', path };
     if (!['eq', 'ne', 'co', 'sw', 'ew', 'gt', 'ge', 'lt', 'le'].includes(op)) throw new Error('op');
+    const full = `${inside}${path}`.toLowerCase();
+    if (['gt', 'ge', 'lt', 'le'].includes(op) && (full === 'active' || full === 'primary' || full.endsWith('.primary'))) {
+      throw new RefRefused(`${op} on a boolean`);
+    }
     const raw = next();
     const v = raw.startsWith('"')
       ? (JSON.parse(raw) as string)
@@ -189,7 +198,7 @@ const compare = (path: fc.Arbitrary<string>) =>
     fc.tuple(path, op, value).map(([a, o, v]) => `${a} ${o} ${v}`),
     path.map((a) => `${a} pr`),
   );
-const { filter } = fc.letrec((tie) => ({
+const { filter, inner } = fc.letrec((tie) => ({
   filter: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     compare(attr),
@@ -210,8 +219,15 @@ describe('SCIM filter evaluation', () => {
   test('property: the implementation agrees with the RFC reference on generated filters and resources (0 mismatches)', () => {
     fc.assert(
       fc.property(filter, fc.array(resource, { minLength: 1, maxLength: 4 }), (text, resources) => {
+        let ref: Ref;
+        try {
+          ref = refParse(text);
+        } catch (error) {
+          if (!(error instanceof RefRefused)) throw error;
+          expect(() => parseFilter(text), text).toThrow(InvalidFilter);
+          return;
+        }
         const ours = parseFilter(text);
-        const ref = refParse(text);
         for (const r of resources) expect(matches(ours, r), `${text} on ${JSON.stringify(r)}`).toBe(refEval(ref, r));
       }),
       { numRuns: 3000 },
@@ -239,6 +255,61 @@ describe('SCIM filter evaluation', () => {
     ['emails[type eq "home"]', false],
   ])('%s → %s', (text, expected) => {
     expect(matches(parseFilter(text), r)).toBe(expected);
+  });
+
+  test('Entra ID\'s emails[type eq "work"].value eq "…" is the value filter it means: one element holds both', () => {
+    const user = {
+      emails: [
+        { value: 'home@x.example', type: 'home' },
+        { value: 'Work@X.example', type: 'work' },
+      ],
+    };
+    expect(matches(parseFilter('emails[type eq "work"].value eq "work@x.example"'), user)).toBe(true);
+    // The library's reading (an `and` of two separate conditions) would match this one too.
+    expect(matches(parseFilter('emails[type eq "work"].value eq "home@x.example"'), user)).toBe(false);
+    expect(
+      matches(parseFilter('emails[type eq "home" or type eq "work"].value ew "@x.example" and not (userName pr)'), user),
+    ).toBe(true);
+    expect(matches(parseFilter('emails[type eq "work"].value pr'), user)).toBe(true);
+  });
+
+  test('property: a[F].s op v is a[(F) and s op v] on generated filters and resources', () => {
+    fc.assert(
+      fc.property(inner, subAttr, op, value, fc.array(resource, { minLength: 1, maxLength: 4 }), (f, sub, o, v, resources) => {
+        let expected: ReturnType<typeof parseFilter>;
+        try {
+          expected = parseFilter(`emails[(${f}) and ${sub} ${o} ${v}]`);
+        } catch (error) {
+          expect(error).toBeInstanceOf(InvalidFilter);
+          expect(() => parseFilter(`emails[${f}].${sub} ${o} ${v}`)).toThrow(InvalidFilter);
+          return;
+        }
+        const ours = parseFilter(`emails[${f}].${sub} ${o} ${v}`);
+        for (const r of resources) expect(matches(ours, r)).toBe(matches(expected, r));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test.each([
+    'emails[type eq "work"].value',
+    'emails[type eq "work"].value eq',
+    'emails[type eq "work"].value zz "x"',
+    'emails[type eq "work"].value.x eq "a"',
+    'emails[type eq "work"]].value eq "a"',
+    // JSON escapes are decoded after the query string's NUL check: refused once decoded.
+    'userName eq "\\u0000"',
+    'externalId eq "a\\u0000"',
+    'emails[value eq "\\ud800"]',
+    // RFC 7644 §3.4.2.2: gt, ge, lt, le on a boolean attribute.
+    'active gt true',
+    'active le "x"',
+    'emails.primary ge false',
+    'emails[primary lt true]',
+    'emails[type eq "work" and primary gt false]',
+    'urn:ietf:params:scim:schemas:core:2.0:User:active lt true',
+  ])('refused as RFC 7644 says: %j', (text) => {
+    expect(() => parseFilter(text)).toThrow(InvalidFilter);
   });
 
   test.each([

@@ -1,6 +1,7 @@
+import { isSafeText } from '@latchkey/runtime';
 import type { Filter } from 'scim2-parse-filter';
 import { parseFilter as parseTokens, type Token, Tokens } from 'scim2-parse-filter/lib/src/parser.js';
-import { isCaseExact, isDateTime, splitUrn } from './scim-schema.ts';
+import { isBoolean, isCaseExact, isDateTime, splitUrn } from './scim-schema.ts';
 
 /** A filter the client got wrong: SCIM's 400 invalidFilter. */
 export class InvalidFilter extends Error {}
@@ -8,7 +9,8 @@ export class InvalidFilter extends Error {}
 /**
  * Our tokenizer for scim2-parse-filter's grammar: the library's (0.2.10) refuses a negative number
  * followed by a space or ")" (`not (a eq -1)`), undoes JSON escapes in strings, and turns
- * `emails[...].value eq x` (not in RFC 7644's filter grammar) into an unrelated `and`.
+ * `emails[...].value eq x` (not in RFC 7644's filter grammar) into an unrelated `and`; that form,
+ * which Entra ID sends, is read as the value filter it means ({@link subAttributeToValueFilter}).
  */
 const TOKEN =
   /^(?:(\s+)|("(?:[^"\\]|\\.)*")|(\]\.|[[()\]])|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?=[\s)\]]|$)|([A-Za-z$][-\w.:$]*))/;
@@ -19,14 +21,57 @@ export function tokenize(text: string): Token[] {
     const m = TOKEN.exec(rest);
     if (!m || m[0].length === 0) throw new InvalidFilter(`Unexpected text in the filter: ${rest.slice(0, 40)}`);
     if (m[2]) out.push({ type: 'Quoted', literal: m[2] });
-    else if (m[3] === '].') throw new InvalidFilter('A sub-attribute after a value filter is not allowed in a filter.');
     else if (m[3]) out.push({ type: 'Bracket', literal: m[3] });
     else if (m[4]) out.push({ type: 'Number', literal: m[4] });
     else if (m[5]) out.push({ type: 'Word', literal: m[5] });
     rest = rest.slice(m[0].length);
   }
   out.push({ type: 'EOT', literal: '' });
-  return out;
+  return subAttributeToValueFilter(out);
+}
+
+const COMPARE_OPS = new Set(['eq', 'ne', 'co', 'sw', 'ew', 'gt', 'ge', 'lt', 'le']);
+const SUB_ATTRIBUTE = /^[A-Za-z$][\w$-]*$/;
+
+/**
+ * `emails[type eq "work"].value eq "x"` (Entra ID's documented lookup; RFC 7644 allows a
+ * sub-attribute after a value filter only in PATCH paths) as `emails[(type eq "work") and value eq "x"]`:
+ * one element must hold both, which is what the query asks.
+ */
+function subAttributeToValueFilter(tokens: Token[]): Token[] {
+  let at = tokens.findIndex((t) => t.type === 'Bracket' && t.literal === '].');
+  while (at >= 0) {
+    let open = at - 1;
+    while (open >= 0 && !(tokens[open]?.type === 'Bracket' && tokens[open]?.literal === '[')) {
+      if (tokens[open]?.type === 'Bracket' && tokens[open]?.literal.startsWith(']')) open = -1;
+      else open--;
+    }
+    const sub = tokens[at + 1];
+    const op = tokens[at + 2];
+    if (open < 0 || sub?.type !== 'Word' || !SUB_ATTRIBUTE.test(sub.literal) || op?.type !== 'Word') {
+      throw new InvalidFilter('A value filter may be followed only by a sub-attribute and a comparison.');
+    }
+    const opName = op.literal.toLowerCase();
+    let end = at + 3;
+    if (COMPARE_OPS.has(opName)) {
+      const value = tokens[end];
+      if (!value || value.type === 'Bracket' || value.type === 'EOT') throw new InvalidFilter(`"${op.literal}" needs a value.`);
+      end++;
+    } else if (opName !== 'pr') throw new InvalidFilter(`Unknown operator "${op.literal}".`);
+    const bracket = (literal: string): Token => ({ type: 'Bracket', literal });
+    tokens = [
+      ...tokens.slice(0, open + 1),
+      bracket('('),
+      ...tokens.slice(open + 1, at),
+      bracket(')'),
+      { type: 'Word', literal: 'and' },
+      ...tokens.slice(at + 1, end),
+      bracket(']'),
+      ...tokens.slice(end),
+    ];
+    at = tokens.findIndex((t) => t.type === 'Bracket' && t.literal === '].');
+  }
+  return tokens;
 }
 
 function parse(text: string): Filter {
@@ -50,33 +95,47 @@ export function parseFilter(text: string): Filter {
     if (error instanceof InvalidFilter) throw error;
     throw new InvalidFilter(`Invalid filter: ${(error as Error).message}`);
   }
-  validate(ast, 0);
+  validate(ast, 0, '');
   return ast;
 }
 
 const OPS = new Set(['eq', 'ne', 'co', 'sw', 'ew', 'gt', 'lt', 'ge', 'le', 'pr', 'and', 'or', 'not', '[]']);
 const ATTR_PATH = /^(urn:[A-Za-z0-9:.\-_]+:)?[A-Za-z$][\w$-]*(\.[A-Za-z$][\w$-]*)?$/;
 
-function validate(f: Filter, depth: number): void {
+const ORDERING = new Set(['gt', 'ge', 'lt', 'le']);
+
+/** `prefix`: the multi-valued attribute a value filter's paths are inside (`emails.`). */
+function validate(f: Filter, depth: number, prefix: string): void {
   if (depth > 50) throw new InvalidFilter('The filter is nested too deeply.');
   if (!f || typeof f !== 'object' || !OPS.has(f.op)) throw new InvalidFilter('Invalid filter.');
   switch (f.op) {
     case 'and':
     case 'or':
       if (!Array.isArray(f.filters) || f.filters.length < 2) throw new InvalidFilter(`"${f.op}" needs two operands.`);
-      for (const g of f.filters) validate(g, depth + 1);
+      for (const g of f.filters) validate(g, depth + 1, prefix);
       return;
     case 'not':
-      validate(f.filter, depth + 1);
+      validate(f.filter, depth + 1, prefix);
       return;
     case '[]':
       if (!ATTR_PATH.test(f.attrPath)) throw new InvalidFilter(`Invalid attribute path "${f.attrPath}".`);
-      validate(f.valFilter, depth + 1);
+      validate(f.valFilter, depth + 1, `${splitUrn(f.attrPath).path}.`);
       return;
-    default:
+    default: {
       if (typeof f.attrPath !== 'string' || !ATTR_PATH.test(f.attrPath)) {
         throw new InvalidFilter(`Invalid attribute path "${String(f.attrPath)}".`);
       }
+      // JSON escapes (\u0000) are decoded after the query string's own check: text the database
+      // cannot hold is refused here, or it would reach the SQL.
+      const value = (f as { compValue?: unknown }).compValue;
+      if (typeof value === 'string' && !isSafeText(value)) {
+        throw new InvalidFilter('A filter value must not contain NUL characters or broken Unicode.');
+      }
+      // RFC 7644 §3.4.2.2: gt, ge, lt and le on a boolean attribute SHALL fail with invalidFilter.
+      if (ORDERING.has(f.op) && isBoolean(`${prefix}${splitUrn(f.attrPath).path}`)) {
+        throw new InvalidFilter(`"${f.op}" cannot compare the boolean attribute "${f.attrPath}".`);
+      }
+    }
   }
 }
 

@@ -132,8 +132,9 @@ function dedupe(values: unknown[]): unknown[] {
  * or schema-qualified keys, removal of members by value list (Entra's `$ref: null` items) or by a
  * value filter (Okta).
  */
-export function applyPatch(resource: Obj, body: unknown, multiValued: readonly string[]): Obj {
+export function applyPatch(resource: Obj, body: unknown, multiValued: readonly string[], readOnly: readonly string[] = []): Obj {
   const multi = new Set(multiValued.map((m) => m.toLowerCase()));
+  const fixed = new Set(readOnly.map((m) => m.toLowerCase()));
   if (!isObj(body)) throw new ScimError(400, 'The body must be a PatchOp object.', 'invalidSyntax');
   const ops = getProp(body, 'Operations');
   if (!Array.isArray(ops) || ops.length === 0) throw new ScimError(400, 'Operations must be a non-empty array.', 'invalidSyntax');
@@ -164,20 +165,30 @@ export function applyPatch(resource: Obj, body: unknown, multiValued: readonly s
           for (const [ek, ev] of Object.entries(v)) merge(ext, ek, ev, op, multi);
           continue;
         }
-        applyAtPath(result, parsePath(k), op, v, multi);
+        applyAtPath(result, parsePath(k), op, v, multi, fixed);
       }
       continue;
     }
     const parsed = parsePath(path);
     if (op !== 'remove' && value === undefined) throw new ScimError(400, `${op} needs a value.`, 'invalidValue');
-    applyAtPath(result, parsed, op, value, multi);
+    applyAtPath(result, parsed, op, value, multi, fixed);
   }
   return normalizeBooleans(result);
 }
 
-function applyAtPath(resource: Obj, p: ParsedPath, op: 'add' | 'replace' | 'remove', value: unknown, multi: Set<string>) {
+function applyAtPath(
+  resource: Obj,
+  p: ParsedPath,
+  op: 'add' | 'replace' | 'remove',
+  value: unknown,
+  multi: Set<string>,
+  readOnly: Set<string>,
+) {
   if (!p.schema && IMMUTABLE.has(p.attribute.toLowerCase())) {
     throw new ScimError(400, `"${p.attribute}" cannot be changed.`, 'mutability');
+  }
+  if (!p.schema && readOnly.has(p.attribute.toLowerCase())) {
+    throw new ScimError(400, `"${p.attribute}" is read-only: the server sets it.`, 'mutability');
   }
   if (p.attribute === '') {
     // The whole extension.
@@ -204,7 +215,9 @@ function applyAtPath(resource: Obj, p: ParsedPath, op: 'add' | 'replace' | 'remo
       return;
     }
     if (hits.length === 0) {
-      // Entra's add/replace of emails[type eq "work"].value on a user without one: create it.
+      // RFC 7644 §3.5.2.3: a replace whose value filter matches nothing SHALL fail with noTarget.
+      if (op === 'replace') throw new ScimError(400, `"${p.attribute}" has no value the path's filter matches.`, 'noTarget');
+      // An add of emails[type eq "work"].value on a user without one (Entra): the value is created.
       const f = p.filter;
       if (f.op === 'eq' && !f.attrPath.includes('.')) {
         const el: Obj = { [f.attrPath]: f.compValue };
@@ -225,10 +238,11 @@ function applyAtPath(resource: Obj, p: ParsedPath, op: 'add' | 'replace' | 'remo
   if (p.sub) {
     if (Array.isArray(current)) {
       // emails.value on every element
-      if (op === 'remove')
-        for (const el of current)
-          if (isObj(el)) delete el[keyOf(el, p.sub)];
-          else for (const el of current) if (isObj(el)) el[keyOf(el, p.sub)] = coerced;
+      for (const el of current) {
+        if (!isObj(el)) continue;
+        if (op === 'remove') delete el[keyOf(el, p.sub)];
+        else el[keyOf(el, p.sub)] = coerced;
+      }
       return;
     }
     if (op === 'remove') {

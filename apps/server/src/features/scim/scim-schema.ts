@@ -22,9 +22,15 @@ export const isCaseExact = (path: string): boolean => CASE_EXACT.has(path.toLowe
 const DATE_TIME = new Set(['meta.created', 'meta.lastmodified']);
 export const isDateTime = (path: string): boolean => DATE_TIME.has(path.toLowerCase());
 
-/** Boolean attributes, which Entra may send as the strings "True" and "False". */
-const BOOLEANS = new Set(['active', 'emails.primary', 'phonenumbers.primary', 'addresses.primary', 'primary']);
-export const isBoolean = (path: string): boolean => BOOLEANS.has(path.toLowerCase());
+/**
+ * Boolean attributes, which Entra may send as the strings "True" and "False": `active`, and the
+ * `primary` of every multi-valued attribute (RFC 7643 §2.4), alone inside a value filter.
+ */
+const BOOLEANS = new Set(['active', 'primary']);
+export const isBoolean = (path: string): boolean => {
+  const lower = path.toLowerCase();
+  return BOOLEANS.has(lower) || lower.endsWith('.primary');
+};
 
 /**
  * Splits a possibly schema-qualified attribute path into the schema (an extension's URN, or null

@@ -4,6 +4,8 @@ import type { Columns } from './scim-filter-sql.ts';
 export interface ScimMemberRow {
   id: string;
   email: string;
+  /** The userName as the identity provider sent it; null: never named by SCIM (its userName is the email). */
+  scim_user_name: string | null;
   name: string;
   status: 'invited' | 'active' | 'suspended';
   scim_external_id: string | null;
@@ -11,6 +13,8 @@ export interface ScimMemberRow {
   scim_version: number;
   onboarded_at: Date;
   updated_at: Date;
+  /** The groups the member is in, by name (RFC 7643 §4.1.2 `groups`). */
+  groups: { id: string; name: string }[];
 }
 
 export interface ScimGroupRow {
@@ -23,14 +27,37 @@ export interface ScimGroupRow {
   updated_at: Date;
 }
 
-const MEMBER = `id, email, name, status, scim_external_id, scim_attributes, scim_version, onboarded_at, updated_at`;
+/** What a SCIM write sets on a member. */
+export interface ScimMemberWrite {
+  email: string;
+  userName: string;
+  name: string;
+  externalId: string | null;
+  attributes: Record<string, unknown>;
+}
+
+const MEMBER = `id, email, scim_user_name, name, status, scim_external_id, scim_attributes, scim_version, onboarded_at, updated_at,
+  (select coalesce(json_agg(json_build_object('id', g.id, 'name', g.name) order by lower(g.name), g.id), '[]'::json)
+     from group_members gm join groups g on g.id = gm.group_id where gm.member_id = members.id) as groups`;
 const GROUP = `id, name, scim_external_id, scim_version, scim_managed, created_at, updated_at`;
 const CURRENT = 'team_id = $1 and deboarded_at is null';
 
 /** The User attributes kept in columns (lower-cased paths), for filters and sorting in SQL. */
 export const USER_COLUMNS: Columns = {
   id: { sql: 'id::text', type: 'string', caseExact: true },
-  username: { sql: 'email', type: 'string', caseExact: false, storedLower: true },
+  username: { sql: 'coalesce(scim_user_name, email)', type: 'string', caseExact: false },
+  // Every value `emails` may show: those sent, and the member's email (shown when none were).
+  'emails.value': {
+    sql: `select email as x union all
+      select case jsonb_typeof(kv.value) when 'string' then kv.value #>> '{}' end from jsonb_each(scim_attributes) a
+      cross join lateral jsonb_array_elements(case jsonb_typeof(a.value) when 'array' then a.value
+        when 'object' then jsonb_build_array(a.value) else '[]'::jsonb end) e
+      cross join lateral jsonb_each(case jsonb_typeof(e) when 'object' then e else '{}'::jsonb end) kv
+      where lower(a.key) = 'emails' and lower(kv.key) = 'value'`,
+    type: 'string',
+    caseExact: false,
+    values: true,
+  },
   externalid: { sql: "nullif(scim_external_id, '')", type: 'string', caseExact: true, indexed: 'scim_external_id' },
   active: { sql: "(status <> 'suspended')", type: 'boolean', caseExact: true },
   'meta.created': { sql: 'onboarded_at', type: 'dateTime', caseExact: false },
@@ -95,6 +122,15 @@ export const scimRepository = {
     return row;
   },
 
+  /** Whether a current member other than `exceptId` has this userName, compared without case. */
+  async userNameTaken(q: Queryable, teamId: string, userName: string, exceptId?: string): Promise<boolean> {
+    const rows = await q.query(
+      `select 1 from members where ${CURRENT} and lower(coalesce(scim_user_name, email)) = lower($2) and id::text <> $3 limit 1`,
+      [teamId, userName, exceptId ?? ''],
+    );
+    return rows.length > 0;
+  },
+
   /** Current members where `where` holds ($1 is the team), in `orderBy` order, a page of them when `limit` is set. */
   membersPage(q: Queryable, where: string, params: unknown[], orderBy: string, offset: number, limit: number) {
     return page<ScimMemberRow>(q, `${MEMBER} from members where ${CURRENT}`, where, params, orderBy, offset, limit);
@@ -112,48 +148,52 @@ export const scimRepository = {
   async insertMember(
     q: Queryable,
     teamId: string,
-    m: { email: string; name: string; externalId: string | null; attributes: Record<string, unknown> },
+    m: ScimMemberWrite,
   ): Promise<(ScimMemberRow & { licence_total: number }) | undefined> {
     const [row] = await q.query<ScimMemberRow & { licence_total: number }>(
-      `insert into members (team_id, email, status, licensed, usage, invited_at, onboarded_at, name, scim_external_id, scim_attributes)
-       values ($1, $2, 'invited', true, 'unresponsive', now(), now(), $3, $4, $5)
+      `insert into members (team_id, email, status, licensed, usage, invited_at, onboarded_at, name, scim_external_id, scim_attributes, scim_user_name)
+       values ($1, $2, 'invited', true, 'unresponsive', now(), now(), $3, $4, $5, $6)
        on conflict (team_id, email) do update set deboarded_at = null, status = 'invited', licensed = true,
          usage = 'unresponsive', invited_at = now(), onboarded_at = now(), last_active_at = null,
          name = excluded.name, scim_external_id = excluded.scim_external_id, scim_attributes = excluded.scim_attributes,
+         scim_user_name = excluded.scim_user_name, status_before_suspension = null,
          scim_version = members.scim_version + 1, updated_at = now()
        where members.deboarded_at is not null
        returning ${MEMBER}, (select total_licences from teams where id = $1) as licence_total`,
-      [teamId, m.email, m.name, m.externalId, JSON.stringify(m.attributes)],
+      [teamId, m.email, m.name, m.externalId, JSON.stringify(m.attributes), m.userName],
     );
     return row;
   },
 
-  async updateMember(
-    q: Queryable,
-    teamId: string,
-    id: string,
-    m: { email: string; name: string; externalId: string | null; attributes: Record<string, unknown> },
-  ): Promise<ScimMemberRow | undefined> {
+  async updateMember(q: Queryable, teamId: string, id: string, m: ScimMemberWrite): Promise<ScimMemberRow | undefined> {
     const [row] = await q.query<ScimMemberRow>(
-      `update members set email = $3, name = $4, scim_external_id = $5, scim_attributes = $6,
+      `update members set email = $3, name = $4, scim_external_id = $5, scim_attributes = $6, scim_user_name = $7,
          scim_version = scim_version + 1, updated_at = now() where ${CURRENT} and id = $2 returning ${MEMBER}`,
-      [teamId, id, m.email, m.name, m.externalId, JSON.stringify(m.attributes)],
+      [teamId, id, m.email, m.name, m.externalId, JSON.stringify(m.attributes), m.userName],
     );
     return row;
   },
 
-  /** The member with its new status, or undefined when its status was none of `from`. */
-  async setMemberStatus(
-    q: Queryable,
-    teamId: string,
-    id: string,
-    from: string[],
-    to: string,
-  ): Promise<ScimMemberRow | undefined> {
+  /** Suspends an invited or active member, remembering which it was; undefined when it was neither. */
+  async suspendMember(q: Queryable, teamId: string, id: string): Promise<ScimMemberRow | undefined> {
     const [row] = await q.query<ScimMemberRow>(
-      `update members set status = $4, scim_version = scim_version + 1, updated_at = now()
-       where ${CURRENT} and id = $2 and status = any($3::text[]) returning ${MEMBER}`,
-      [teamId, id, from, to],
+      `update members set status = 'suspended', status_before_suspension = status, scim_version = scim_version + 1, updated_at = now()
+       where ${CURRENT} and id = $2 and status in ('invited', 'active') returning ${MEMBER}`,
+      [teamId, id],
+    );
+    return row;
+  },
+
+  /**
+   * Restores a suspended member to the status it had (invited stays invited; active when not known,
+   * as for members suspended before it was kept); undefined when it was not suspended.
+   */
+  async restoreMember(q: Queryable, teamId: string, id: string): Promise<ScimMemberRow | undefined> {
+    const [row] = await q.query<ScimMemberRow>(
+      `update members set status = coalesce(status_before_suspension, 'active'), status_before_suspension = null,
+         scim_version = scim_version + 1, updated_at = now()
+       where ${CURRENT} and id = $2 and status = 'suspended' returning ${MEMBER}`,
+      [teamId, id],
     );
     return row;
   },

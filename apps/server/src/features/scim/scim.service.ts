@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Email } from '@latchkey/contracts';
 import type { Db, Queryable } from '@latchkey/runtime';
 import type { Filter } from 'scim2-parse-filter';
@@ -11,6 +12,7 @@ import {
   scimRepository as repo,
   type ScimGroupRow,
   type ScimMemberRow,
+  type ScimMemberWrite,
   USER_COLUMNS,
 } from './scim.repository.ts';
 import type { ConnectorRow } from './scim-connectors.repository.ts';
@@ -36,23 +38,45 @@ export interface ListQuery {
 /** Attributes a member's SCIM resource keeps in columns, never in `scim_attributes`. */
 const USER_OWN = new Set(['schemas', 'id', 'meta', 'username', 'active', 'externalid', 'password', 'groups']);
 const MAX_ATTRIBUTES_BYTES = 32 * 1024;
+const MAX_USER_NAME = 512;
+/** Multi-valued attributes of a User, for PATCH (RFC 7643 §4.1.2). */
+const USER_MULTI_VALUED = ['emails', 'phoneNumbers', 'addresses', 'roles', 'entitlements', 'ims', 'photos', 'x509Certificates'];
+/** Attributes of a User only the server writes (RFC 7643 §4.1.2: `groups` is readOnly). */
+const USER_READ_ONLY = ['groups'];
 
 export const etag = (version: number) => `W/"${version}"`;
 
-function checkIfMatch(ifMatch: string | undefined, version: number) {
+/**
+ * A member's ETag: its version, and which groups it is in, since `groups` is part of the User
+ * (a group's membership changes without writing its members).
+ */
+const userEtag = (r: ScimMemberRow) =>
+  r.groups.length === 0
+    ? etag(r.scim_version)
+    : `W/"${r.scim_version}.${createHash('sha256')
+        .update(JSON.stringify(r.groups.map((g) => [g.id, g.name])))
+        .digest('hex')
+        .slice(0, 12)}"`;
+
+function checkIfMatch(ifMatch: string | undefined, current: string) {
   if (!ifMatch) return;
   const tags = ifMatch.split(',').map((t) => t.trim());
-  if (tags.includes('*') || tags.includes(etag(version))) return;
+  if (tags.includes('*') || tags.includes(current)) return;
   throw new ScimError(412, 'The resource changed since that version (If-Match).');
 }
 
-/** Positive integer parameters, clamped as RFC 7644 §3.4.2.4 says. */
+/**
+ * Integer parameters, clamped as RFC 7644 §3.4.2.4 says (startIndex below 1 is 1, a negative count
+ * is 0). A startIndex past every result is valid and answers an empty page; one past what a
+ * JavaScript number holds exactly is past every result too, so it is held there (the database's
+ * OFFSET takes it).
+ */
 function paging(q: ListQuery) {
   const start = q.startIndex === undefined ? 1 : Number.parseInt(q.startIndex, 10);
   const count = q.count === undefined ? 100 : Number.parseInt(q.count, 10);
   if (Number.isNaN(start) || Number.isNaN(count))
     throw new ScimError(400, 'startIndex and count must be integers.', 'invalidValue');
-  return { start: Math.max(1, start), count: Math.min(MAX_RESULTS, Math.max(0, count)) };
+  return { start: Math.min(Number.MAX_SAFE_INTEGER, Math.max(1, start)), count: Math.min(MAX_RESULTS, Math.max(0, count)) };
 }
 
 const attrList = (v: string | undefined) =>
@@ -174,13 +198,40 @@ function checkSchemas(body: unknown): Obj {
   return body;
 }
 
-/** What a user resource says about the member: email, display name, active, externalId, other attributes. */
-function userFields(body: Obj) {
+/**
+ * The address a member is invited at: the primary email, else the one of type work, else userName
+ * when it is an address (Okta's usual userName), else any other email; 400 when there is none.
+ */
+function memberEmail(body: Obj, userName: string): string {
+  const emails = getProp(body, 'emails');
+  const list = (Array.isArray(emails) ? emails : [emails]).filter(isObj);
+  const addressOf = (e: Obj) => getProp(e, 'value');
+  const typeOf = (e: Obj) => String(getProp(e, 'type') ?? '').toLowerCase();
+  const candidates = [
+    ...list.filter((e) => getProp(e, 'primary') === true).map(addressOf),
+    ...list.filter((e) => typeOf(e) === 'work').map(addressOf),
+    userName,
+    ...list.map(addressOf),
+  ];
+  for (const candidate of candidates) {
+    const email = typeof candidate === 'string' ? Email.safeParse(candidate) : undefined;
+    if (email?.success) return email.data;
+  }
+  throw new ScimError(
+    400,
+    'The user has no email address to invite: send one in "emails" (primary, or of type "work"), or a "userName" that is one.',
+    'invalidValue',
+  );
+}
+
+/** What a user resource says about the member: userName, email, display name, active, externalId, other attributes. */
+function userFields(body: Obj): ScimMemberWrite & { active: boolean } {
   normalizeBooleans(body);
   const userName = str(body, 'userName');
-  if (!userName) throw new ScimError(400, '"userName" is required.', 'invalidValue');
-  const email = Email.safeParse(userName);
-  if (!email.success) throw new ScimError(400, '"userName" must be an email address.', 'invalidValue');
+  if (!userName?.trim()) throw new ScimError(400, '"userName" is required.', 'invalidValue');
+  if (userName.length > MAX_USER_NAME)
+    throw new ScimError(400, `"userName" is too long (at most ${MAX_USER_NAME} characters).`, 'invalidValue');
+  const email = memberEmail(body, userName);
   const active = getProp(body, 'active');
   if (active !== undefined && active !== null && typeof active !== 'boolean') {
     throw new ScimError(400, '"active" must be a boolean.', 'invalidValue');
@@ -199,7 +250,7 @@ function userFields(body: Obj) {
     (typeof formatted === 'string' && formatted) ||
     [given, family].filter((s) => typeof s === 'string' && s).join(' ')
   ).slice(0, 200);
-  return { email: email.data, active: active !== false, externalId, attributes, name };
+  return { userName, email, active: active !== false, externalId, attributes, name };
 }
 
 /** SCIM Users and Groups over the team's members and groups, as the console's own actions do. */
@@ -210,16 +261,26 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       schemas: getProp(attrs, ENTERPRISE_USER) ? [CORE_USER, ENTERPRISE_USER] : [CORE_USER],
       id: r.id,
       ...(r.scim_external_id ? { externalId: r.scim_external_id } : {}),
-      userName: r.email,
+      userName: r.scim_user_name ?? r.email,
       ...(r.name && !getProp(attrs, 'displayName') ? { displayName: r.name } : {}),
       ...attrs,
       active: r.status !== 'suspended',
+      ...(r.groups.length > 0
+        ? {
+            groups: r.groups.map((g) => ({
+              value: g.id,
+              $ref: `${baseUrl()}/Groups/${g.id}`,
+              display: g.name,
+              type: 'direct',
+            })),
+          }
+        : {}),
       meta: {
         resourceType: 'User',
         created: new Date(r.onboarded_at).toISOString(),
         lastModified: new Date(r.updated_at).toISOString(),
         location: `${baseUrl()}/Users/${r.id}`,
-        version: etag(r.scim_version),
+        version: userEtag(r),
       },
     };
     if (!getProp(resource, 'emails')) resource.emails = [{ value: r.email, type: 'work', primary: true }];
@@ -273,8 +334,9 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
     (await repo.groupMembers(q, [groupId])).map((m) => ({ id: m.id, email: m.email }));
 
   /**
-   * Suspends or restores as the console does; admins are never suspended by SCIM. The member as it
-   * is then when its status moved (undefined: read it again), null when it did not.
+   * Suspends or restores as the console does (a restore returns the member to the status the
+   * suspension ended: one who never joined stays invited); admins are never suspended by SCIM. The
+   * member as it is then when its status moved (undefined: read it again), null when it did not.
    */
   const applyActive = async (
     tx: Queryable,
@@ -286,12 +348,12 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       if (await repo.isAdmin(tx, c.team_id, row.email)) {
         throw new ScimError(403, 'An administrator of this team cannot be deactivated through SCIM.');
       }
-      const moved = await repo.setMemberStatus(tx, c.team_id, row.id, ['active', 'invited'], 'suspended');
+      const moved = await repo.suspendMember(tx, c.team_id, row.id);
       await event(tx, c, 'member_suspended', [row.email]);
       return moved;
     }
     if (active && row.status === 'suspended') {
-      const moved = await repo.setMemberStatus(tx, c.team_id, row.id, ['suspended'], 'active');
+      const moved = await repo.restoreMember(tx, c.team_id, row.id);
       await event(tx, c, 'member_restored', [row.email]);
       return moved;
     }
@@ -301,11 +363,15 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
   /** The member as written (undefined: read it again). */
   const writeUser = async (tx: Queryable, c: ConnectorRow, row: ScimMemberRow, body: Obj): Promise<ScimMemberRow | undefined> => {
     const f = userFields(body);
+    const userName = row.scim_user_name ?? row.email;
+    if (f.userName.toLowerCase() !== userName.toLowerCase() && (await repo.userNameTaken(tx, c.team_id, f.userName, row.id))) {
+      throw new ScimError(409, `The userName "${f.userName}" is taken.`, 'uniqueness');
+    }
     if (f.email !== row.email) {
       if (await repo.memberByEmail(tx, c.team_id, f.email))
         throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
       if (await repo.isAdmin(tx, c.team_id, row.email)) {
-        throw new ScimError(403, "An administrator's userName cannot be changed through SCIM.");
+        throw new ScimError(403, "An administrator's email address cannot be changed through SCIM.");
       }
     }
     const updated = await repo.updateMember(tx, c.team_id, row.id, f);
@@ -407,6 +473,9 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       const body = checkSchemas(raw);
       const f = userFields(body);
       const created = await db.transaction(async (tx) => {
+        if (await repo.userNameTaken(tx, c.team_id, f.userName)) {
+          throw new ScimError(409, `The userName "${f.userName}" is taken.`, 'uniqueness');
+        }
         // One statement for the member and its attributes; then the licence count, which counts it.
         const inserted = await repo.insertMember(tx, c.team_id, f);
         if (!inserted) throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
@@ -441,7 +510,7 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       const body = checkSchemas(raw);
       const written = await db.transaction(async (tx) => {
         const row = await mustUser(tx, c, id, true);
-        checkIfMatch(ifMatch, row.scim_version);
+        checkIfMatch(ifMatch, userEtag(row));
         return writeUser(tx, c, row, body);
       });
       return userResource(written ?? (await mustUser(db, c, id)));
@@ -450,17 +519,12 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
     async patchUser(c: ConnectorRow, id: string, raw: unknown, ifMatch: string | undefined) {
       const written = await db.transaction(async (tx) => {
         const row = await mustUser(tx, c, id, true);
-        checkIfMatch(ifMatch, row.scim_version);
-        const patched = applyPatch(userResource(row), raw, [
-          'emails',
-          'phoneNumbers',
-          'addresses',
-          'roles',
-          'entitlements',
-          'ims',
-          'photos',
-          'x509Certificates',
-        ]);
+        checkIfMatch(ifMatch, userEtag(row));
+        const current = userResource(row);
+        const patched = applyPatch(current, raw, USER_MULTI_VALUED, USER_READ_ONLY);
+        // `emails` shown for a member whose identity provider sent none (its email) are not kept
+        // unless the patch changed them: the email then still follows userName.
+        if (!getProp(row.scim_attributes, 'emails') && isDeepStrictEqual(patched.emails, current.emails)) delete patched.emails;
         return writeUser(tx, c, row, patched);
       });
       return userResource(written ?? (await mustUser(db, c, id)));
@@ -469,7 +533,7 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
     async deleteUser(c: ConnectorRow, id: string, ifMatch: string | undefined) {
       await db.transaction(async (tx) => {
         const row = await mustUser(tx, c, id, true);
-        checkIfMatch(ifMatch, row.scim_version);
+        checkIfMatch(ifMatch, userEtag(row));
         if (await repo.isAdmin(tx, c.team_id, row.email)) {
           throw new ScimError(403, 'An administrator of this team cannot be removed through SCIM.');
         }
@@ -550,7 +614,7 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       const body = checkSchemas(raw);
       await db.transaction(async (tx) => {
         const g = await mustGroup(tx, c, id, true);
-        checkIfMatch(ifMatch, g.scim_version);
+        checkIfMatch(ifMatch, etag(g.scim_version));
         await writeGroup(tx, c, g, body);
       });
       const g = await mustGroup(db, c, id);
@@ -561,7 +625,7 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
       const delta = memberDelta(raw);
       await db.transaction(async (tx) => {
         const g = await mustGroup(tx, c, id, true);
-        checkIfMatch(ifMatch, g.scim_version);
+        checkIfMatch(ifMatch, etag(g.scim_version));
         if (delta) {
           await patchMembers(tx, c, g, delta);
           return;
@@ -577,7 +641,7 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
     async deleteGroup(c: ConnectorRow, id: string, ifMatch: string | undefined) {
       await db.transaction(async (tx) => {
         const g = await mustGroup(tx, c, id, true);
-        checkIfMatch(ifMatch, g.scim_version);
+        checkIfMatch(ifMatch, etag(g.scim_version));
         await repo.deleteGroup(tx, c.team_id, id);
         await event(tx, c, 'groups_removed', [g.name]);
       });

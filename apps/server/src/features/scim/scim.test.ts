@@ -128,12 +128,14 @@ describe('SCIM Users', () => {
     expect(created.headers.get('content-type')).toContain('application/scim+json');
     expect(created.headers.get('etag')).toBe(created.body.meta.version);
     const id = created.body.id as string;
-    expect(created.body).toMatchObject({ userName: 'grace.hopper@northwind.example', active: true, externalId: 'gh-1' });
-    const [member] = await h.db.query<{ status: string; licensed: boolean; name: string }>(
-      'select status, licensed, name from members where id = $1',
+    // userName comes back as sent (RFC 7643 §2.1: values are returned as given; caseExact false only
+    // governs comparison); the member's email is the address, lower-cased.
+    expect(created.body).toMatchObject({ userName: 'Grace.Hopper@Northwind.example', active: true, externalId: 'gh-1' });
+    const [member] = await h.db.query<{ status: string; licensed: boolean; name: string; email: string }>(
+      'select status, licensed, name, email from members where id = $1',
       [id],
     );
-    expect(member).toEqual({ status: 'invited', licensed: true, name: 'Test User' });
+    expect(member).toEqual({ status: 'invited', licensed: true, name: 'Test User', email: 'grace.hopper@northwind.example' });
 
     const dupe = await scim('POST', '/Users', user('grace.hopper@northwind.example'));
     expect(dupe.status).toBe(409);
@@ -186,9 +188,13 @@ describe('SCIM Users', () => {
       },
     );
     expect(restored.body.active).toBe(true);
+    // Restored to what the suspension ended: invited, as this member never joined.
+    const [invited] = await h.db.query<{ status: string }>('select status from members where id = $1', [id]);
+    expect(invited?.status).toBe('invited');
 
-    // A console suspend moves the version too: the IdP's stale If-Match is refused.
-    const before = restored.body.meta.version;
+    // The member joins (in the apps); a console suspend moves the version too: the IdP's stale If-Match is refused.
+    await h.db.query(`update members set status = 'active' where id = $1`, [id]);
+    const before = (await scim('GET', `/Users/${id}`)).body.meta.version;
     const suspend = await h.post(
       '/api/v1/team/members/status/update/',
       { emails: ['grace.hopper@northwind.example'], action: 'suspend' },
@@ -254,6 +260,128 @@ describe('SCIM Users', () => {
     expect(res.body.scimType).toBe('uniqueness');
   });
 
+  test("userName is any text, echoed as sent and unique without case; the member's email comes from emails, else userName", async () => {
+    // Entra's default userName is the user principal name, not always an address: with no address
+    // anywhere there is no one to invite.
+    const nowhere = await scim('POST', '/Users', user('Test_User_6f1c8b2e-90ab-4cde-8f01-23456789abcd'));
+    expect(nowhere.status).toBe(400);
+    expect(nowhere.body).toMatchObject({ scimType: 'invalidValue', detail: expect.stringMatching(/email address/) });
+    const spaces = await scim('POST', '/Users', user('   ', { emails: [{ value: 'spaces@northwind.example' }] }));
+    expect(spaces.status).toBe(400);
+
+    // The primary email, before the work one, before userName.
+    const a = await scim(
+      'POST',
+      '/Users',
+      user('Test_User_AB12', {
+        emails: [
+          { type: 'home', value: 'home.ab@northwind.example' },
+          { type: 'work', value: 'Work.AB@northwind.example' },
+          { type: 'other', value: 'Primary.AB@northwind.example', primary: 'True' },
+        ],
+      }),
+    );
+    expect(a.status, JSON.stringify(a.body)).toBe(201);
+    expect(a.body.userName).toBe('Test_User_AB12');
+    const emailOf = async (id: string) =>
+      (await h.db.query<{ email: string }>('select email from members where id = $1', [id]))[0]?.email;
+    expect(await emailOf(a.body.id)).toBe('primary.ab@northwind.example');
+    const work = await scim(
+      'POST',
+      '/Users',
+      user('Work_Only', { emails: [{ type: 'Work', value: 'work.only@northwind.example' }] }),
+    );
+    expect(await emailOf(work.body.id)).toBe('work.only@northwind.example');
+    const plain = await scim('POST', '/Users', user('Plain.User@Northwind.example'));
+    expect(await emailOf(plain.body.id)).toBe('plain.user@northwind.example');
+    expect(plain.body.userName).toBe('Plain.User@Northwind.example');
+    const untyped = await scim('POST', '/Users', user('Untyped_Only', { emails: [{ value: 'untyped@northwind.example' }] }));
+    expect(await emailOf(untyped.body.id)).toBe('untyped@northwind.example');
+
+    // Unique without case (RFC 7643: caseExact false), whatever the email; a console member's
+    // userName is its email.
+    const twin = await scim('POST', '/Users', user('TEST_USER_ab12', { emails: [{ value: 'twin@northwind.example' }] }));
+    expect(twin.status).toBe(409);
+    expect(twin.body.scimType).toBe('uniqueness');
+    const [invitedInConsole] = await h.db.query<{ email: string }>(
+      `select m.email from members m join teams t on t.id = m.team_id
+       where t.slug = 'northwind' and m.deboarded_at is null and m.scim_user_name is null limit 1`,
+    );
+    const consoleTwin = await scim(
+      'POST',
+      '/Users',
+      user(String(invitedInConsole?.email).toUpperCase(), {
+        emails: [{ primary: true, value: 'console.twin@northwind.example' }],
+      }),
+    );
+    expect(consoleTwin.status).toBe(409);
+    const rename = await scim('PATCH', `/Users/${work.body.id}`, {
+      Operations: [{ op: 'replace', path: 'userName', value: 'test_user_ab12' }],
+    });
+    expect(rename.status).toBe(409);
+    expect(rename.body.scimType).toBe('uniqueness');
+    const ownCase = await scim('PATCH', `/Users/${a.body.id}`, {
+      Operations: [{ op: 'replace', path: 'userName', value: 'TEST_user_ab12' }],
+    });
+    expect(ownCase.status).toBe(200);
+    expect(ownCase.body.userName).toBe('TEST_user_ab12');
+    expect(await emailOf(a.body.id)).toBe('primary.ab@northwind.example');
+
+    // Found by userName without case, and by the work email as Entra asks.
+    const byName = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "test_USER_AB12"')}`);
+    expect(byName.body.Resources.map((r: Json) => [r.id, r.userName])).toEqual([[a.body.id, 'TEST_user_ab12']]);
+    const byWork = await scim(
+      'GET',
+      `/Users?filter=${encodeURIComponent('emails[type eq "work"].value eq "work.ab@NORTHWIND.example"')}`,
+    );
+    expect(byWork.body.Resources.map((r: Json) => r.id)).toEqual([a.body.id]);
+    const notHome = await scim(
+      'GET',
+      `/Users?filter=${encodeURIComponent('emails[type eq "home"].value eq "work.ab@northwind.example"')}`,
+    );
+    expect(notHome.body.totalResults).toBe(0);
+
+    // Free again once its member is removed.
+    expect((await scim('DELETE', `/Users/${a.body.id}`)).status).toBe(204);
+    const again = await scim(
+      'POST',
+      '/Users',
+      user('test_user_AB12', { emails: [{ primary: true, value: 'again@northwind.example' }] }),
+    );
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+  });
+
+  test('a restore returns the member to the status its suspension ended: invited stays invited', async () => {
+    const created = await scim('POST', '/Users', user('never.joined@northwind.example'));
+    const id = created.body.id as string;
+    const statusOf = async () =>
+      (await h.db.query<{ status: string }>('select status from members where id = $1', [id]))[0]?.status;
+    const setActive = (active: boolean) =>
+      scim('PATCH', `/Users/${id}`, { Operations: [{ op: 'replace', path: 'active', value: active }] });
+    expect((await setActive(false)).body.active).toBe(false);
+    expect(await statusOf()).toBe('suspended');
+    expect((await setActive(true)).body.active).toBe(true);
+    expect(await statusOf()).toBe('invited');
+
+    // Suspended by SCIM, restored in the console: the same.
+    await setActive(false);
+    const restore = await h.post(
+      '/api/v1/team/members/status/update/',
+      { emails: ['never.joined@northwind.example'], action: 'restore' },
+      tokens.get('admin'),
+    );
+    expect(restore.status, restore.text).toBe(200);
+    expect(await statusOf()).toBe('invited');
+
+    // Once joined, a restore makes them active again; by PUT as by PATCH.
+    await h.db.query(`update members set status = 'active' where id = $1`, [id]);
+    const off = await scim('PUT', `/Users/${id}`, user('never.joined@northwind.example', { active: false }));
+    expect(off.body.active).toBe(false);
+    const on = await scim('PUT', `/Users/${id}`, user('never.joined@northwind.example', { active: true }));
+    expect(on.body.active).toBe(true);
+    expect(await statusOf()).toBe('active');
+  });
+
   test('admins are never deactivated or removed by SCIM', async () => {
     const [admin] = await h.db.query<{ id: string }>(
       `insert into members (team_id, email, name) select id, $1, 'Adam' from teams where slug = 'northwind'
@@ -293,6 +421,7 @@ describe('SCIM Users', () => {
       ['GET', '/Users?filter=and', undefined, 400, 'invalidFilter'],
       ['POST', '/Users', { schemas: null, userName: 'schemas.null@northwind.example' }, 201],
       ['POST', '/Users', { schemas: 'x', userName: 'a@b.example' }, 400, 'invalidSyntax'],
+      // Any userName is taken, but a member needs an address to be invited at.
       ['POST', '/Users', { userName: 'not an email' }, 400, 'invalidValue'],
       ['POST', '/Users', '{"userName":', 400, 'invalidSyntax'],
       ['PATCH', '/Users/00000000-0000-4000-8000-000000000000', { Operations: [] }, 404],
@@ -313,7 +442,9 @@ describe('SCIM Users', () => {
     expect(page.body.itemsPerPage).toBe(2);
     const all = await scim('GET', '/Users?sortBy=userName&sortOrder=descending&count=1000&attributes=userName');
     const names = all.body.Resources.map((r: Json) => r.userName);
-    expect(names).toEqual([...names].sort().reverse());
+    // userName is caseExact false: sorted without case.
+    const lower = (n: string) => n.toLowerCase();
+    expect(names).toEqual([...names].sort((a, b) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0)).reverse());
     expect(page.body.Resources.map((r: Json) => r.userName)).toEqual(names.slice(2, 4));
     expect((await scim('GET', '/ServiceProviderConfig')).body).toMatchObject({
       patch: { supported: true },
