@@ -78,7 +78,12 @@ if (runDirectly) {
   );
   // Every program started below (npm, tsx, vitest, the servers) finds this `node` first.
   const env = { ...process.env, PATH: `${dir}:${process.env.PATH}` };
-  const child = spawn(join(dir, 'node'), [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
+  // The IPC channel tells the run when this process is gone, even killed outright (`npm start` then
+  // stops its programs); a run that does not listen for it is not held up by it.
+  const child = spawn(join(dir, 'node'), [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env,
+  });
   // Ctrl-C reaches the child through the terminal's process group; this process waits for it.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {

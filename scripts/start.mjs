@@ -1,11 +1,18 @@
-// `npm start`: builds the console when needed, then runs the server (serving the console) and the
-// Hub, each on its own embedded PostgreSQL under ./data, seeded with a demo team on first start.
+// `npm start`: builds the console when needed, then runs the server (serving the console), the Hub
+// and the demo identity provider; the server and the Hub each on its own embedded database under
+// ./data (DEMO_DATA_DIR), seeded with the demo teams on first start. It waits for them as long as
+// they run, saying what they are doing, and stops every one of them when one stops, on Ctrl-C, or
+// when it is itself stopped.
 import './node-runtime.mjs';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { demoTrust } from './demo-keys.mjs';
 import { SERVER_NODE_FLAGS } from './node-flags.mjs';
+import { build, buildIsStale, builtOnce } from './start/build-if-stale.mjs';
+import { readable, showLine } from './start/log-lines.mjs';
+import { stopGroups } from './start/process-group.mjs';
+import { howItEnded, runProgram } from './start/program.mjs';
+import { waitReady } from './start/wait-ready.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const SERVER_PORT = Number(process.env.PORT ?? 8080);
@@ -13,134 +20,130 @@ const HUB_PORT = Number(process.env.HUB_PORT ?? 8081);
 const host = process.env.HOST ?? '127.0.0.1';
 const consoleUrl = `http://${host}:${SERVER_PORT}`;
 const hubUrl = `http://${host}:${HUB_PORT}`;
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds when any source is newer than what was built: the console, then server and Hub. */
-const builtAt = (file) => (existsSync(join(root, file)) ? statSync(join(root, file)).mtimeMs : 0);
-const sourcesAt = Math.max(
-  ...['apps/web/src', 'apps/server/src', 'apps/hub/src', 'packages'].map((d) => newestMtime(join(root, d))),
-);
-if (
-  sourcesAt >
-  Math.min(builtAt('apps/web/dist/index.html'), builtAt('apps/server/dist/main.mjs'), builtAt('apps/hub/dist/main.mjs'))
-) {
-  console.info('Building the console, server and Hub…');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-
-const started = Date.now();
-
-// Each program's own Ed25519 key, in its data directory (kept across restarts); the demo pins
-// each public half on the other side. No secret is shared between them.
-const trust = demoTrust(join(root, 'data/server'), join(root, 'data/hub'));
-
-const children = [];
-
-function run(name, entry, env) {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let buffer = '';
-  child.stdout.on('data', (chunk) => {
-    buffer += chunk;
-    const lines = buffer.split('\n');
-    buffer = lines.pop() ?? '';
-    for (const line of lines) show(name, line);
-  });
-  child.on('exit', (code) => {
-    if (!stopping) {
-      console.error(`${name} stopped (exit ${code}).`);
-      stop(code ?? 1);
-    }
-  });
-  children.push(child);
-}
-
-/** Readable demo output: emailed codes stand out; request noise stays in the JSON logs. */
-function show(name, line) {
-  let entry;
-  try {
-    entry = JSON.parse(line);
-  } catch {
-    console.info(`[${name}] ${line}`);
-    return;
-  }
-  if (entry.mail) {
-    console.info(`\n✉  Mail to ${entry.mail.to} — ${entry.mail.subject}\n${entry.mail.text.replace(/^/gm, '   ')}\n`);
-  } else if (entry.level >= 40 || (!entry.request_id && entry.level >= 30)) {
-    console.info(`[${name}] ${entry.msg}`);
-  }
-}
-
-let stopping = false;
-function stop(code = 0) {
-  stopping = true;
-  for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 500);
-}
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
-
-run('hub', 'apps/hub/dist/main.mjs', {
-  HOST: host,
-  PORT: String(HUB_PORT),
-  SEED_DEMO: '1',
-  DEMO_SERVER_KEY: trust.serverKey,
-  DEMO_SERVER_URL: consoleUrl,
-  ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? `${consoleUrl},http://localhost:${SERVER_PORT}`,
-});
-run('server', 'apps/server/dist/main.mjs', {
-  HOST: host,
-  PORT: String(SERVER_PORT),
-  SEED_DEMO: '1',
-  DEMO_HUB_URL: hubUrl,
-  DEMO_HUB_KEY: trust.hubKey,
-});
+const dataRoot = resolve(root, process.env.DEMO_DATA_DIR ?? 'data');
 
 // A demo SAML identity provider for the SSO walk-through (README, "Single sign-on"): development
-// only. It is the tests' identity provider (apps/server/src/test), run with tsx, so it needs the dev
-// dependencies and is never part of a production build; DEMO_IDP=0 leaves it out.
+// only. It is the tests' identity provider (apps/server/src/test), run through tsx's loader, so it
+// needs the dev dependencies and is never part of a production build; DEMO_IDP=0 leaves it out.
 const DEMO_IDP_PORT = Number(process.env.DEMO_IDP_PORT ?? 8082);
 const demoIdpUrl = `http://127.0.0.1:${DEMO_IDP_PORT}`;
-const tsxBin = join(root, 'node_modules/.bin/tsx');
-const demoIdp = process.env.DEMO_IDP !== '0' && process.env.NODE_ENV !== 'production' && existsSync(tsxBin);
-if (demoIdp) {
-  const child = spawn(tsxBin, ['apps/server/src/test/demo-idp.ts'], {
+const withDemoIdp =
+  process.env.DEMO_IDP !== '0' && process.env.NODE_ENV !== 'production' && existsSync(join(root, 'node_modules/tsx'));
+
+/** What runs now (the build, then the programs), each a process group. */
+const running = [];
+let stopping = null;
+
+/** Stops everything started, then exits with `code`. */
+function stopAll(code) {
+  stopping ??= stopGroups(running).then(() => process.exit(code));
+  return stopping;
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (!stopping) console.info('\nStopping the programs…');
+    stopAll(0);
+  });
+}
+// Run again under Node 24 by scripts/node-runtime.mjs: when that process is gone, so is this one.
+if (process.channel) process.once('disconnect', () => stopAll(0));
+// Whatever goes wrong here is said in one line; the programs are stopped all the same.
+process.on('uncaughtException', (error) => {
+  process.exitCode = 1;
+  try {
+    console.error(`npm start: ${error.message}`);
+  } catch {}
+  stopAll(1);
+});
+
+const indent = (text) => text.replace(/^/gm, '   ');
+
+function lastLines(program) {
+  const lines = program.lastLines.filter((line) => line.trim()).map(readable);
+  return lines.length ? indent(lines.join('\n')) : '   (it wrote nothing)';
+}
+
+function failed(program, when) {
+  console.error(`\nThe ${program.title} ${howItEnded(program.exit)}${when}. Its last lines:\n${lastLines(program)}\n`);
+  console.error('Stopping the others.');
+  stopAll(1);
+}
+
+function start(name, title, args, env) {
+  const program = runProgram({
+    name,
+    title,
+    command: process.execPath,
+    args,
     cwd: root,
-    env: { ...process.env, DEMO_IDP_PORT: String(DEMO_IDP_PORT) },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, ...env },
+    onLine: showLine,
   });
-  // Not a reason to stop the console: SSO is then set up against a real identity provider.
-  child.on('exit', (code) => {
-    if (!stopping) console.error(`The demo identity provider stopped (exit ${code}).`);
-  });
-  children.push(child);
+  running.push(program);
+  return program;
 }
 
-async function ready(url) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
+async function main() {
+  // START_BUILD=if-missing runs the last build even when a source is newer (the launcher's test, after one build).
+  if (process.env.START_BUILD === 'if-missing' ? !builtOnce(root) : buildIsStale(root)) {
+    console.info('Building the console, server and Hub…');
+    const building = build(root);
+    running.push(building);
+    const { code, signal, error } = await building.exited;
+    running.splice(running.indexOf(building), 1);
+    if (stopping) return;
+    if (code !== 0) {
+      console.error(`The build ${error ? `could not start (${error.message})` : `failed (${signal ?? `exit code ${code}`})`}.`);
+      return stopAll(1);
+    }
   }
-  throw new Error(`${url} did not become ready`);
-}
 
-await Promise.all([ready(`${consoleUrl}/readyz`), ready(`${hubUrl}/readyz`)]);
-console.info(`
+  const started = Date.now();
+  // Each program's own Ed25519 key, in its data directory (kept across restarts); the demo pins
+  // each public half on the other side. No secret is shared between them.
+  const trust = demoTrust(join(dataRoot, 'server'), join(dataRoot, 'hub'));
+
+  const hub = start('hub', 'Hub', [...SERVER_NODE_FLAGS, 'apps/hub/dist/main.mjs'], {
+    HOST: host,
+    PORT: String(HUB_PORT),
+    DATA_DIR: join(dataRoot, 'hub'),
+    SEED_DEMO: '1',
+    DEMO_SERVER_KEY: trust.serverKey,
+    DEMO_SERVER_URL: consoleUrl,
+    ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? `${consoleUrl},http://localhost:${SERVER_PORT}`,
+  });
+  const server = start('server', 'server', [...SERVER_NODE_FLAGS, 'apps/server/dist/main.mjs'], {
+    HOST: host,
+    PORT: String(SERVER_PORT),
+    DATA_DIR: join(dataRoot, 'server'),
+    SEED_DEMO: '1',
+    DEMO_HUB_URL: hubUrl,
+    DEMO_HUB_KEY: trust.hubKey,
+  });
+  hub.readyUrl = `${hubUrl}/readyz`;
+  server.readyUrl = `${consoleUrl}/readyz`;
+  if (withDemoIdp) {
+    const idp = start('demo-idp', 'demo identity provider', ['--import', 'tsx', 'apps/server/src/test/demo-idp.ts'], {
+      DEMO_IDP_PORT: String(DEMO_IDP_PORT),
+      DEMO_IDP_KEY_FILE: process.env.DEMO_IDP_KEY_FILE ?? join(dataRoot, 'demo-idp/key.json'),
+    });
+    // Not a reason to stop the console: SSO is then set up against a real identity provider.
+    idp.exited.then((exit) => {
+      if (!stopping)
+        console.error(
+          `\nThe demo identity provider ${howItEnded(exit)}; the console runs on without it. Its last lines:\n${lastLines(idp)}\n`,
+        );
+    });
+  }
+
+  console.info(
+    `Starting the server and the Hub: a first start creates their databases and seeds the demo, which takes a minute or two on a small machine.`,
+  );
+  const wait = await waitReady([server, hub], { started, report: (text) => console.info(text) });
+  if (stopping) return;
+  if (wait.stopped) return failed(wait.stopped, ' before it was ready');
+
+  console.info(`
   Latchkey is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s).
 
   Console   ${consoleUrl}
@@ -151,7 +154,7 @@ console.info(`
                  sam@ (admin of Northwind and owner of a family team) — all @northwind.example, same password
   Email codes    and recovery notifications appear below as "✉ Mail to …"
                  (set SMTP_URL, read by the server and the Hub, to send real mail)${
-                   demoIdp
+                   withDemoIdp
                      ? `
   SSO demo       fiona@alpine.example (super admin of Alpine Ski House), same password: at
                  Settings → SSO connector add a connector, metadata URL ${demoIdpUrl}/metadata;
@@ -159,5 +162,13 @@ console.info(`
                      : ''
                  }
 
-  Ctrl-C stops both.
+  Ctrl-C stops them all.
 `);
+  const stopped = await Promise.race([server, hub].map((program) => program.exited.then(() => program)));
+  if (!stopping) failed(stopped, '');
+}
+
+main().catch((error) => {
+  console.error(`npm start: ${error.message}`);
+  stopAll(1);
+});

@@ -1,8 +1,9 @@
 // `npm test`: every suite, on every database, then the console in Chromium.
-//   1. unit + API tests (vitest) on embedded PGlite;
-//   2. the server, hub and runtime suites again on the PostgreSQL server at TEST_DATABASE_URL
+//   1. the build of the console, server and Hub (the `npm start` tests run it);
+//   2. unit + API tests (vitest) on embedded PGlite;
+//   3. the server, hub and runtime suites again on the PostgreSQL server at TEST_DATABASE_URL
 //      (CI sets it; locally it is optional and said so);
-//   3. the console build, its bundle budget, and the end-to-end suite in Chromium.
+//   4. the console's bundle budget, and the end-to-end suite in Chromium.
 // It ends with one "N passed, N failed" line over everything it ran.
 import './node-runtime.mjs';
 import { spawnSync } from 'node:child_process';
@@ -37,6 +38,8 @@ function countPlaywright(file) {
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
 }
+
+const built = run('console, server and Hub build', 'npm', ['run', 'build']);
 
 const vitest = join(root, 'node_modules/.bin/vitest');
 const pglite = join(out, 'vitest-pglite.json');
@@ -75,7 +78,7 @@ if (process.env.TEST_DATABASE_URL) {
   console.info('\n(TEST_DATABASE_URL is not set: the PostgreSQL run is skipped on this machine; CI always runs it.)');
 }
 
-if (run('console build', 'npm', ['run', 'build']) && run('sign-in bundle budget', 'node', ['scripts/bundle-budget.mjs'])) {
+if (built && run('sign-in bundle budget', 'node', ['scripts/bundle-budget.mjs'])) {
   if (!existsSync('/usr/bin/chromium')) {
     console.error(
       '\nChromium is missing: install it with `apt-get install -y chromium` (the end-to-end tests are never skipped).',

@@ -1,4 +1,4 @@
-import { migrate, moveLegacyKeys, openDb } from '@latchkey/runtime';
+import { followParent, migrate, moveLegacyKeys, openDb, startUp } from '@latchkey/runtime';
 import { buildHub } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
@@ -7,12 +7,18 @@ import { seedDemoRegistration } from './features/registrations/demo-seed.ts';
 import { hubKeySources } from './platform/keys.ts';
 
 const config = loadConfig();
+followParent();
+const steps = startUp({ logLevel: config.LOG_LEVEL, nodeEnv: config.NODE_ENV, env: process.env });
+steps.databaseStep({ url: config.HUB_DATABASE_URL, dataDir: config.DATA_DIR });
 const db = await openDb({ url: config.HUB_DATABASE_URL, dataDir: config.DATA_DIR });
 // Keys once kept in the database go to their key files before the migration that drops them.
 await moveLegacyKeys(db, config.DATA_DIR, hubKeySources(config));
+steps.step('migrating the database');
 await migrate(db, MIGRATIONS_DIR);
+steps.step('starting the job queue and the routes');
 const app = await buildHub({ config, db });
 if (config.SEED_DEMO && config.DEMO_SERVER_KEY && config.DEMO_SERVER_URL) {
+  steps.step('registering the demo team, unless a team is registered already');
   const seeded = await seedDemoRegistration(db, {
     teamSlug: config.DEMO_TEAM_SLUG,
     credentialId: config.DEMO_CREDENTIAL_ID,
@@ -22,9 +28,11 @@ if (config.SEED_DEMO && config.DEMO_SERVER_KEY && config.DEMO_SERVER_URL) {
   if (seeded) {
     app.log.info({ team: config.DEMO_TEAM_SLUG }, 'registered the demo team');
     // What the demo members' apps would have sent, through the ingestion API.
+    steps.step("filling the demo team with its members' devices, vault health, shares and recovery requests");
     await seedClientDemo(app, db, { teamSlug: config.DEMO_TEAM_SLUG });
   }
 }
+await steps.holdBack();
 await app.listen({ host: config.HOST, port: config.PORT });
 app.log.info({ version: config.HUB_VERSION, origins: config.ALLOWED_ORIGINS }, 'hub ready');
 

@@ -1,4 +1,4 @@
-import { migrate, moveLegacyKeys, openDb } from '@latchkey/runtime';
+import { followParent, migrate, moveLegacyKeys, openDb, startUp } from '@latchkey/runtime';
 import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
@@ -8,17 +8,24 @@ import { seedDemo } from './features/demo/seed.ts';
 import { serverKeySources } from './platform/keys.ts';
 
 const config = loadConfig();
+followParent();
+const steps = startUp({ logLevel: config.LOG_LEVEL, nodeEnv: config.NODE_ENV, env: process.env });
+steps.databaseStep({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
 const db = await openDb({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
 // Keys once kept in the database go to their key files before the migration that drops them.
 await moveLegacyKeys(db, config.DATA_DIR, serverKeySources(config));
+steps.step('migrating the database');
 await migrate(db, MIGRATIONS_DIR);
+steps.step('starting the job queue and the routes');
 const app = await buildServer({ config, db });
 if (config.SEED_DEMO) {
+  steps.step('seeding the demo teams, unless the database holds teams already');
   const seeded = await seedDemo(db, { hubUrl: config.DEMO_HUB_URL, hubKey: config.DEMO_HUB_KEY });
   if (seeded) await seedSecurityDemo(db);
   if (seeded) await seedBillingDemo(db, DEMO_PASSWORD);
   if (seeded) app.log.info('seeded the demo teams');
 }
+await steps.holdBack();
 await app.listen({ host: config.HOST, port: config.PORT });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

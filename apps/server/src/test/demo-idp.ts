@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { followParent } from '@latchkey/runtime';
 import { selfSignedRsa } from '../platform/self-signed.ts';
 import { startTestIdp } from './saml-idp.ts';
 
@@ -31,3 +32,4 @@ console.info(`Demo identity provider at ${idp.url} (metadata ${idp.url}/metadata
 const stop = () => void idp.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+followParent();
