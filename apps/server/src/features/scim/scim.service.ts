@@ -523,8 +523,11 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
         const current = userResource(row);
         const patched = applyPatch(current, raw, USER_MULTI_VALUED, USER_READ_ONLY);
         // `emails` shown for a member whose identity provider sent none (its email) are not kept
-        // unless the patch changed them: the email then still follows userName.
-        if (!getProp(row.scim_attributes, 'emails') && isDeepStrictEqual(patched.emails, current.emails)) delete patched.emails;
+        // unless the patch changed them, so the email still follows an address userName; with a
+        // userName that is no address they are kept, and the member keeps its email.
+        const shownOnly = !getProp(row.scim_attributes, 'emails') && isDeepStrictEqual(patched.emails, current.emails);
+        const userName = getProp(patched, 'userName');
+        if (shownOnly && typeof userName === 'string' && Email.safeParse(userName).success) delete patched.emails;
         return writeUser(tx, c, row, patched);
       });
       return userResource(written ?? (await mustUser(db, c, id)));

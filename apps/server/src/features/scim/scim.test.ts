@@ -351,6 +351,23 @@ describe('SCIM Users', () => {
     expect(again.status, JSON.stringify(again.body)).toBe(201);
   });
 
+  test('a member the console invited keeps its email when the identity provider renames it to a user principal name', async () => {
+    const [member] = await h.db.query<{ id: string; email: string }>(
+      `select m.id, m.email from members m join teams t on t.id = m.team_id
+       where t.slug = 'northwind' and m.deboarded_at is null and m.scim_user_name is null and m.scim_attributes = '{}'
+         and not exists (select 1 from users u join team_admins ta on ta.user_id = u.id where lower(u.email) = m.email)
+       order by m.email limit 1`,
+    );
+    const renamed = await scim('PATCH', `/Users/${member?.id}`, {
+      Operations: [{ op: 'Replace', path: 'userName', value: 'Console_Member_UPN' }],
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.userName).toBe('Console_Member_UPN');
+    expect(renamed.body.emails).toEqual([{ value: member?.email, type: 'work', primary: true }]);
+    const [after] = await h.db.query<{ email: string }>('select email from members where id = $1', [member?.id]);
+    expect(after?.email).toBe(member?.email);
+  });
+
   test('a restore returns the member to the status its suspension ended: invited stays invited', async () => {
     const created = await scim('POST', '/Users', user('never.joined@northwind.example'));
     const id = created.body.id as string;
