@@ -135,7 +135,15 @@ export const verifyOtpEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/console/auth/verify/otp/',
   auth: 'public',
-  errors: ['admin_not_found', 'code_invalid', 'invalid_link', 'otp_invalid', 'password_invalid', 'sso_enforced'],
+  errors: [
+    'admin_not_found',
+    'code_invalid',
+    'invalid_link',
+    'otp_invalid',
+    'password_invalid',
+    'sso_enforced',
+    'email_notregistered',
+  ],
   summary:
     'Finish sign-in with the emailed code (an admin without a password sets one first: set_password_first), ' +
     'or, for an admin who lost the authenticator, with the password and a one-time backup code (recovery_code, spec §7).',

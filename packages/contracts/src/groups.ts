@@ -153,6 +153,7 @@ export const groupMembersRemoveEndpoint = defineEndpoint({
   path: '/api/v1/team/group/members/remove/',
   auth: 'session',
   access: RULES.people,
+  errors: ['group_not_found'],
   summary: 'Take members out of a group (they stay in the team).',
   input: GroupMembersChange,
   output: z.object({ code: z.literal('updated'), removed: z.number().int() }),
