@@ -1,4 +1,12 @@
-import { HEAVY_BODIES, HOSTILE_STRINGS, RAW_BODIES, RAW_QUERIES } from '@latchkey/runtime/testing';
+import {
+  HEAVY_BODIES,
+  HOSTILE_STRINGS,
+  LIMIT_NUMBER_LITERALS,
+  limitQueries,
+  NUMBER_STRINGS,
+  RAW_BODIES,
+  RAW_QUERIES,
+} from '@latchkey/runtime/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
@@ -125,6 +133,12 @@ const filterText = fc.oneof(
     '(((',
     'a eq "\\x"',
     'meta.lastModified gt "2011-05-13T04:42:34Z"',
+    // JSON escapes the filter decodes: a NUL or a lone surrogate only after decoding.
+    'userName eq "\\u0000"',
+    'externalId eq "a\\u0000b"',
+    'displayName eq "\\u0000"',
+    'userName eq "\\ud800"',
+    'userName sw "\\udfff"',
   ),
   fc
     .tuple(
@@ -134,11 +148,13 @@ const filterText = fc.oneof(
     )
     .map(([a, o, v]) => `${a} ${o} ${JSON.stringify(v)}`),
 );
+/** Numbers at the limits of JavaScript and PostgreSQL's bigint (an OFFSET of 2^63 - 1 overflowed), as the query writes them. */
+const atLimit = fc.constantFrom(...LIMIT_NUMBER_LITERALS, ...NUMBER_STRINGS, '9223372036854775808', '-9223372036854775809');
 const query = fc.record(
   {
     filter: filterText,
-    startIndex: fc.oneof(hostile, fc.integer().map(String)),
-    count: fc.oneof(hostile, fc.integer().map(String)),
+    startIndex: fc.oneof(hostile, fc.integer().map(String), atLimit),
+    count: fc.oneof(hostile, fc.integer().map(String), atLimit),
     sortBy: fc.oneof(attrName, hostile),
     sortOrder: fc.oneof(fc.constantFrom('ascending', 'descending'), hostile),
     attributes: fc.oneof(attrName, hostile),
@@ -211,6 +227,13 @@ test('fuzzing every SCIM route: no body, query, path or header is answered with 
     for (const q of RAW_QUERIES) check(`${method} ${path}${q.slice(0, 40)}`, await send(method, `${path}${q}`, undefined));
   }
   for (const heavy of HEAVY_BODIES) check(`heavy ${heavy.slice(0, 20)}`, await send('POST', '/Users', heavy));
+  // The lists' query strings, one key at a time at each limit (and given twice, bracketed, empty).
+  for (const list of ['/Users', '/Groups'])
+    for (const q of limitQueries(['startIndex', 'count', 'filter', 'sortBy', 'sortOrder', 'attributes', 'excludedAttributes']))
+      check(`GET ${list}${q.slice(0, 60)}`, await send('GET', `${list}${q}`, undefined));
+  for (const list of ['/Users', '/Groups'])
+    for (const filter of ['userName eq "\\u0000"', 'externalId eq "\\u0000"', 'displayName eq "\\u0000"', 'id eq "\\u0000"'])
+      check(`GET ${list}?filter=${filter}`, await send('GET', `${list}?filter=${encode(filter)}`, undefined));
   // Without a token or with a wrong one: SCIM 401 everywhere.
   for (const [method, route] of ROUTES) {
     const res = await fetch(`${h.url}/scim/v2${route.replace(/:\w+/, ids.user)}`, {
