@@ -122,13 +122,18 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   recoveryRoutes(router, ...gate('recovery'), db, notifier, createRoleCheck(keys));
   // Event logs and SIEM export (issue 12). SIEM destinations are addresses admins give: through the outbound guard.
   useHubOutboundPolicy(
-    outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW, timeoutMs: 10_000 }),
+    outboundPolicy({
+      production: config.NODE_ENV === 'production',
+      allow: config.OUTBOUND_ALLOW,
+      timeoutMs: config.SIEM_TIMEOUT_MS,
+    }),
   );
   const siem = createSiemService(db, jobs, {
     sentinelUrl: config.SENTINEL_DATA_COLLECTOR_URL,
     sentinelTokenUrl: config.SENTINEL_TOKEN_URL,
     pumpIntervalMs: config.SIEM_PUMP_INTERVAL_MS,
     leaseSeconds: config.SIEM_LEASE_SECONDS,
+    retry: { baseMs: config.SIEM_RETRY_BASE_MS, maxMs: config.SIEM_RETRY_MAX_MS },
     log: app.log,
     ca: config.SIEM_CA_FILE ? readFileSync(config.SIEM_CA_FILE, 'utf8') : undefined,
   });

@@ -84,6 +84,11 @@ const Config = z
     SIEM_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
     /** How often the SIEM pump looks for undelivered events, in milliseconds. */
     SIEM_PUMP_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+    /** How long the Hub waits for a SIEM destination to answer (or a syslog collector to close), in milliseconds. */
+    SIEM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** After a failed delivery the next waits this long, doubled each failure up to SIEM_RETRY_MAX_MS (with up to 50 % jitter), or as long as the destination's Retry-After says. */
+    SIEM_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1_000),
+    SIEM_RETRY_MAX_MS: z.coerce.number().int().min(10).default(300_000),
     DEMO_TEAM_SLUG: z.string().min(1).max(100).default('northwind'),
     DEMO_CREDENTIAL_ID: z.string().min(1).max(200).default('demo-hub'),
     DEMO_SERVER_KEY: z.string().min(1).optional(),

@@ -316,8 +316,11 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
           clearTimeout(timer);
           init.signal?.removeEventListener('abort', onAbort);
           const replyHeaders = new Headers();
-          const type = response.headers['content-type'];
-          if (type) replyHeaders.set('content-type', type);
+          // What callers read of an answer: its type, and when a busy peer asks to be called again.
+          for (const name of ['content-type', 'retry-after']) {
+            const value = response.headers[name];
+            if (typeof value === 'string') replyHeaders.set(name, value);
+          }
           resolve(
             new Response(status === 204 || status === 205 ? null : Buffer.concat(chunks), { status, headers: replyHeaders }),
           );

@@ -63,6 +63,7 @@ export async function qradarSyslogReceiver(tls: Tls | null, port = 0): Promise<Q
     down: false,
     fault: null,
     setFault: async () => undefined,
+    throttled: [],
     requests: 0,
     lines: [],
   };

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,6 +31,8 @@ export interface Receiver {
   fault: Fault | null;
   /** Plays `fault` from now on (null: healthy again); an outage closes the port, `tls` swaps the certificate. */
   setFault(fault: Fault | null): Promise<void>;
+  /** When each 429 was answered (epoch ms): the sender must wait its Retry-After (1 s) before the next try. */
+  throttled: number[];
   /** Requests (HTTP) or connections (syslog) taken so far. */
   requests: number;
   /** Milliseconds to wait before answering the n-th request (1-based), after taking its events: a slow destination. */
@@ -94,7 +97,7 @@ export interface VendorAnswers {
 }
 
 /** How long `slow` holds an answer: past any timeout a test gives the Hub. */
-export const SLOW_MS = 3_000;
+export const SLOW_MS = 5_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A certificate the Hub does not trust (made once): what `tls` swaps in. */
@@ -113,14 +116,19 @@ export function faultControl(
   server: import('node:net').Server,
   r: Pick<Receiver, 'fault' | 'port'>,
   tls: Tls | null,
+  /** Told of each connection the stand-in itself cuts, before it is cut. */
+  cutting: (socket: Socket) => void = () => undefined,
 ): (fault: Fault | null) => Promise<void> {
-  const sockets = new Set<import('node:net').Socket>();
-  server.on('connection', (socket: import('node:net').Socket) => {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   const cutAll = () => {
-    for (const socket of sockets) socket.destroy();
+    for (const socket of sockets) {
+      cutting(socket);
+      socket.destroy();
+    }
   };
   return async (fault) => {
     const was = r.fault;
@@ -157,14 +165,47 @@ export async function listen(
     down: false,
     fault: null,
     setFault: async () => undefined,
+    throttled: [],
     requests: 0,
   };
+  /**
+   * An answer confirms its events only once the sender has surely read it: when its connection
+   * carries the next request, or is closed by this side (idle, or cut by a fault), or is still open.
+   * A sender that gave up (its timeout) closes the connection itself, and what it was answered
+   * then confirms nothing: on a stalled machine an answer can be written after the sender's deadline.
+   */
+  const committed: string[] = [];
+  const connections = new Map<Socket, { pending: string[]; closedByUs: boolean }>();
+  const connectionOf = (req: IncomingMessage) => {
+    const raw = (req.socket as Socket & { _parent?: Socket })._parent ?? req.socket;
+    let c = connections.get(raw);
+    if (!c) {
+      const state = { pending: [] as string[], closedByUs: false };
+      c = state;
+      connections.set(raw, state);
+      // The server's own keep-alive timeout.
+      req.socket.on('timeout', () => {
+        state.closedByUs = true;
+      });
+      raw.on('close', () => {
+        connections.delete(raw);
+        if (state.closedByUs) committed.push(...state.pending);
+      });
+    }
+    return c;
+  };
+  Object.defineProperty(r, 'confirmed', {
+    get: () => [...committed, ...[...connections.values()].flatMap((c) => c.pending)],
+  });
   const write = (res: ServerResponse, out: Answer) => {
     const empty = out.status === 204 || out.body === null;
     res.writeHead(out.status, { ...(empty ? {} : { 'content-type': 'application/json' }), ...out.headers });
     res.end(empty ? undefined : JSON.stringify(out.body));
   };
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
+    const connection = connectionOf(req);
+    // A new request on the connection: the sender read the answer before it.
+    committed.push(...connection.pending.splice(0));
     const fault = r.fault ?? (r.down ? 'unavailable' : null);
     if (fault === 'reset') {
       // The connection is cut while the body arrives: nothing of it is taken.
@@ -175,8 +216,10 @@ export async function listen(
     const body = await readBody(req);
     const n = ++r.requests;
     if (fault === 'unavailable') return write(res, vendor.unavailable);
-    if (fault === 'too_many_requests')
+    if (fault === 'too_many_requests') {
+      r.throttled.push(Date.now());
       return write(res, { ...vendor.tooManyRequests, headers: { 'retry-after': '1', ...vendor.tooManyRequests.headers } });
+    }
     const before = r.received.length;
     const out = handle(req, body, r);
     const confirms = out.confirms ?? (out.status >= 200 && out.status < 300 ? r.received.slice(before) : []);
@@ -185,13 +228,16 @@ export async function listen(
     if (wait > 0) await sleep(wait);
     if (out.status >= 400) r.rejected.push(`${out.status} ${JSON.stringify(out.body)}`);
     // An answer the sender stopped waiting for confirms nothing.
-    if (fault !== 'slow' && !req.socket.destroyed) r.confirmed.push(...confirms);
+    if (fault !== 'slow' && !req.socket.destroyed) connection.pending.push(...confirms);
     write(res, out);
   };
   const server = tlsOptions
     ? createHttpsServer(tlsOptions, (q, s) => void onRequest(q, s))
     : createHttpServer((q, s) => void onRequest(q, s));
-  r.setFault = faultControl(server, r, tlsOptions);
+  r.setFault = faultControl(server, r, tlsOptions, (socket) => {
+    const c = connections.get(socket);
+    if (c) c.closedByUs = true;
+  });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   server.unref();
   r.port = (server.address() as { port: number }).port;

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { qradarSyslogReceiver } from './qradar-receivers.ts';
 import { lines, listen, type Receiver, type Tls } from './siem-listen.ts';
 
@@ -41,21 +41,42 @@ export function webhookReceiver(tlsOptions: { key: string; cert: string }) {
   });
 }
 
-/** Sumo Logic HTTP source: gzip NDJSON with X-Sumo-Category and X-Sumo-Name. */
+/** The token in a Sumo Logic HTTP Source's unique address (`/receiver/v1/http/<token>`). */
+export const SUMO_TOKEN = 'ZaVnC4dhaV3Xq0';
+
+/**
+ * Sumo Logic's HTTP Logs and Metrics Source ("Upload Data to an HTTP Source"): POST to the
+ * source's unique address (another token is 401), one log line per line, the body as sent or
+ * compressed (Content-Encoding gzip or deflate); X-Sumo-Category, -Name and -Host are optional
+ * and, when sent, not empty; 429 when throttled, 503 when unavailable.
+ */
 export function sumoReceiver(tlsOptions: { key: string; cert: string }) {
-  return listen(tlsOptions, (req, body, r) => {
-    if (!req.url?.startsWith('/receiver/v1/http/')) return { status: 404, body: {} };
-    if (req.headers['content-encoding'] !== 'gzip') return { status: 400, body: { error: 'encoding' } };
-    if (!req.headers['x-sumo-category'] || !req.headers['x-sumo-name']) return { status: 400, body: { error: 'headers' } };
-    let text: Buffer;
-    try {
-      text = gunzipSync(body);
-    } catch {
-      return { status: 400, body: { error: 'gzip' } };
-    }
-    r.received.push(...lines(text).map((l) => (JSON.parse(l) as { id: string }).id));
-    return { status: 200, body: {} };
-  });
+  return listen(
+    tlsOptions,
+    (req, body, r) => {
+      const path = new URL(req.url ?? '/', 'https://x').pathname;
+      if (!path.startsWith('/receiver/v1/http/')) return { status: 404, body: {} };
+      if (req.method !== 'POST') return { status: 405, body: {} };
+      if (path !== `/receiver/v1/http/${SUMO_TOKEN}`) return { status: 401, body: { message: 'Invalid URL token' } };
+      for (const h of ['x-sumo-category', 'x-sumo-name', 'x-sumo-host'])
+        if (req.headers[h] !== undefined && !String(req.headers[h]).trim()) return { status: 400, body: { message: h } };
+      let text: Buffer;
+      try {
+        const encoding = req.headers['content-encoding'];
+        text = encoding === 'gzip' ? gunzipSync(body) : encoding === 'deflate' ? inflateSync(body) : body;
+        if (encoding && encoding !== 'gzip' && encoding !== 'deflate') return { status: 415, body: { message: 'encoding' } };
+      } catch {
+        return { status: 400, body: { message: 'The body does not decompress' } };
+      }
+      r.received.push(...lines(text).map((l) => (JSON.parse(l) as { id: string }).id));
+      return { status: 200, body: null };
+    },
+    0,
+    {
+      unavailable: { status: 503, body: { message: 'Service Unavailable' } },
+      tooManyRequests: { status: 429, body: { message: 'Too Many Requests' } },
+    },
+  );
 }
 
 /** Sentinel's Data Collector API: `SharedKey <workspace>:<HMAC-SHA256>` over the documented string, a JSON array. */
@@ -74,12 +95,25 @@ export function sentinelReceiver(tlsOptions: { key: string; cert: string }, port
         return { status: 403, body: { Error: 'InvalidAuthorization' } };
       if (!/^[A-Za-z0-9_]{1,100}$/.test(String(req.headers['log-type'] ?? '')))
         return { status: 400, body: { Error: 'InvalidLogType' } };
-      const events = JSON.parse(body.toString('utf8')) as { id: string }[];
-      if (!Array.isArray(events)) return { status: 400, body: { Error: 'InvalidJson' } };
-      r.received.push(...events.map((e) => e.id));
-      return { status: 200, body: {} };
+      if (!req.headers['content-type']) return { status: 400, body: { Error: 'MissingContentType' } };
+      if (req.headers['content-type'] !== 'application/json') return { status: 400, body: { Error: 'UnsupportedContentType' } };
+      if (body.length > 30 * 1024 * 1024) return { status: 413, body: { Error: 'RequestEntityTooLarge' } };
+      let events: unknown;
+      try {
+        events = JSON.parse(body.toString('utf8'));
+      } catch {
+        return { status: 400, body: { Error: 'InvalidDataFormat' } };
+      }
+      if (!Array.isArray(events) || !events.every((e) => typeof e === 'object' && e !== null && !Array.isArray(e)))
+        return { status: 400, body: { Error: 'InvalidDataFormat' } };
+      r.received.push(...(events as { id: string }[]).map((e) => e.id));
+      return { status: 200, body: null };
     },
     port,
+    {
+      unavailable: { status: 503, body: { Error: 'ServiceUnavailable' } },
+      tooManyRequests: { status: 429, body: { Error: 'TooManyRequests' } },
+    },
   );
 }
 
@@ -161,6 +195,10 @@ export async function sentinelIngestionReceiver(
       return { status: 204, body: null };
     },
     port,
+    {
+      unavailable: { status: 503, body: { error: { code: 'ServiceUnavailable', message: 'The service is unavailable' } } },
+      tooManyRequests: { status: 429, body: { error: { code: 'TooManyRequests', message: 'Too many requests' } } },
+    },
   );
   extra.tokenUrl = `${r.url}/{tenant_id}/oauth2/v2.0/token`;
   out = Object.assign(r, extra);

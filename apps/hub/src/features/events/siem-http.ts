@@ -10,9 +10,20 @@ export class DeliveryError extends Error {
     readonly unreachable: boolean,
     /** The destination's HTTP status when it answered with one. */
     readonly status?: number,
+    /** How long the destination asked us to wait before trying again (its Retry-After). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
+}
+
+/** Retry-After in milliseconds: delay-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function retryAfterMs(res: Response): number | undefined {
+  const value = res.headers.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
 export interface SenderContext {
@@ -26,6 +37,12 @@ export interface SenderContext {
   /** Extra trusted certificate authorities (PEM). */
   ca?: string | undefined;
 }
+
+/**
+ * What a sender answers once the destination took a batch: nothing when taking it is the
+ * confirmation, or the wait for a later one (Splunk's indexer acknowledgement).
+ */
+export type Taken = { confirmed: Promise<void> } | undefined;
 
 export const str = (c: SiemConfig, k: string) => (typeof c[k] === 'string' ? (c[k] as string) : '');
 
@@ -53,8 +70,8 @@ export async function postRaw(
 }
 
 /** The DeliveryError of a non-2xx answer (404, 401 and 403 say the form is wrong: url_not_accessible when saving). */
-export const refused = (status: number, message = `The destination answered with status ${status}.`) =>
-  new DeliveryError(message, status === 404 || status === 401 || status === 403, status);
+export const refused = (res: Response, message = `The destination answered with status ${res.status}.`) =>
+  new DeliveryError(message, res.status === 404 || res.status === 401 || res.status === 403, res.status, retryAfterMs(res));
 
 /** POSTs to a destination; a connection failure or a non-2xx answer throws a DeliveryError. */
 export async function post(
@@ -63,6 +80,6 @@ export async function post(
   init: { headers: Record<string, string>; body: string | Buffer; insecure?: boolean },
 ) {
   const res = await postRaw(ctx, url, init);
-  if (res.status < 200 || res.status >= 300) throw refused(res.status);
+  if (res.status < 200 || res.status >= 300) throw refused(res);
   return res;
 }

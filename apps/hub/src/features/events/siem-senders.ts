@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import type { EventRecord, SiemToolName } from '@latchkey/contracts';
 import { sentinelLogsIngestion } from './sentinel-ingestion.ts';
-import { post, type SenderContext, type SiemConfig, str } from './siem-http.ts';
+import { post, type SenderContext, type SiemConfig, str, type Taken } from './siem-http.ts';
 import { qradar } from './siem-qradar.ts';
 import { hecBodies, splunkHec } from './siem-splunk.ts';
 
@@ -41,7 +41,7 @@ const ndjson = (events: SiemEvent[]) => `${events.map((e) => JSON.stringify(even
 
 /** Splunk HTTP Event Collector (siem-splunk.ts). */
 async function splunk(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
-  await splunkHec(hecBodies(events.map((e) => ({ time: Date.parse(e.occurred_at) / 1000, event: eventJson(e) }))), c, ctx);
+  return splunkHec(hecBodies(events.map((e) => ({ time: Date.parse(e.occurred_at) / 1000, event: eventJson(e) }))), c, ctx);
 }
 
 /** A generic HTTPS webhook: NDJSON, the token as bearer, the body signed with HMAC-SHA256 over `timestamp.body`. */
@@ -102,12 +102,21 @@ async function sentinelDataCollector(events: SiemEvent[], c: SiemConfig, ctx: Se
   });
 }
 
-export const SENDERS: Record<SiemToolName, (events: SiemEvent[], c: SiemConfig, ctx: SenderContext) => Promise<void>> = {
+type Sender = (events: SiemEvent[], c: SiemConfig, ctx: SenderContext) => Promise<Taken>;
+/** A destination that confirms a batch by taking it (its 2xx answer; syslog's clean close). */
+const takes =
+  (send: (events: SiemEvent[], c: SiemConfig, ctx: SenderContext) => Promise<void>): Sender =>
+  async (events, c, ctx) => {
+    await send(events, c, ctx);
+    return undefined;
+  };
+
+export const SENDERS: Record<SiemToolName, Sender> = {
   splunk,
-  other: webhook,
-  sumo_logic: sumo,
-  azure_sentinel: sentinel,
-  qradar,
+  other: takes(webhook),
+  sumo_logic: takes(sumo),
+  azure_sentinel: takes(sentinel),
+  qradar: takes(qradar),
 };
 
 /** Fields of each vendor's form that are secrets: never sent back to the console, kept when an edit leaves them empty. */

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { DeliveryError, postRaw, type SenderContext, type SiemConfig, str } from './siem-http.ts';
+import { DeliveryError, postRaw, refused, type SenderContext, type SiemConfig, str, type Taken } from './siem-http.ts';
 
 /**
  * Splunk's HTTP Event Collector: `Authorization: Splunk <token>`, the destination's own GUID as the
@@ -21,9 +21,9 @@ async function answerOf(res: Response): Promise<HecAnswer> {
 }
 
 /** A refusal in Splunk's own words (its status code table), e.g. "Invalid data channel (code 11)". */
-function refusal(status: number, a: HecAnswer): DeliveryError {
-  const why = a.text ? `${a.text}${a.code !== undefined ? ` (code ${a.code})` : ''}` : `status ${status}`;
-  return new DeliveryError(`Splunk HEC refused the batch: ${why}.`, status === 401 || status === 403 || status === 404, status);
+function refusal(res: Response, a: HecAnswer): DeliveryError {
+  const why = a.text ? `${a.text}${a.code !== undefined ? ` (code ${a.code})` : ''}` : `status ${res.status}`;
+  return refused(res, `Splunk HEC refused the batch: ${why}.`);
 }
 
 /** Events as HEC JSON objects (epoch seconds, the event), cut into request bodies of at most MAX_REQUEST_BYTES. */
@@ -52,7 +52,11 @@ export function hecBodies(events: { time: number; event: unknown }[]): string[] 
   return bodies;
 }
 
-export async function splunkHec(bodies: string[], c: SiemConfig, ctx: SenderContext): Promise<void> {
+/**
+ * Sends the batch; resolves once HEC answered every request, with (under indexer acknowledgement)
+ * the wait for Splunk to report it indexed, so the next batch can go while this one is indexed.
+ */
+export async function splunkHec(bodies: string[], c: SiemConfig, ctx: SenderContext): Promise<Taken> {
   const base = new URL(str(c, 'url'));
   base.port = str(c, 'port');
   const url = new URL(base);
@@ -67,10 +71,10 @@ export async function splunkHec(bodies: string[], c: SiemConfig, ctx: SenderCont
   for (const body of bodies) {
     const res = await postRaw(ctx, url.toString(), { headers, body, insecure });
     const a = await answerOf(res);
-    if (res.status < 200 || res.status >= 300 || (a.code !== undefined && a.code !== 0)) throw refusal(res.status, a);
+    if (res.status < 200 || res.status >= 300 || (a.code !== undefined && a.code !== 0)) throw refusal(res, a);
     if (typeof a.ackId === 'number') ackIds.push(a.ackId);
   }
-  if (ackIds.length) await indexed(ackIds, base, headers, insecure, ctx);
+  if (ackIds.length) return { confirmed: indexed(ackIds, base, headers, insecure, ctx) };
 }
 
 /** Polls `/services/collector/ack` until Splunk reports every id indexed; a busy answer (code 9) is polled again. */
@@ -80,13 +84,20 @@ async function indexed(ids: number[], base: URL, headers: Record<string, string>
   ack.searchParams.set('channel', ctx.channel);
   const pending = new Set(ids);
   const deadline = Date.now() + ACK_WAIT_MS;
+  let busySince: number | null = null;
   for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
     const res = await postRaw(ctx, ack.toString(), { headers, body: JSON.stringify({ acks: [...pending] }), insecure });
     const a = await answerOf(res);
     if (res.status >= 200 && res.status < 300) {
+      busySince = null;
       for (const [id, done] of Object.entries(a.acks ?? {})) if (done) pending.delete(Number(id));
       if (!pending.size) return;
-    } else if (res.status !== 503) throw refusal(res.status, a);
+    } else if (res.status !== 503) throw refusal(res, a);
+    else {
+      // Busy (code 9): polled again, but not longer than an answer is waited for (the health panel shows it then).
+      busySince ??= Date.now();
+      if (Date.now() - busySince > ctx.policy.timeoutMs) throw refusal(res, a);
+    }
     if (Date.now() + wait > deadline) throw new DeliveryError('Splunk did not report the batch indexed in time.', false);
     await new Promise((resolve) => setTimeout(resolve, wait));
   }

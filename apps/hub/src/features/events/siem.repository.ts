@@ -71,10 +71,11 @@ export const siemRepository = {
     await q.query('update siem_destinations set cursor_seq = $2 where id = $1', [id, seq]);
   },
 
-  /** Destinations behind their team's head, for the pump. */
-  async behind(q: Queryable): Promise<{ id: string; cursor_seq: string | number }[]> {
+  /** Destinations behind their team's head, for the pump, with their last attempt (epoch ms, 0 for none). */
+  async behind(q: Queryable): Promise<{ id: string; cursor_seq: string | number; attempt: string | number }[]> {
     return q.query(
-      `select d.id, d.cursor_seq from siem_destinations d
+      `select d.id, d.cursor_seq, coalesce(floor(extract(epoch from d.last_attempt_at) * 1000), 0)::bigint as attempt
+       from siem_destinations d
        join event_chain_heads h on h.team_slug = d.team_slug
        left join event_log_settings s on s.team_slug = d.team_slug
        where d.is_active and coalesce(s.siem_enabled, true) and h.seq > d.cursor_seq
@@ -108,15 +109,22 @@ export const siemRepository = {
   },
 
   /**
-   * A batch did not arrive: the next attempt waits 2^failures seconds (at most five minutes), with up
-   * to 50 % jitter so destinations recovering together are not hit at once.
+   * A batch did not arrive: the next attempt waits base × 2^failures (at most max), with up to 50 %
+   * jitter so destinations recovering together are not hit at once, and never less than the
+   * destination's Retry-After.
    */
-  async failed(q: Queryable, id: string, message: string): Promise<void> {
+  async failed(
+    q: Queryable,
+    id: string,
+    message: string,
+    wait: { baseMs: number; maxMs: number; retryAfterMs?: number },
+  ): Promise<void> {
     await q.query(
       `update siem_destinations set last_error = $2, failures = failures + 1,
-         next_attempt_at = now() + make_interval(secs => least(power(2, failures), 300) * (1 + random() * 0.5))
+         next_attempt_at = now() + make_interval(secs => greatest(
+           least($3::float8 * power(2, least(failures, 30)), $4::float8) * (1 + random() * 0.5), $5::float8) / 1000)
        where id = $1`,
-      [id, message.slice(0, 500)],
+      [id, message.slice(0, 500), wait.baseMs, wait.maxMs, wait.retryAfterMs ?? 0],
     );
   },
 

@@ -9,10 +9,12 @@ import { DeliveryError, requiredSecrets, SECRET_FIELDS, SENDERS, type SiemConfig
 
 /** Events per request to a destination (~600 KB as Splunk HEC JSON; HEC's default limit is far above). */
 export const SIEM_BATCH = 1_000;
-/** Batches out at once to one destination (each waits for its own acknowledgement). */
+/** Batches taken by a destination and awaiting its later confirmation (Splunk's indexer acknowledgement) at once. */
 const SIEM_IN_FLIGHT = 3;
 /** How long one delivery run goes on; then it ends and the pump starts the next (other jobs get their turn). */
 const RUN_MS = 20_000;
+/** Delivery runs one Hub process makes at once, each to another destination. */
+const SIEM_RUNS_AT_ONCE = 8;
 const LEASE_SECONDS = 120;
 
 const notFound = () => new AppError('not_found', 'No SIEM destination is configured.').shows('errors.siem_not_found');
@@ -36,8 +38,11 @@ export function createSiemService(
     ca?: string | undefined;
     /** How long a delivery run holds its destination; a run whose process died frees it when this ends. */
     leaseSeconds?: number;
+    /** The backoff after a failure: base doubled per failure, up to max (milliseconds). */
+    retry?: { baseMs: number; maxMs: number };
   },
 ) {
+  const retry = o.retry ?? { baseMs: 1_000, maxMs: 300_000 };
   const ctxFor = (requestChannel: string) => ({
     policy: hubOutboundPolicy(),
     sentinelUrl: o.sentinelUrl,
@@ -91,7 +96,8 @@ export function createSiemService(
       hash: '',
     };
     try {
-      await SENDERS[tool]([event], config, ctxFor(requestChannel));
+      const taken = await SENDERS[tool]([event], config, ctxFor(requestChannel));
+      await taken?.confirmed;
     } catch (error) {
       throw unreachable(error instanceof Error ? error.message : 'no answer');
     }
@@ -105,54 +111,84 @@ export function createSiemService(
 
   /**
    * One delivery run for a destination: batches from its cursor until caught up or the run's time is
-   * used (then the pump starts the next, and other jobs get their turn). A few batches are out at
-   * once (the next is sent while the previous waits for the destination's acknowledgement); the
-   * cursor moves past a batch only once it and every batch before it were accepted.
+   * used (then the pump starts the next, and other jobs get their turn). Batches go one after the
+   * other, the next read while one is out, so a batch is never sent while an earlier one may still
+   * fail (its events would then come twice). What a destination confirms later (Splunk's indexer
+   * acknowledgement) is awaited for a few batches at once, in order; the cursor moves past a batch
+   * only once it and every batch before it were confirmed.
    */
   async function deliver(id: string): Promise<void> {
     const d = await repo.lease(db, id, o.leaseSeconds ?? LEASE_SECONDS);
     if (!d) return;
     const deadline = Date.now() + RUN_MS;
     const read = (after: number) => eventsRepository.after(db, d.team_slug, after, SIEM_BATCH);
-    const sending: { last: number; count: number; accepted: Promise<void> }[] = [];
+    const waiting: { last: number; count: number; confirmed: Promise<void> }[] = [];
+    // Once a confirmation failed, no later batch may move the cursor past it.
+    let unconfirmed = false;
+    const settleOldest = async () => {
+      const oldest = waiting.shift();
+      if (!oldest) return;
+      try {
+        await oldest.confirmed;
+        await repo.delivered(db, id, oldest.last, oldest.count);
+      } catch (error) {
+        unconfirmed = true;
+        throw error;
+      }
+    };
+    let failure: unknown = null;
     try {
       let rows = await read(Number(d.cursor_seq));
-      for (;;) {
-        while (rows.length && sending.length < SIEM_IN_FLIGHT) {
-          const last = rows[rows.length - 1]?.seq ?? 0;
-          const accepted = SENDERS[d.siem_tool](rows, d.config, ctxFor(d.request_channel));
-          // A batch behind a failed one is never awaited: its failure must not become an unhandled rejection.
-          accepted.catch(() => undefined);
-          sending.push({ last, count: rows.length, accepted });
-          rows = rows.length === SIEM_BATCH && Date.now() < deadline ? await read(last) : [];
-        }
-        const oldest = sending.shift();
-        if (!oldest) break;
-        await oldest.accepted;
-        await repo.delivered(db, id, oldest.last, oldest.count);
+      while (rows.length) {
+        const last = rows[rows.length - 1]?.seq ?? 0;
+        const next = rows.length === SIEM_BATCH && Date.now() < deadline ? read(last) : Promise.resolve([]);
+        // A read behind a failed batch is never awaited: its failure must not become an unhandled rejection.
+        next.catch(() => undefined);
+        const taken = await SENDERS[d.siem_tool](rows, d.config, ctxFor(d.request_channel));
+        const confirmed = taken?.confirmed ?? Promise.resolve();
+        confirmed.catch(() => undefined);
+        waiting.push({ last, count: rows.length, confirmed });
+        while (waiting.length >= SIEM_IN_FLIGHT || (waiting.length && !taken)) await settleOldest();
+        rows = await next;
       }
     } catch (error) {
-      const message = error instanceof DeliveryError ? error.message : 'The delivery failed.';
-      await repo.failed(db, id, message);
-      o.log.warn({ destination: id, error: message }, 'SIEM delivery failed; retrying with backoff');
+      failure = error;
+    }
+    try {
+      // Batches taken before a failure still move the cursor as each is confirmed (in order): never sent twice.
+      while (waiting.length && !unconfirmed) await settleOldest();
+    } catch (error) {
+      failure ??= error;
+    }
+    try {
+      if (failure) {
+        const message = failure instanceof DeliveryError ? failure.message : 'The delivery failed.';
+        const retryAfterMs = failure instanceof DeliveryError ? failure.retryAfterMs : undefined;
+        await repo.failed(db, id, message, { ...retry, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+        o.log.warn({ destination: id, error: message }, 'SIEM delivery failed; retrying with backoff');
+      }
     } finally {
-      // Batches still out after a failure finish before the destination is free for the next run.
-      await Promise.allSettled(sending.map((b) => b.accepted));
+      // Confirmations still awaited after a failure end before the destination is free for the next run.
+      await Promise.allSettled(waiting.map((b) => b.confirmed));
       await repo.release(db, id);
     }
   }
 
   // The retry is the destination's backoff (next_attempt_at), so a failed run is not retried by the queue too.
+  // Several runs at once (each on its own destination, the lease sees to that): one destination slow to
+  // answer or timing out does not hold back every other team's.
   const runs = jobs.define<{ id: string }>('siem-deliver', async ({ id }) => deliver(id), {
     retryLimit: 0,
     retryDelaySeconds: 1,
     expireInSeconds: LEASE_SECONDS,
+    concurrency: SIEM_RUNS_AT_ONCE,
   });
 
-  /** Finds destinations behind their team's head and queues one run each (deduplicated by cursor, per instance and across). */
+  /** Finds destinations behind their team's head and queues one run each (deduplicated by cursor and last attempt, per instance and across). */
   async function pump() {
     for (const d of await repo.behind(db)) {
-      await runs.enqueue(db, { id: d.id }, { key: `${d.id}:${d.cursor_seq}:${Math.floor(Date.now() / 10_000)}` });
+      // One run per cursor and attempt: a run that failed (its attempt is later) may be followed at once by the next.
+      await runs.enqueue(db, { id: d.id }, { key: `${d.id}:${d.cursor_seq}:${d.attempt}` });
     }
   }
 
