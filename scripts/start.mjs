@@ -10,6 +10,7 @@ import { demoTrust } from './demo-keys.mjs';
 import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 import { build, buildIsStale, builtOnce } from './start/build-if-stale.mjs';
 import { readable, showLine } from './start/log-lines.mjs';
+import { takenPorts } from './start/ports.mjs';
 import { stopGroups } from './start/process-group.mjs';
 import { howItEnded, runProgram } from './start/program.mjs';
 import { waitReady } from './start/wait-ready.mjs';
@@ -27,7 +28,7 @@ const dataRoot = resolve(root, process.env.DEMO_DATA_DIR ?? 'data');
 // needs the dev dependencies and is never part of a production build; DEMO_IDP=0 leaves it out.
 const DEMO_IDP_PORT = Number(process.env.DEMO_IDP_PORT ?? 8082);
 const demoIdpUrl = `http://127.0.0.1:${DEMO_IDP_PORT}`;
-const withDemoIdp =
+let withDemoIdp =
   process.env.DEMO_IDP !== '0' && process.env.NODE_ENV !== 'production' && existsSync(join(root, 'node_modules/tsx'));
 
 /** What runs now (the build, then the programs), each a process group. */
@@ -84,6 +85,22 @@ function start(name, title, args, env) {
 }
 
 async function main() {
+  const taken = await takenPorts([
+    { port: SERVER_PORT, host, use: 'the console', setting: 'PORT' },
+    { port: HUB_PORT, host, use: 'the Hub', setting: 'HUB_PORT' },
+  ]);
+  if (taken.length) {
+    for (const line of taken) console.error(line);
+    return stopAll(1);
+  }
+  if (withDemoIdp) {
+    const idpPort = { port: DEMO_IDP_PORT, host: '127.0.0.1', use: 'the demo identity provider', setting: 'DEMO_IDP_PORT' };
+    for (const line of await takenPorts([idpPort])) {
+      console.error(`${line} The console starts without it.`);
+      withDemoIdp = false;
+    }
+  }
+
   // START_BUILD=if-missing runs the last build even when a source is newer (the launcher's test, after one build).
   if (process.env.START_BUILD === 'if-missing' ? !builtOnce(root) : buildIsStale(root)) {
     console.info('Building the console, server and Hub…');

@@ -94,6 +94,16 @@ async function leftBehind(launched: Launch, ms: number) {
   }
 }
 
+/** Another process's listener on `port`, dropping whatever connects. */
+async function occupy(port: number): Promise<Server> {
+  const squatter = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    squatter.once('error', reject);
+    squatter.listen(port, '127.0.0.1', resolve);
+  });
+  return squatter;
+}
+
 const ready = (launched: Launch) => launched.output().includes('Latchkey is running');
 const exitedCode = (launched: Launch) => launched.child.exitCode !== null || launched.child.signalCode !== null;
 // A stack trace through the launcher's own files (scripts/start.mjs, scripts/start/*).
@@ -160,14 +170,16 @@ describe('npm start', () => {
   }, 240_000);
 
   test('a program that stops, even after a long start, stops the rest and is reported with its last lines, exit 1, no stack trace of the launcher', async () => {
-    // Another process on the Hub's port: the Hub fails when it starts listening, after the slow start.
-    const squatter: Server = createServer((socket) => socket.destroy());
-    await new Promise<void>((resolve, reject) => {
-      squatter.once('error', reject);
-      squatter.listen(Number(ports.HUB_PORT), '127.0.0.1', resolve);
-    });
+    const launched = launch({ SLOW_START_MS: String(SLOW_START_MS) });
+    // Another process takes the Hub's port once the Hub has started: it fails when it starts listening, after the slow start.
+    await until(
+      () => /\[hub\] (creating|opening) the embedded database/.test(launched.output()),
+      60_000,
+      'the Hub starting',
+      launched,
+    );
+    const squatter = await occupy(Number(ports.HUB_PORT));
     try {
-      const launched = launch({ SLOW_START_MS: String(SLOW_START_MS) });
       await until(() => exitedCode(launched), 180_000, 'the launcher stopping', launched);
       const { code } = await launched.exited;
       const output = launched.output();
@@ -183,4 +195,19 @@ describe('npm start', () => {
       await new Promise((resolve) => squatter.close(resolve));
     }
   }, 240_000);
+
+  test('a port taken before the start is refused at once, naming the setting that moves it', async () => {
+    const squatter = await occupy(Number(ports.PORT));
+    try {
+      const launched = launch({});
+      await until(() => exitedCode(launched), 15_000, 'the launcher refusing', launched);
+      expect((await launched.exited).code).toBe(1);
+      expect(launched.output()).toContain(`127.0.0.1:${ports.PORT} (the console) is in use by another process`);
+      expect(launched.output()).toContain('choose another port with PORT');
+      expect(launched.output()).not.toMatch(LAUNCHER_STACK);
+      expect(await leftBehind(launched, 5_000)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
 });
