@@ -68,41 +68,58 @@ async function send(
   return json;
 }
 
-let refreshing: Promise<Session> | null = null;
+/** The console's own tokens (and the Hub's with them when they would expire first), or the Hub's alone. */
+export type RenewalPart = 'console' | 'hub';
 
 /**
- * Rotates the console's tokens (and the Hub's when due): once at a time however many calls of
- * this tab ask, and one tab at a time (lib/renewal-lock.ts). The tabs share one session in storage,
- * so a tab that finds there other tokens than the ones it meant to renew takes them as they are:
- * another tab renewed meanwhile, and the refresh token this tab holds is spent.
+ * After a failed renewal of the Hub's tokens, when to try again: soon the first time, well inside
+ * the Hub's grace window (its answer may have been lost after the Hub rotated the token, and the
+ * same token then still gets the same successor), then at a slower pace while the Hub is away.
  */
-export function refreshSession(): Promise<Session> {
-  refreshing ??= (async () => {
-    const held = getSession();
-    if (!held) throw new ApiError('token_expired', 'Not signed in.', 401);
-    return withRenewalLock(async () => {
-      const session = storedSession();
-      if (!session) throw new ApiError('token_expired', 'Not signed in.', 401);
-      if (session.token.refresh_token !== held.token.refresh_token) {
-        setSession(session);
-        return session;
-      }
-      const next = await renew(session);
-      // Only store if nobody signed out meanwhile.
-      if (storedSession()?.token.refresh_token === session.token.refresh_token) setSession(next);
-      return next;
-    });
-  })().finally(() => {
-    refreshing = null;
+const HUB_RETRY_SOON_MS = 3_000;
+const HUB_RETRY_LATER_MS = 30_000;
+
+const renewing: Partial<Record<RenewalPart, Promise<Session>>> = {};
+
+/**
+ * Rotates the session's tokens: once at a time however many calls of this tab ask, and one tab at
+ * a time (lib/renewal-lock.ts). The tabs share one session in storage, so a tab that finds there
+ * other tokens than the ones it meant to renew takes them as they are: another tab renewed
+ * meanwhile, and the refresh token this tab holds is spent.
+ */
+export function refreshSession(part: RenewalPart = 'console'): Promise<Session> {
+  renewing[part] ??= renewShared(part).finally(() => {
+    delete renewing[part];
   });
-  return refreshing;
+  return renewing[part];
 }
 
-async function renew(session: Session): Promise<Session> {
-  const routes = await routeTable();
+async function renewShared(part: RenewalPart): Promise<Session> {
+  const held = getSession();
+  if (!held) throw new ApiError('token_expired', 'Not signed in.', 401);
+  return withRenewalLock(async () => {
+    const session = storedSession();
+    if (!session) throw new ApiError('token_expired', 'Not signed in.', 401);
+    const renewedElsewhere =
+      session.token.refresh_token !== held.token.refresh_token ||
+      (part === 'hub' && session.hub?.tokens.refresh !== held.hub?.tokens.refresh);
+    if (renewedElsewhere) {
+      setSession(session);
+      return session;
+    }
+    const next =
+      part === 'console' ? await renewConsole(session) : { ...session, hub: session.hub && (await renewHub(session.hub)) };
+    // Only store if nobody signed out meanwhile.
+    if (storedSession()?.token.refresh_token === session.token.refresh_token) setSession(next);
+    return next;
+  });
+}
+
+async function renewConsole(session: Session): Promise<Session> {
+  const { refreshToken } = await routeTable();
   const token = (await send(
     '',
-    routes.refreshToken,
+    refreshToken,
     { grant_type: 'refresh_token', refresh_token: session.token.refresh_token },
     undefined,
     'server',
@@ -113,16 +130,22 @@ async function renew(session: Session): Promise<Session> {
     }
     throw error;
   })) as EndpointOutput<ApiMap['refreshToken']>;
-  let hub = session.hub;
-  // The Hub's tokens are renewed only with the console's: now, unless they outlive the new console
-  // token (renewed before they expire). Renewing only those already due left them to expire in between.
-  if (hub && hub.tokens.expires_at <= token.expires_at) {
-    const tokens = (await send(hub.server_url, routes.hubRefresh, { refresh: hub.tokens.refresh }, undefined, 'hub').catch(
-      () => null,
-    )) as HubTokens | null;
-    hub = tokens ? { ...hub, tokens } : hub;
+  const hub = session.hub;
+  // The Hub's tokens are renewed with the console's unless they outlive the new console token
+  // (renewing only those already due let them expire before the next renewal).
+  const hubToo = hub && (hub.retryAt !== undefined || hub.tokens.expires_at <= token.expires_at);
+  return { ...session, token, hub: hubToo ? await renewHub(hub) : hub };
+}
+
+/** The Hub's new tokens; a failure keeps the old ones (the console still works) and plans another try. */
+async function renewHub(hub: NonNullable<Session['hub']>): Promise<NonNullable<Session['hub']>> {
+  const { hubRefresh } = await routeTable();
+  try {
+    const tokens = (await send(hub.server_url, hubRefresh, { refresh: hub.tokens.refresh }, undefined, 'hub')) as HubTokens;
+    return { server_url: hub.server_url, tokens };
+  } catch {
+    return { ...hub, retryAt: Date.now() + (hub.retryAt === undefined ? HUB_RETRY_SOON_MS : HUB_RETRY_LATER_MS) };
   }
-  return { ...session, token, hub };
 }
 
 type Out<K extends keyof ApiMap> = EndpointOutput<ApiMap[K]>;
@@ -137,7 +160,10 @@ async function sessionSend(endpoint: RouteInfo, input: unknown, forceRefresh: bo
   const hub = endpoint.auth === 'hubAuth';
   let session = getSession();
   if (!session) throw new ApiError('token_expired', 'Not signed in.', 401);
-  if (forceRefresh || needsRefresh(session.token.expires_at)) session = await refreshSession();
+  // A refused token is renewed for the program that refused it.
+  if (forceRefresh) session = await refreshSession(hub ? 'hub' : 'console');
+  else if (needsRefresh(session.token.expires_at)) session = await refreshSession('console');
+  else if (hub && (session.hub?.retryAt ?? Number.POSITIVE_INFINITY) <= Date.now()) session = await refreshSession('hub');
   if (hub && !session.hub) throw new ApiError('hub_not_connected', 'No Hub is connected.', 0, 'FETCH_ERROR', 'hub');
   const base = hub && session.hub ? session.hub.server_url : '';
   const bearer = hub ? session.hub?.tokens.access : session.token.access;

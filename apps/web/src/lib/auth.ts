@@ -1,14 +1,16 @@
-import {
-  type HubTokens,
-  hubUrlProblem,
-  type LoginSuccess,
-  type LogoutReason,
-  TOKEN_EXPIRY_MARGIN_MS,
-} from '@latchkey/contracts/client';
+import { type HubTokens, hubUrlProblem, type LoginSuccess, type LogoutReason } from '@latchkey/contracts/client';
 import { handleSessionLost, refreshSession, routeTable } from './api.ts';
 import { ApiError } from './api-error.ts';
 import { deviceInfo } from './device.ts';
-import { getSession, rememberPath, type Session, setLogoutReason, setSession, takeRememberedPath } from './session.ts';
+import {
+  getSession,
+  nextRenewal,
+  rememberPath,
+  type Session,
+  setLogoutReason,
+  setSession,
+  takeRememberedPath,
+} from './session.ts';
 
 /** What the console tells the server and Hub about this browser (lib/device.ts). */
 export { deviceInfo };
@@ -90,26 +92,40 @@ export async function completeSignIn(success: LoginSuccess, email: string): Prom
 }
 
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** Renewals failed in a row (not refused: the network, or a program unavailable). */
+let failures = 0;
+/**
+ * The first retry comes inside the programs' grace window for a just-rotated refresh token: the
+ * answer may have been lost after the server rotated it, and the same token then still gets it.
+ */
+const RETRY_SOON_MS = 3_000;
+const RETRY_MS = 15_000;
 
 export function stopRefresh(): void {
   clearTimeout(timer);
   timer = undefined;
 }
 
-/** Keeps the tokens fresh: renews about two minutes before the access token expires. */
+/** Keeps the tokens fresh: renews about two minutes before the access token expires (the Hub's with them). */
 export function scheduleRefresh(): () => void {
   stopRefresh();
   const session = getSession();
   if (!session) return stopRefresh;
-  const due = Math.max(0, session.token.expires_at - Date.now() - TOKEN_EXPIRY_MARGIN_MS);
-  timer = setTimeout(() => {
-    refreshSession()
-      .then(() => void scheduleRefresh())
+  const next = nextRenewal(session);
+  const renew = () =>
+    refreshSession(next.part)
+      .then(() => {
+        failures = 0;
+        scheduleRefresh();
+      })
       .catch((error) => {
         if (!getSession()) return;
         if (error instanceof ApiError && error.status === 401) logout('session_expired');
-        else timer = setTimeout(() => void scheduleRefresh(), 15_000);
+        else {
+          failures += 1;
+          timer = setTimeout(() => void scheduleRefresh(), failures === 1 ? RETRY_SOON_MS : RETRY_MS);
+        }
       });
-  }, due);
+  timer = setTimeout(() => void renew(), Math.max(0, next.at - Date.now()));
   return stopRefresh;
 }

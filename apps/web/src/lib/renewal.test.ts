@@ -38,14 +38,20 @@ const hubTokens = (refresh: string, lifetimeMs = 300_000) => ({
   hub_version: '2.2.0',
 });
 
-/** One program's refresh endpoint as strict as it is without a grace window: each token rotates once, a spent one is refused. */
+/**
+ * One program's refresh endpoint as the programs keep it: each token rotates once; the token just
+ * spent is answered again with the same successor for 10 s (the grace window); any other is refused.
+ */
 function rotation(prefix: string) {
   let live = `${prefix}-0`;
+  let previous: { token: string; at: number } | null = null;
   let minted = 0;
   return {
     live: () => live,
     spend(token: string | null): string | null {
+      if (token === previous?.token && Date.now() - previous.at < 10_000) return live;
       if (token !== live) return null;
+      previous = { token: live, at: Date.now() };
       minted += 1;
       live = `${prefix}-${minted}`;
       return live;
@@ -53,14 +59,19 @@ function rotation(prefix: string) {
   };
 }
 
-/**
- * The server's and the Hub's refresh endpoints (400 invalid_grant for a spent token), counting
- * the renewals that reach them.
- */
+/** The server's and the Hub's refresh endpoints (400 invalid_grant when refused), counting the renewals that reach them. */
 function refreshServers() {
   const consoleTokens = rotation('refresh');
   const hub = rotation('hub-refresh');
-  const seen = { renewals: 0, hubRenewals: 0, atOnce: 0, mostAtOnce: 0, failNext: false };
+  const seen = {
+    renewals: 0,
+    hubRenewals: 0,
+    atOnce: 0,
+    mostAtOnce: 0,
+    failNext: false,
+    loseNextAnswer: false,
+    loseNextHubAnswer: false,
+  };
   const reply = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const refused = () => reply(400, { code: 'invalid_grant', description: 'The session has ended. Sign in again.' });
@@ -68,6 +79,11 @@ function refreshServers() {
     if (url === `${HUB_URL}/auth/token/refresh/`) {
       seen.hubRenewals += 1;
       const next = hub.spend((JSON.parse(String(init.body)) as { refresh: string }).refresh);
+      if (seen.loseNextHubAnswer) {
+        // The Hub rotated the token, but its answer never reached the page.
+        seen.loseNextHubAnswer = false;
+        throw new TypeError('Failed to fetch');
+      }
       return next ? reply(200, hubTokens(next)) : refused();
     }
     expect(url).toBe('/oauth/refresh/token/');
@@ -82,6 +98,10 @@ function refreshServers() {
       return reply(503, { code: 'unavailable', description: 'Try again.' });
     }
     const next = consoleTokens.spend(new URLSearchParams(String(init.body)).get('refresh_token'));
+    if (seen.loseNextAnswer) {
+      seen.loseNextAnswer = false;
+      throw new TypeError('Failed to fetch');
+    }
     return next ? reply(200, pair(next)) : refused();
   };
   return { fetch, seen, live: consoleTokens.live, hubLive: hub.live };
@@ -97,12 +117,12 @@ const stored = (): Session => JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'n
 
 let server: ReturnType<typeof refreshServers>;
 
-/** The shared session: the console's tokens, and the Hub's expiring `hubLifetimeMs` from now. */
-function signedIn(hubLifetimeMs = 300_000) {
+/** The shared session: the console's tokens and the Hub's, expiring that long from now. */
+function signedIn(hubLifetimeMs = 300_000, consoleLifetimeMs = 300_000) {
   const session: Session = {
     email: 'alex@northwind.example',
     team_slug: 'northwind',
-    token: pair('refresh-0'),
+    token: pair('refresh-0', consoleLifetimeMs),
     hub: { server_url: HUB_URL, tokens: hubTokens('hub-refresh-0', hubLifetimeMs) },
   };
   localStorage.setItem(SESSION_KEY, JSON.stringify(session));
@@ -117,6 +137,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   localStorage.clear();
@@ -183,5 +204,44 @@ describe('renewing the session shared by the tabs of one browser', () => {
     expect(server.seen.hubRenewals).toBe(1);
     expect(renewed.hub?.tokens.refresh).toBe('hub-refresh-1');
     expect(renewed.hub?.tokens.expires_at).toBeGreaterThanOrEqual(renewed.token.expires_at - 1_000);
+  });
+
+  it('a Hub answer lost on the way: the console keeps its new tokens and asks the Hub again within seconds, then has them', async () => {
+    const tab = await openTab();
+    server.seen.loseNextHubAnswer = true;
+    const renewed = await tab.api.refreshSession();
+    expect(renewed.token.refresh_token).toBe('refresh-1');
+    // The Hub's old tokens are kept, with a retry planned well inside the Hub's 10-second grace window.
+    expect(renewed.hub?.tokens.refresh).toBe('hub-refresh-0');
+    expect(renewed.hub?.retryAt).toBeLessThanOrEqual(Date.now() + 5_000);
+    expect(tab.session.nextRenewal(stored())).toEqual({ part: 'hub', at: renewed.hub?.retryAt });
+
+    // The retry (the Hub alone) sends the same token and gets the successor the lost answer held.
+    const retried = await tab.api.refreshSession('hub');
+    expect(retried.hub?.tokens.refresh).toBe('hub-refresh-1');
+    expect(retried.hub?.retryAt).toBeUndefined();
+    expect(retried.token).toEqual(renewed.token);
+    expect(server.seen.renewals).toBe(1);
+    expect(server.seen.hubRenewals).toBe(2);
+    expect(tab.session.nextRenewal(stored()).part).toBe('console');
+  });
+
+  it('an idle tab whose renewal answer was lost asks again inside the grace window, and gets it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    localStorage.clear();
+    // Due now: the access token is within the two-minute margin.
+    signedIn(300_000, 120_000);
+    await openTab();
+    const { scheduleRefresh, stopRefresh } = await import('./auth.ts');
+    server.seen.loseNextAnswer = true;
+    scheduleRefresh();
+    await vi.advanceTimersByTimeAsync(100);
+    // The server rotated the token; the tab never heard.
+    expect(server.seen.renewals).toBe(1);
+    expect(stored().token.refresh_token).toBe('refresh-0');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(server.seen.renewals).toBe(2);
+    expect(stored().token.refresh_token).toBe('refresh-1');
+    stopRefresh();
   });
 });

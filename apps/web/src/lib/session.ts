@@ -6,7 +6,12 @@ export interface Session {
   email: string;
   team_slug: string;
   token: TokenPair;
-  hub: { server_url: string; tokens: HubTokens } | null;
+  hub: {
+    server_url: string;
+    tokens: HubTokens;
+    /** A renewal of the Hub's tokens failed (its answer may be lost): try again at this time (epoch ms). */
+    retryAt?: number;
+  } | null;
   /** The team has a Hub but it did not answer at sign-in. */
   hubUnreachable?: boolean;
 }
@@ -66,6 +71,13 @@ window.addEventListener('storage', (event) => {
 
 /** True when the token should be renewed now: within the spec's two-minute margin of expiry. */
 export const needsRefresh = (expiresAt: number, now = Date.now()): boolean => expiresAt - now <= TOKEN_EXPIRY_MARGIN_MS;
+
+/** What the console renews next, and when: its own tokens at the margin, or first the Hub's after a failed renewal. */
+export function nextRenewal(session: Session): { part: 'console' | 'hub'; at: number } {
+  const consoleDue = session.token.expires_at - TOKEN_EXPIRY_MARGIN_MS;
+  const hubRetry = session.hub?.retryAt;
+  return hubRetry !== undefined && hubRetry < consoleDue ? { part: 'hub', at: hubRetry } : { part: 'console', at: consoleDue };
+}
 
 /** The path to return to after the next sign-in (spec §4: remembered unless manual or on login). */
 export function rememberPath(path: string): void {
