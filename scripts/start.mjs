@@ -154,7 +154,7 @@ async function main() {
   }
 
   console.info(
-    `Starting the server and the Hub: a first start creates their databases and seeds the demo, which takes a minute or two on a small machine.`,
+    `Starting the server and the Hub: a first start creates their databases and seeds the demo, which takes about a minute on a small machine.`,
   );
   const wait = await waitReady([server, hub], { started, report: (text) => console.info(text) });
   if (stopping) return;
