@@ -26,12 +26,14 @@ test.describe.configure({ mode: 'serial' });
 
 type Vendor = 'splunk' | 'other' | 'sumo_logic' | 'sentinel_ingestion' | 'sentinel_legacy' | 'qradar' | 'qradar_http';
 const receivers = {} as Record<Vendor, Receiver>;
+let webhookEndpoint: Awaited<ReturnType<typeof webhookReceiver>>;
 
 test.beforeAll(async () => {
   // The certificate the suite's Hub trusts (SIEM_CA_FILE); Sentinel's receivers where the Hub looks for them.
   const tls = siemTls(process.env.LATCHKEY_E2E_DATA ?? '');
   receivers.splunk = await splunkReceiver(tls);
-  receivers.other = await webhookReceiver(tls);
+  webhookEndpoint = await webhookReceiver(tls);
+  receivers.other = webhookEndpoint;
   receivers.sumo_logic = await sumoReceiver(tls);
   receivers.sentinel_ingestion = await sentinelIngestionReceiver(tls, SENTINEL_INGESTION_PORT);
   receivers.sentinel_legacy = await sentinelReceiver(tls, SENTINEL_LEGACY_PORT);
@@ -190,6 +192,11 @@ const OTHERS: { vendor: Vendor; tool: string; title: string; fill: (form: Locato
     fill: async (form) => {
       await form.getByTestId('siem-url').fill(`${receivers.other.url}/ingest`);
       await form.getByTestId('siem-token').fill(WEBHOOK_TOKEN);
+      // The console made a signing secret of its own (shown, copied by the admin to the endpoint).
+      const signing = await form.getByTestId('siem-signing_secret').inputValue();
+      expect(signing).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(signing).not.toBe(WEBHOOK_TOKEN);
+      webhookEndpoint.signingSecret = signing;
     },
   },
   {

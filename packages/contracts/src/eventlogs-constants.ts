@@ -65,3 +65,5 @@ export const MIN_RETENTION_DAYS = 1;
 
 /** The longest SIEM secret (token, key) accepted. */
 export const SIEM_SECRET_MAX = 2000;
+/** The shortest webhook signing secret accepted (the console makes 43 characters, 256 random bits). */
+export const WEBHOOK_SIGNING_SECRET_MIN = 32;

@@ -17,6 +17,7 @@ import {
   SIEM_SECRET_MAX,
   SIEM_STATUSES,
   SIEM_TOOLS,
+  WEBHOOK_SIGNING_SECRET_MIN,
 } from './eventlogs-constants.ts';
 
 /**
@@ -293,6 +294,24 @@ const QradarForm = z
     if (!url.safeParse(v.url).success) ctx.addIssue({ code: 'custom', path: ['url'], message: 'invalid url' });
   });
 
+/**
+ * The generic HTTPS webhook (docs/webhook.md): the bearer token the endpoint authenticates the Hub
+ * with, and a separate signing secret the Hub signs each delivery with (HMAC-SHA256). Both are
+ * secrets: never sent back, kept when an edit leaves them empty; the signing secret is never the token.
+ */
+const WebhookForm = z
+  .object({
+    siem_tool: z.literal('other'),
+    url: HttpsUrl,
+    token: Secret,
+    signing_secret: Secret.refine((v) => v === '' || v.length >= WEBHOOK_SIGNING_SECRET_MIN, 'siem.form.signing_secret_short'),
+    allow_unverified_certificate: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    if (v.signing_secret !== '' && v.signing_secret === v.token)
+      ctx.addIssue({ code: 'custom', path: ['signing_secret'], message: 'siem.form.signing_secret_same' });
+  });
+
 export const SiemForm = z.discriminatedUnion('siem_tool', [
   z.object({
     siem_tool: z.literal('splunk'),
@@ -302,12 +321,7 @@ export const SiemForm = z.discriminatedUnion('siem_tool', [
     token: Secret,
     allow_unverified_certificate: z.boolean().default(false),
   }),
-  z.object({
-    siem_tool: z.literal('other'),
-    url: HttpsUrl,
-    token: Secret,
-    allow_unverified_certificate: z.boolean().default(false),
-  }),
+  WebhookForm,
   z.object({ siem_tool: z.literal('sumo_logic'), url: HttpsUrl }),
   SentinelForm,
   QradarForm,

@@ -12,8 +12,8 @@ export { QRADAR_SOURCE, qradarHttpReceiver, qradarSyslogReceiver } from './qrada
  */
 export { type Receiver, selfSignedCert } from './siem-listen.ts';
 export { SPLUNK_TOKEN, splunkReceiver } from './splunk-hec-receiver.ts';
+export { WEBHOOK_SIGNING_SECRET, WEBHOOK_TOKEN, webhookReceiver } from './webhook-receiver.ts';
 
-export const WEBHOOK_TOKEN = 'whsec_0123456789abcdef0123456789abcdef';
 export const SENTINEL_WORKSPACE = 'b3c4d5e6-7f80-4912-a3b4-c5d6e7f80912';
 export const SENTINEL_KEY = Buffer.from('sentinel-shared-key-for-tests-0123456789').toString('base64');
 /** Sentinel Logs Ingestion: the Entra app, the data collection rule and its stream the receiver knows. */
@@ -24,22 +24,6 @@ export const SENTINEL_APP = {
   dcr_immutable_id: 'dcr-0a1b2c3d4e5f60718293a4b5c6d7e8f9',
   stream_name: 'Custom-LatchkeyEvents',
 };
-
-/** The generic webhook: bearer token, NDJSON, `sha256=` HMAC of `timestamp.body` with the token. */
-export function webhookReceiver(tlsOptions: { key: string; cert: string }) {
-  return listen(tlsOptions, (req, body, r) => {
-    if (req.headers.authorization !== `Bearer ${WEBHOOK_TOKEN}`) return { status: 401, body: { error: 'token' } };
-    if (req.headers['content-type'] !== 'application/x-ndjson') return { status: 415, body: { error: 'type' } };
-    const ts = String(req.headers['x-latchkey-timestamp'] ?? '');
-    const expected = `sha256=${createHmac('sha256', WEBHOOK_TOKEN)
-      .update(`${ts}.${body.toString('utf8')}`)
-      .digest('hex')}`;
-    if (req.headers['x-latchkey-signature'] !== expected) return { status: 401, body: { error: 'signature' } };
-    if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return { status: 401, body: { error: 'stale' } };
-    r.received.push(...lines(body).map((l) => (JSON.parse(l) as { id: string }).id));
-    return { status: 200, body: { ok: true } };
-  });
-}
 
 /** The token in a Sumo Logic HTTP Source's unique address (`/receiver/v1/http/<token>`). */
 export const SUMO_TOKEN = 'ZaVnC4dhaV3Xq0';

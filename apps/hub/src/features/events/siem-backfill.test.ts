@@ -3,7 +3,13 @@ import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { consoleAuth, send } from '../../testing/clients.ts';
 import { createHubDb, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
-import { type Receiver, selfSignedCert, WEBHOOK_TOKEN, webhookReceiver } from '../../testing/siem-receivers.ts';
+import {
+  type Receiver,
+  selfSignedCert,
+  WEBHOOK_SIGNING_SECRET,
+  WEBHOOK_TOKEN,
+  webhookReceiver,
+} from '../../testing/siem-receivers.ts';
 
 /**
  * A backfill's `from_timestamp` (epoch seconds) is bounded: past 8.64e12 seconds no date exists,
@@ -29,6 +35,7 @@ beforeAll(async () => {
       siem_tool: 'other',
       url: `${receiver.url}/ingest`,
       token: WEBHOOK_TOKEN,
+      signing_secret: WEBHOOK_SIGNING_SECRET,
       allow_unverified_certificate: false,
     },
     admin,

@@ -14,6 +14,7 @@ import {
   sentinelIngestionReceiver,
   sentinelReceiver,
   sumoReceiver,
+  WEBHOOK_SIGNING_SECRET,
   WEBHOOK_TOKEN,
   webhookReceiver,
 } from '../../testing/siem-receivers.ts';
@@ -126,7 +127,13 @@ const DESTINATIONS: Destination[] = [
   {
     name: 'webhook',
     receiver: () => webhookReceiver(tls),
-    form: (r) => ({ siem_tool: 'other', url: `${r.url}/ingest`, token: WEBHOOK_TOKEN, allow_unverified_certificate: false }),
+    form: (r) => ({
+      siem_tool: 'other',
+      url: `${r.url}/ingest`,
+      token: WEBHOOK_TOKEN,
+      signing_secret: WEBHOOK_SIGNING_SECRET,
+      allow_unverified_certificate: false,
+    }),
     faults: HTTP_FAULTS,
   },
 ];

@@ -13,6 +13,7 @@ import {
   sentinelIngestionReceiver,
   sentinelReceiver,
   splunkReceiver,
+  WEBHOOK_SIGNING_SECRET,
   WEBHOOK_TOKEN,
   webhookReceiver,
 } from '../../testing/siem-receivers.ts';
@@ -94,6 +95,7 @@ const webhookForm = () => ({
   siem_tool: 'other',
   url: `${at.webhook.url}/ingest`,
   token: WEBHOOK_TOKEN,
+  signing_secret: WEBHOOK_SIGNING_SECRET,
   allow_unverified_certificate: false,
 });
 const ingestionForm = () => ({

@@ -6,6 +6,7 @@ import { sentinelLogsIngestion } from './sentinel-ingestion.ts';
 import { post, type SenderContext, type SiemConfig, str, type Taken } from './siem-http.ts';
 import { qradar } from './siem-qradar.ts';
 import { hecBodies, splunkHec } from './siem-splunk.ts';
+import { webhook } from './siem-webhook.ts';
 
 /**
  * The SIEM vendors' wire formats. Each sender takes a batch (oldest first) and resolves only once
@@ -44,21 +45,9 @@ async function splunk(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
   return splunkHec(hecBodies(events.map((e) => ({ time: Date.parse(e.occurred_at) / 1000, event: eventJson(e) }))), c, ctx);
 }
 
-/** A generic HTTPS webhook: NDJSON, the token as bearer, the body signed with HMAC-SHA256 over `timestamp.body`. */
-async function webhook(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
-  const body = ndjson(events);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = createHmac('sha256', str(c, 'token')).update(`${timestamp}.${body}`).digest('hex');
-  await post(ctx, str(c, 'url'), {
-    headers: {
-      authorization: `Bearer ${str(c, 'token')}`,
-      'content-type': 'application/x-ndjson',
-      'x-latchkey-timestamp': timestamp,
-      'x-latchkey-signature': `sha256=${signature}`,
-    },
-    body,
-    insecure: c.allow_unverified_certificate === true,
-  });
+/** The generic HTTPS webhook (siem-webhook.ts, docs/webhook.md). */
+async function other(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
+  await webhook(events, ndjson(events), c, ctx);
 }
 
 /** Sumo Logic HTTP source: gzip-compressed NDJSON with the category, name and host headers. */
@@ -113,7 +102,7 @@ const takes =
 
 export const SENDERS: Record<SiemToolName, Sender> = {
   splunk,
-  other: takes(webhook),
+  other: takes(other),
   sumo_logic: takes(sumo),
   azure_sentinel: takes(sentinel),
   qradar: takes(qradar),
@@ -122,7 +111,7 @@ export const SENDERS: Record<SiemToolName, Sender> = {
 /** Fields of each vendor's form that are secrets: never sent back to the console, kept when an edit leaves them empty. */
 export const SECRET_FIELDS: Record<SiemToolName, readonly string[]> = {
   splunk: ['token'],
-  other: ['token'],
+  other: ['token', 'signing_secret'],
   sumo_logic: [],
   azure_sentinel: ['key', 'client_secret'],
   qradar: [],

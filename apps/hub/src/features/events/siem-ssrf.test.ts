@@ -2,7 +2,7 @@ import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { consoleAuth, send } from '../../testing/clients.ts';
 import { createHubDb, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
-import { SPLUNK_TOKEN, WEBHOOK_TOKEN } from '../../testing/siem-receivers.ts';
+import { SPLUNK_TOKEN, WEBHOOK_SIGNING_SECRET, WEBHOOK_TOKEN } from '../../testing/siem-receivers.ts';
 
 /**
  * A SIEM destination at the cloud's metadata service (169.254.169.254, a9fe:a9fe) wrapped in an
@@ -31,7 +31,15 @@ const WRAPPED = [
 ];
 
 const FORMS: [string, (host: string) => Record<string, unknown>][] = [
-  ['webhook', (host) => ({ siem_tool: 'other', url: `https://${host}/ingest`, token: WEBHOOK_TOKEN })],
+  [
+    'webhook',
+    (host) => ({
+      siem_tool: 'other',
+      url: `https://${host}/ingest`,
+      token: WEBHOOK_TOKEN,
+      signing_secret: WEBHOOK_SIGNING_SECRET,
+    }),
+  ],
   ['Splunk', (host) => ({ siem_tool: 'splunk', url: `https://${host}`, port: '8088', path: '', token: SPLUNK_TOKEN })],
   ['QRadar syslog over TCP', (host) => ({ siem_tool: 'qradar', url: `tcp://${host}:514`, log_source_identifier: 'latchkey' })],
 ];

@@ -8,7 +8,7 @@ import { type Db, migrate, openDb } from '@latchkey/runtime';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
-import { selfSignedCert, WEBHOOK_TOKEN, webhookReceiver } from '../../testing/siem-receivers.ts';
+import { selfSignedCert, WEBHOOK_SIGNING_SECRET, WEBHOOK_TOKEN, webhookReceiver } from '../../testing/siem-receivers.ts';
 import { recordHubEvents } from './events.service.ts';
 import { siemRepository } from './siem.repository.ts';
 import { SIEM_BATCH } from './siem.service.ts';
@@ -112,7 +112,12 @@ test(`the Hub killed mid-batch loses nothing: every event delivered, exactly onc
         tx,
         TEAM,
         'other',
-        { url: `${receiver.url}/ingest`, token: WEBHOOK_TOKEN, allow_unverified_certificate: false },
+        {
+          url: `${receiver.url}/ingest`,
+          token: WEBHOOK_TOKEN,
+          signing_secret: WEBHOOK_SIGNING_SECRET,
+          allow_unverified_certificate: false,
+        },
         0,
       );
       await siemRepository.setActive(tx, d.id, true);

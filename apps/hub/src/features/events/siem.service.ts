@@ -248,6 +248,11 @@ export function createSiemService(
           ).shows('siem.form.secret_again');
         config[k] = kept;
       }
+      // The webhook signs with a secret of its own: a receiver holding the bearer token cannot forge a delivery.
+      if (siem_tool === 'other' && config.signing_secret === config.token)
+        throw new AppError('invalid_input', 'The signing secret must not be the token.', 400, [
+          { path: 'signing_secret', message: 'siem.form.signing_secret_same' },
+        ]);
       // A new destination's channel is made before its first test event, and kept with it.
       const requestChannel = existing?.request_channel ?? randomUUID();
       await sendTest(siem_tool, config, teamSlug, requestChannel);

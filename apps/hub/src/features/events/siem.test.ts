@@ -17,6 +17,7 @@ import {
   sentinelReceiver,
   splunkReceiver,
   sumoReceiver,
+  WEBHOOK_SIGNING_SECRET,
   WEBHOOK_TOKEN,
   webhookReceiver,
 } from '../../testing/siem-receivers.ts';
@@ -95,6 +96,7 @@ const FORMS = {
     siem_tool: 'other',
     url: `${r.webhook.url}/ingest`,
     token: WEBHOOK_TOKEN,
+    signing_secret: WEBHOOK_SIGNING_SECRET,
     allow_unverified_certificate: false,
   }),
   sumo: () => ({ siem_tool: 'sumo_logic', url: `${r.sumo.url}/receiver/v1/http/ZaVnC4dhaV3Xq0` }),

@@ -59,10 +59,10 @@ describe('editing a SIEM destination with a stored secret', () => {
     expect(save().disabled).toBe(false);
   });
 
-  test('webhook: not checking the certificate any more asks for the token again', () => {
+  test('webhook: not checking the certificate any more asks for the token (and the signing secret) again', () => {
     edit(stored('other', { url: 'https://hooks.example.com/in', allow_unverified_certificate: false }));
     fireEvent.click(field('allow_unverified_certificate'));
-    expect(screen.getByText(SECRET_AGAIN)).toBeTruthy();
+    expect(screen.getAllByText(SECRET_AGAIN)).toHaveLength(2);
     expect(save().disabled).toBe(true);
   });
 
@@ -83,5 +83,36 @@ describe('editing a SIEM destination with a stored secret', () => {
     type('dce_endpoint', 'https://listener.example.net');
     expect(screen.getByText(SECRET_AGAIN)).toBeTruthy();
     expect(save().disabled).toBe(true);
+  });
+});
+
+describe('a new webhook and its signing secret', () => {
+  const create = () =>
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MantineProvider theme={theme}>
+          <SiemFormModal tool="other" existing={null} onClose={() => undefined} />
+        </MantineProvider>
+      </QueryClientProvider>,
+    );
+
+  test('the form makes one (256 random bits), shows it, makes another on request, and refuses the token or a short one', () => {
+    create();
+    const made = field('signing_secret').value;
+    expect(made).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(field('signing_secret').type).toBe('text');
+    fireEvent.click(screen.getByTestId('siem-signing_secret-generate'));
+    expect(field('signing_secret').value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(field('signing_secret').value).not.toBe(made);
+    type('url', 'https://hooks.example.com/in');
+    type('token', 'a-token-the-endpoint-gave-out-0123456789');
+    expect(save().disabled).toBe(false);
+    type('signing_secret', 'a-token-the-endpoint-gave-out-0123456789');
+    fireEvent.blur(field('signing_secret'));
+    expect(screen.getByText('The signing secret must not be the token')).toBeTruthy();
+    expect(save().disabled).toBe(true);
+    type('signing_secret', 'short');
+    fireEvent.blur(field('signing_secret'));
+    expect(screen.getByText('Use at least 32 characters')).toBeTruthy();
   });
 });

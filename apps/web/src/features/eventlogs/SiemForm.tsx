@@ -9,8 +9,9 @@ import {
   type SiemTool,
   type SiemToolName,
   siemSecretMoved,
+  WEBHOOK_SIGNING_SECRET_MIN,
 } from '@latchkey/contracts/client';
-import { Button, Checkbox, Group, Modal, PasswordInput, Radio, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, CopyButton, Group, Modal, PasswordInput, Radio, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { ModalError } from '../../components/ModalError.tsx';
@@ -25,6 +26,7 @@ type Values = {
   port: string;
   path: string;
   token: string;
+  signing_secret: string;
   workspace_id: string;
   key: string;
   log_source_identifier: string;
@@ -40,7 +42,7 @@ type Values = {
 /** Spec §3: each vendor's fields. */
 export const FIELDS: Record<SiemToolName, readonly (keyof Values)[]> = {
   splunk: ['url', 'port', 'path', 'token', 'allow_unverified_certificate'],
-  other: ['url', 'token', 'allow_unverified_certificate'],
+  other: ['url', 'token', 'signing_secret', 'allow_unverified_certificate'],
   sumo_logic: ['url'],
   azure_sentinel: ['api', 'workspace_id', 'key'],
   qradar: ['transport', 'url', 'log_source_identifier', 'allow_unverified_certificate'],
@@ -52,16 +54,27 @@ const SENTINEL_FIELDS: Record<SentinelApi, readonly (keyof Values)[]> = {
 };
 export const fieldsFor = (tool: SiemToolName, api: SentinelApi): readonly (keyof Values)[] =>
   tool === 'azure_sentinel' ? SENTINEL_FIELDS[api] : FIELDS[tool];
-const SECRETS: readonly (keyof Values)[] = ['token', 'key', 'client_secret'];
+const SECRETS: readonly (keyof Values)[] = ['token', 'signing_secret', 'key', 'client_secret'];
+/** A webhook signing secret as the console makes it: 256 random bits, base64url (43 characters). */
+export function newSigningSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
 /** Format checks beyond "required" (spec §5 for the URL and port; Azure's own formats for the rule and stream). */
-function fieldProblem(tool: SiemToolName, f: keyof Values, value: string, transport: QradarTransport): string | null {
-  if (f === 'url') return urlProblem(tool, value, transport);
+function fieldProblem(tool: SiemToolName, f: keyof Values, v: Values): string | null {
+  const value = String(v[f]);
+  if (f === 'url') return urlProblem(tool, value, v.transport);
   if (f === 'dce_endpoint') return urlProblem(tool, value);
   if (f === 'port') return portProblem(value);
   if (!value.trim()) return 'this field is required';
   if (f === 'dcr_immutable_id') return SENTINEL_DCR_ID.test(value.trim()) ? null : 'siem.form.dcr_invalid';
   if (f === 'stream_name') return SENTINEL_STREAM.test(value.trim()) ? null : 'siem.form.stream_invalid';
   if (f === 'log_source_identifier') return QRADAR_LOG_SOURCE.test(value.trim()) ? null : 'siem.form.log_source_invalid';
+  if (f === 'signing_secret' && value.trim().length < WEBHOOK_SIGNING_SECRET_MIN) return 'siem.form.signing_secret_short';
+  if (f === 'signing_secret' && value.trim() === v.token.trim()) return 'siem.form.signing_secret_same';
   return null;
 }
 const OPTIONAL: readonly (keyof Values)[] = ['api', 'transport', 'path', 'allow_unverified_certificate'];
@@ -101,6 +114,8 @@ export function SiemFormModal({
     port: '',
     path: '',
     token: '',
+    // A new webhook gets a signing secret made here, shown while the form is open; an edit keeps the stored one.
+    signing_secret: editing ? '' : newSigningSecret(),
     workspace_id: '',
     key: '',
     log_source_identifier: '',
@@ -123,7 +138,7 @@ export function SiemFormModal({
       const errors: Partial<Record<keyof Values, string | null>> = {};
       for (const f of fieldsFor(tool, v.api)) {
         if (OPTIONAL.includes(f)) continue;
-        const problem = secretKept(f, v) ? null : fieldProblem(tool, f, String(v[f]), v.transport);
+        const problem = secretKept(f, v) ? null : fieldProblem(tool, f, v);
         errors[f] = problem && secretAgain(f, v) ? 'siem.form.secret_again' : problem;
       }
       return errors;
@@ -137,9 +152,7 @@ export function SiemFormModal({
   /** A stored secret the edit moved: the field asks for it again, and says why. */
   const secretAgain = (f: keyof Values, v = form.values) => stored(f) && moved(v);
   const fields = fieldsFor(tool, form.values.api);
-  const valid = fields.every(
-    (f) => OPTIONAL.includes(f) || secretKept(f) || fieldProblem(tool, f, String(form.values[f]), form.values.transport) === null,
-  );
+  const valid = fields.every((f) => OPTIONAL.includes(f) || secretKept(f) || fieldProblem(tool, f, form.values) === null);
   const changed = !editing || fields.some((f) => form.values[f] !== initial[f]);
   const err = (f: keyof Values) => {
     const e = form.errors[f];
@@ -238,6 +251,40 @@ export function SiemFormModal({
           {text('workspace_id')}
           {text('log_source_identifier')}
           {secret('token')}
+          {fields.includes('signing_secret') && (
+            <Stack gap={4}>
+              <PasswordInput
+                {...limitProps(SIEM_SECRET_MAX, trimPasted)}
+                label={t('siem.field.signing_secret')}
+                withAsterisk={!secretKept('signing_secret')}
+                defaultVisible={!editing}
+                placeholder={secretKept('signing_secret') ? t('siem.form.secret_kept') : undefined}
+                description={t(secretAgain('signing_secret') ? 'siem.form.secret_again' : 'siem.form.signing_secret_hint')}
+                {...form.getInputProps('signing_secret')}
+                error={err('signing_secret')}
+                data-testid="siem-signing_secret"
+              />
+              <Group gap="xs">
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  onClick={() => form.setFieldValue('signing_secret', newSigningSecret())}
+                  data-testid="siem-signing_secret-generate"
+                >
+                  {t('siem.form.generate')}
+                </Button>
+                {form.values.signing_secret && (
+                  <CopyButton value={form.values.signing_secret}>
+                    {({ copied, copy }) => (
+                      <Button variant="subtle" size="compact-sm" onClick={copy}>
+                        {t(copied ? 'eventlogs.pull.copied' : 'eventlogs.pull.copy')}
+                      </Button>
+                    )}
+                  </CopyButton>
+                )}
+              </Group>
+            </Stack>
+          )}
           {secret('key')}
           {fields.includes('allow_unverified_certificate') && (
             <Checkbox
