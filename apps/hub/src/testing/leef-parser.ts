@@ -93,8 +93,18 @@ function checkType(key: string, value: string, type: KeyType) {
   if (!ok) fail(`${key}=${value} is not a valid ${type}`);
 }
 
-/** The Java SimpleDateFormat letters QRadar's devTimeFormat takes, as patterns for their values. */
+const patterns = new Map<string, RegExp>();
+/** The Java SimpleDateFormat letters QRadar's devTimeFormat takes, as patterns for their values (each format made once). */
 function dateFormatPattern(format: string): RegExp {
+  let pattern = patterns.get(format);
+  if (!pattern) {
+    pattern = compileDateFormat(format);
+    patterns.set(format, pattern);
+  }
+  return pattern;
+}
+
+function compileDateFormat(format: string): RegExp {
   let re = '';
   for (let i = 0; i < format.length; ) {
     const c = format[i] as string;

@@ -1,7 +1,7 @@
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { LeefError, parseLeef } from './leef-parser.ts';
-import { faultControl, listen, type Receiver, SLOW_MS, type Tls } from './siem-listen.ts';
+import { faultControl, listen, type Receiver, slowness, type Tls } from './siem-listen.ts';
 
 /**
  * IBM QRadar's two ways in, as IBM documents them, each reading every event with the strict LEEF
@@ -67,6 +67,7 @@ export async function qradarSyslogReceiver(tls: Tls | null, port = 0): Promise<Q
     requests: 0,
     lines: [],
   };
+  const slow = slowness();
   const onConnection = (socket: Socket) => {
     const fault = r.fault ?? (r.down ? 'unavailable' : null);
     socket.on('error', () => undefined);
@@ -77,7 +78,7 @@ export async function qradarSyslogReceiver(tls: Tls | null, port = 0): Promise<Q
     // A collector stuck: it reads nothing for a while, then everything (the sender has given up by then).
     if (fault === 'slow') {
       socket.pause();
-      setTimeout(() => socket.resume(), SLOW_MS).unref();
+      void slow.hold().then(() => socket.resume());
     }
     socket.on('data', (chunk: Buffer) => {
       if (socket.destroyed) return;
@@ -113,11 +114,14 @@ export async function qradarSyslogReceiver(tls: Tls | null, port = 0): Promise<Q
     });
     socket.on('end', () => {
       if (buf.length) r.rejected.push(`a frame cut short: ${buf.subarray(0, 40).toString()}`);
-      else if (!fault) r.confirmed.push(...taken);
+      else if (!fault) {
+        r.confirmed.push(...taken);
+        r.onConfirmed?.(taken);
+      }
     });
   };
   const server = tls ? createTlsServer(tls, onConnection) : createTcpServer(onConnection);
-  r.setFault = faultControl(server, r, tls);
+  r.setFault = slow.wrap(faultControl(server, r, tls));
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   server.unref();
   r.port = (server.address() as { port: number }).port;

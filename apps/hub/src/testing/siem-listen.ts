@@ -31,6 +31,8 @@ export interface Receiver {
   fault: Fault | null;
   /** Plays `fault` from now on (null: healthy again); an outage closes the port, `tls` swaps the certificate. */
   setFault(fault: Fault | null): Promise<void>;
+  /** Told of each confirmation as it is made (the bench times deliveries by it). */
+  onConfirmed?: (ids: string[]) => void;
   /** When each 429 was answered (epoch ms): the sender must wait its Retry-After (1 s) before the next try. */
   throttled: number[];
   /** Requests (HTTP) or connections (syslog) taken so far. */
@@ -99,6 +101,33 @@ export interface VendorAnswers {
 /** How long `slow` holds an answer: past any timeout a test gives the Hub. */
 export const SLOW_MS = 5_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What `slow` holds (answers, reads), let go when the fault ends: a server slow during the fault is
+ * quick again after it. Answers `hold` (resolves after SLOW_MS or at the end of the fault) and
+ * `wrap`, which makes a setFault let everything go when `slow` ends.
+ */
+export function slowness() {
+  const held = new Set<() => void>();
+  return {
+    hold: () =>
+      new Promise<void>((resolve) => {
+        const release = () => {
+          clearTimeout(timer);
+          held.delete(release);
+          resolve();
+        };
+        const timer = setTimeout(release, SLOW_MS);
+        held.add(release);
+      }),
+    wrap:
+      (setFault: (fault: Fault | null) => Promise<void>) =>
+      async (fault: Fault | null): Promise<void> => {
+        await setFault(fault);
+        if (fault !== 'slow') for (const release of [...held]) release();
+      },
+  };
+}
 
 /** A certificate the Hub does not trust (made once): what `tls` swaps in. */
 let untrusted: Tls | undefined;
@@ -202,6 +231,7 @@ export async function listen(
     res.writeHead(out.status, { ...(empty ? {} : { 'content-type': 'application/json' }), ...out.headers });
     res.end(empty ? undefined : JSON.stringify(out.body));
   };
+  const slow = slowness();
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const connection = connectionOf(req);
     // A new request on the connection: the sender read the answer before it.
@@ -224,20 +254,26 @@ export async function listen(
     const out = handle(req, body, r);
     const confirms = out.confirms ?? (out.status >= 200 && out.status < 300 ? r.received.slice(before) : []);
     if (fault === 'drop') return req.socket.destroy();
-    const wait = fault === 'slow' ? SLOW_MS : (r.delay?.(n) ?? 0);
+    if (fault === 'slow') await slow.hold();
+    const wait = r.delay?.(n) ?? 0;
     if (wait > 0) await sleep(wait);
     if (out.status >= 400) r.rejected.push(`${out.status} ${JSON.stringify(out.body)}`);
     // An answer the sender stopped waiting for confirms nothing.
-    if (fault !== 'slow' && !req.socket.destroyed) connection.pending.push(...confirms);
+    if (fault !== 'slow' && !req.socket.destroyed) {
+      connection.pending.push(...confirms);
+      if (confirms.length) r.onConfirmed?.(confirms);
+    }
     write(res, out);
   };
   const server = tlsOptions
     ? createHttpsServer(tlsOptions, (q, s) => void onRequest(q, s))
     : createHttpServer((q, s) => void onRequest(q, s));
-  r.setFault = faultControl(server, r, tlsOptions, (socket) => {
-    const c = connections.get(socket);
-    if (c) c.closedByUs = true;
-  });
+  r.setFault = slow.wrap(
+    faultControl(server, r, tlsOptions, (socket) => {
+      const c = connections.get(socket);
+      if (c) c.closedByUs = true;
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   server.unref();
   r.port = (server.address() as { port: number }).port;

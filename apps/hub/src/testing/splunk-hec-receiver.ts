@@ -51,6 +51,20 @@ const hec = (status: number, text: string, code: number, extra: Record<string, u
 
 /** The JSON objects of a HEC body, one after another (whitespace between them allowed); null when it is not that. */
 export function splitHecObjects(text: string): unknown[] | null {
+  // Most senders put one object a line: read them so, else object by object.
+  try {
+    const byLine = text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as unknown);
+    if (byLine.every((o) => typeof o === 'object' && o !== null && !Array.isArray(o))) return byLine;
+  } catch {
+    // Not one object a line: objects may follow one another on a line, or span lines.
+  }
+  return scanHecObjects(text);
+}
+
+function scanHecObjects(text: string): unknown[] | null {
   const out: unknown[] = [];
   let depth = 0;
   let start = -1;

@@ -12,7 +12,7 @@ const config = {
   dcr_immutable_id: 'dcr-0a1b2c3d4e5f60718293a4b5c6d7e8f9',
   stream_name: 'Custom-LatchkeyEvents',
 };
-const events = [{ id: 'e1', occurred_at: new Date().toISOString() }];
+const events = [{ id: 'e1', seq: 1, occurred_at: new Date().toISOString() }];
 const ctx = (tokenUrl: string, production: boolean) => ({
   policy: outboundPolicy({ production }),
   sentinelUrl: '',

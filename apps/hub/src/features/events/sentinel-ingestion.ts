@@ -1,6 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
-import { DeliveryError, post, type SenderContext, type SiemConfig, str } from './siem-http.ts';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+import { cutByBytes, DeliveryError, post, type SenderContext, type SiemConfig, sendParts, str } from './siem-http.ts';
+
+/** Compressed on libuv's threads, not the event loop's. */
+const gzip = promisify(gzipCallback);
 
 /**
  * Microsoft Sentinel through the Azure Monitor Logs Ingestion API (api-version 2023-01-01):
@@ -51,26 +55,11 @@ async function token(c: SiemConfig, ctx: SenderContext): Promise<{ value: string
 }
 
 /** Records cut into calls of at most 1 MB (a JSON array each). */
-export function chunkRecords(records: object[], max = MAX_CALL_BYTES): string[] {
-  const calls: string[] = [];
-  let part: string[] = [];
-  let size = 2;
-  for (const r of records) {
-    const json = JSON.stringify(r);
-    if (part.length && size + json.length + 1 > max) {
-      calls.push(`[${part.join(',')}]`);
-      part = [];
-      size = 2;
-    }
-    part.push(json);
-    size += json.length + 1;
-  }
-  if (part.length) calls.push(`[${part.join(',')}]`);
-  return calls;
-}
+export const chunkRecords = (records: object[], max = MAX_CALL_BYTES): string[] =>
+  cutByBytes(records, (r) => JSON.stringify(r), { max, open: '[', join: ',', close: ']' }).map((p) => p.body);
 
 export async function sentinelLogsIngestion(
-  events: ({ occurred_at: string } & Record<string, unknown>)[],
+  events: ({ occurred_at: string; seq: number } & Record<string, unknown>)[],
   c: SiemConfig,
   ctx: SenderContext,
 ): Promise<void> {
@@ -80,8 +69,9 @@ export async function sentinelLogsIngestion(
   url.search = new URLSearchParams({ 'api-version': LOGS_INGESTION_API_VERSION }).toString();
   // TimeGenerated: the column every Log Analytics table has; the DCR maps the rest to the stream's columns.
   const records = events.map((e) => ({ TimeGenerated: e.occurred_at, ...e }));
+  const calls = cutByBytes(records, (r) => JSON.stringify(r), { max: MAX_CALL_BYTES, open: '[', join: ',', close: ']' });
   let bearer = await token(c, ctx);
-  const upload = (call: string) =>
+  const upload = async (call: string) =>
     post(ctx, url.toString(), {
       headers: {
         authorization: `Bearer ${bearer.value}`,
@@ -89,9 +79,9 @@ export async function sentinelLogsIngestion(
         'content-encoding': 'gzip',
         'x-ms-client-request-id': randomUUID(),
       },
-      body: gzipSync(call),
+      body: await gzip(call),
     });
-  for (const call of chunkRecords(records)) {
+  await sendParts(calls, async (call) => {
     try {
       await upload(call);
     } catch (error) {
@@ -104,5 +94,5 @@ export async function sentinelLogsIngestion(
         throw again;
       });
     }
-  }
+  });
 }

@@ -4,6 +4,12 @@ import { OutboundError, type OutboundPolicy, outboundFetch } from '@latchkey/run
 export type SiemConfig = Record<string, string | boolean>;
 
 export class DeliveryError extends Error {
+  /**
+   * Set when a batch went in several requests and a later one failed: the last event (seq) of the
+   * requests the destination took, so the cursor moves that far and those are not sent again.
+   */
+  takenThrough?: number;
+
   constructor(
     message: string,
     /** The destination could not be reached at all (url_not_accessible when saving). */
@@ -82,4 +88,55 @@ export async function post(
   const res = await postRaw(ctx, url, init);
   if (res.status < 200 || res.status >= 300) throw refused(res);
   return res;
+}
+
+/**
+ * Items cut into request bodies of at most `max` bytes: `open`, the items' texts joined by `join`,
+ * `close` (a JSON array, NDJSON, lines). Each part keeps its items, so a sender knows how far a
+ * destination took a batch when a later part fails.
+ */
+export function cutByBytes<T>(
+  items: T[],
+  text: (item: T) => string,
+  o: { max: number; open?: string; join: string; close?: string },
+): { body: string; items: T[] }[] {
+  const open = o.open ?? '';
+  const close = o.close ?? '';
+  const frame = Buffer.byteLength(open) + Buffer.byteLength(close);
+  const parts: { body: string; items: T[] }[] = [];
+  let texts: string[] = [];
+  let taken: T[] = [];
+  let size = frame;
+  for (const item of items) {
+    const t = text(item);
+    const bytes = Buffer.byteLength(t) + (texts.length ? Buffer.byteLength(o.join) : 0);
+    if (texts.length && size + bytes > o.max) {
+      parts.push({ body: `${open}${texts.join(o.join)}${close}`, items: taken });
+      texts = [];
+      taken = [];
+      size = frame;
+    }
+    size += texts.length ? bytes : Buffer.byteLength(t);
+    texts.push(t);
+    taken.push(item);
+  }
+  if (texts.length) parts.push({ body: `${open}${texts.join(o.join)}${close}`, items: taken });
+  return parts;
+}
+
+/** Sends the parts in order; a failure says through which event (seq) the parts before it were taken. */
+export async function sendParts<T extends { seq: number }>(
+  parts: { body: string; items: T[] }[],
+  send: (body: string) => Promise<unknown>,
+): Promise<void> {
+  let through: number | undefined;
+  for (const part of parts) {
+    try {
+      await send(part.body);
+    } catch (error) {
+      if (error instanceof DeliveryError && through !== undefined) error.takenThrough = through;
+      throw error;
+    }
+    through = part.items[part.items.length - 1]?.seq;
+  }
 }

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { outboundConnect } from '@latchkey/runtime';
-import { DeliveryError, post, type SenderContext, type SiemConfig, str } from './siem-http.ts';
+import { cutByBytes, DeliveryError, post, type SenderContext, type SiemConfig, sendParts, str } from './siem-http.ts';
 import { leefLine } from './siem-leef.ts';
 
 /**
@@ -21,11 +21,11 @@ type QradarEvent = Parameters<typeof leefLine>[0];
 const MAX_REQUEST_BYTES = 1_000_000;
 
 export async function qradar(events: QradarEvent[], c: SiemConfig, ctx: SenderContext): Promise<void> {
-  const lines = events.map((e) => leefLine(e, str(c, 'log_source_identifier')));
+  const lines = events.map((e) => ({ seq: e.seq, line: leefLine(e, str(c, 'log_source_identifier')) }));
   const url = new URL(str(c, 'url'));
   if (url.protocol === 'https:') return httpReceiver(lines, url, c, ctx);
   const frames = Buffer.concat(
-    lines.map((line) => {
+    lines.map(({ line }) => {
       const msg = Buffer.from(line);
       return Buffer.concat([Buffer.from(`${msg.length} `), msg]);
     }),
@@ -33,23 +33,15 @@ export async function qradar(events: QradarEvent[], c: SiemConfig, ctx: SenderCo
   return syslog(frames, url, c, ctx);
 }
 
-async function httpReceiver(lines: string[], url: URL, c: SiemConfig, ctx: SenderContext) {
-  const bodies: string[] = [];
-  let part = '';
-  for (const line of lines) {
-    if (part && Buffer.byteLength(part) + Buffer.byteLength(line) + 1 > MAX_REQUEST_BYTES) {
-      bodies.push(part);
-      part = '';
-    }
-    part += `${line}\n`;
-  }
-  if (part) bodies.push(part);
-  for (const body of bodies)
-    await post(ctx, url.toString(), {
+async function httpReceiver(lines: { seq: number; line: string }[], url: URL, c: SiemConfig, ctx: SenderContext) {
+  const parts = cutByBytes(lines, (l) => l.line, { max: MAX_REQUEST_BYTES, join: '\n', close: '\n' });
+  await sendParts(parts, (body) =>
+    post(ctx, url.toString(), {
       headers: { 'content-type': 'text/plain; charset=utf-8' },
       body,
       insecure: c.allow_unverified_certificate === true,
-    });
+    }),
+  );
 }
 
 async function syslog(frames: Buffer, url: URL, c: SiemConfig, ctx: SenderContext) {

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { hostname } from 'node:os';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 import type { EventRecord, SiemToolName } from '@latchkey/contracts';
 import { sentinelLogsIngestion } from './sentinel-ingestion.ts';
 import { post, type SenderContext, type SiemConfig, str, type Taken } from './siem-http.ts';
@@ -17,6 +18,8 @@ export type SiemEvent = EventRecord & { team_slug: string };
 export { DeliveryError, type SenderContext, type SiemConfig } from './siem-http.ts';
 
 const HOST = hostname();
+/** Compressed on libuv's threads, not the event loop's. */
+const gzip = promisify(gzipCallback);
 
 /** The event as every JSON destination receives it: flat, stable keys, the chain fields included. */
 export const eventJson = (e: SiemEvent) => ({
@@ -42,7 +45,11 @@ const ndjson = (events: SiemEvent[]) => `${events.map((e) => JSON.stringify(even
 
 /** Splunk HTTP Event Collector (siem-splunk.ts). */
 async function splunk(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
-  return splunkHec(hecBodies(events.map((e) => ({ time: Date.parse(e.occurred_at) / 1000, event: eventJson(e) }))), c, ctx);
+  return splunkHec(
+    hecBodies(events.map((e) => ({ seq: e.seq, time: Date.parse(e.occurred_at) / 1000, event: eventJson(e) }))),
+    c,
+    ctx,
+  );
 }
 
 /** The generic HTTPS webhook (siem-webhook.ts, docs/webhook.md). */
@@ -60,7 +67,7 @@ async function sumo(events: SiemEvent[], c: SiemConfig, ctx: SenderContext) {
       'x-sumo-name': 'latchkey-hub',
       'x-sumo-host': HOST,
     },
-    body: gzipSync(ndjson(events)),
+    body: await gzip(ndjson(events)),
   });
 }
 

@@ -1,5 +1,15 @@
 import { hostname } from 'node:os';
-import { DeliveryError, postRaw, refused, type SenderContext, type SiemConfig, str, type Taken } from './siem-http.ts';
+import {
+  cutByBytes,
+  DeliveryError,
+  postRaw,
+  refused,
+  type SenderContext,
+  type SiemConfig,
+  sendParts,
+  str,
+  type Taken,
+} from './siem-http.ts';
 
 /**
  * Splunk's HTTP Event Collector: `Authorization: Splunk <token>`, the destination's own GUID as the
@@ -27,36 +37,22 @@ function refusal(res: Response, a: HecAnswer): DeliveryError {
 }
 
 /** Events as HEC JSON objects (epoch seconds, the event), cut into request bodies of at most MAX_REQUEST_BYTES. */
-export function hecBodies(events: { time: number; event: unknown }[]): string[] {
-  const bodies: string[] = [];
-  let part: string[] = [];
-  let size = 0;
-  for (const e of events) {
-    const json = JSON.stringify({
-      time: e.time,
-      host: HOST,
-      source: 'latchkey-hub',
-      sourcetype: 'latchkey:event',
-      event: e.event,
-    });
-    const bytes = Buffer.byteLength(json) + 1;
-    if (part.length && size + bytes > MAX_REQUEST_BYTES) {
-      bodies.push(part.join('\n'));
-      part = [];
-      size = 0;
-    }
-    part.push(json);
-    size += bytes;
-  }
-  if (part.length) bodies.push(part.join('\n'));
-  return bodies;
-}
+export const hecBodies = <T extends { seq: number; time: number; event: unknown }>(events: T[]) =>
+  cutByBytes(
+    events,
+    (e) => JSON.stringify({ time: e.time, host: HOST, source: 'latchkey-hub', sourcetype: 'latchkey:event', event: e.event }),
+    { max: MAX_REQUEST_BYTES, join: '\n' },
+  );
 
 /**
  * Sends the batch; resolves once HEC answered every request, with (under indexer acknowledgement)
  * the wait for Splunk to report it indexed, so the next batch can go while this one is indexed.
  */
-export async function splunkHec(bodies: string[], c: SiemConfig, ctx: SenderContext): Promise<Taken> {
+export async function splunkHec(
+  parts: { body: string; items: { seq: number }[] }[],
+  c: SiemConfig,
+  ctx: SenderContext,
+): Promise<Taken> {
   const base = new URL(str(c, 'url'));
   base.port = str(c, 'port');
   const url = new URL(base);
@@ -68,12 +64,17 @@ export async function splunkHec(bodies: string[], c: SiemConfig, ctx: SenderCont
     'x-splunk-request-channel': ctx.channel,
   };
   const ackIds: number[] = [];
-  for (const body of bodies) {
+  // Without acknowledgement each answered request is taken: a later failure says how far.
+  await sendParts(parts, async (body) => {
     const res = await postRaw(ctx, url.toString(), { headers, body, insecure });
     const a = await answerOf(res);
     if (res.status < 200 || res.status >= 300 || (a.code !== undefined && a.code !== 0)) throw refusal(res, a);
     if (typeof a.ackId === 'number') ackIds.push(a.ackId);
-  }
+  }).catch((error: unknown) => {
+    // With acknowledgement nothing counts before Splunk reports it indexed.
+    if (error instanceof DeliveryError && ackIds.length) error.takenThrough = undefined;
+    throw error;
+  });
   if (ackIds.length) return { confirmed: indexed(ackIds, base, headers, insecure, ctx) };
 }
 

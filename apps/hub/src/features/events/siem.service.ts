@@ -10,7 +10,7 @@ import { DeliveryError, requiredSecrets, SECRET_FIELDS, SENDERS, type SiemConfig
 /** Events per request to a destination (~600 KB as Splunk HEC JSON; HEC's default limit is far above). */
 export const SIEM_BATCH = 1_000;
 /** Batches taken by a destination and awaiting its later confirmation (Splunk's indexer acknowledgement) at once. */
-const SIEM_IN_FLIGHT = 3;
+const SIEM_IN_FLIGHT = 8;
 /** How long one delivery run goes on; then it ends and the pump starts the next (other jobs get their turn). */
 const RUN_MS = 20_000;
 /** Delivery runs one Hub process makes at once, each to another destination. */
@@ -125,26 +125,38 @@ export function createSiemService(
     const waiting: { last: number; count: number; confirmed: Promise<void> }[] = [];
     // Once a confirmation failed, no later batch may move the cursor past it.
     let unconfirmed = false;
+    // The cursor moves in order, one update after the other, while the next batch is already on its way;
+    // an update that fails stops the ones after it (the chain rejects).
+    let committed: Promise<void> = Promise.resolve();
     const settleOldest = async () => {
       const oldest = waiting.shift();
       if (!oldest) return;
       try {
         await oldest.confirmed;
-        await repo.delivered(db, id, oldest.last, oldest.count);
       } catch (error) {
         unconfirmed = true;
         throw error;
       }
+      committed = committed.then(() => repo.delivered(db, id, oldest.last, oldest.count));
+      committed.catch(() => {
+        unconfirmed = true;
+      });
     };
     let failure: unknown = null;
     try {
       let rows = await read(Number(d.cursor_seq));
-      while (rows.length) {
+      while (rows.length && !unconfirmed) {
         const last = rows[rows.length - 1]?.seq ?? 0;
         const next = rows.length === SIEM_BATCH && Date.now() < deadline ? read(last) : Promise.resolve([]);
         // A read behind a failed batch is never awaited: its failure must not become an unhandled rejection.
         next.catch(() => undefined);
-        const taken = await SENDERS[d.siem_tool](rows, d.config, ctxFor(d.request_channel));
+        const taken = await SENDERS[d.siem_tool](rows, d.config, ctxFor(d.request_channel)).catch((error: unknown) => {
+          // Sent in parts, the first of them taken: the cursor moves past those, so they are not sent twice.
+          const through = error instanceof DeliveryError ? error.takenThrough : undefined;
+          if (through !== undefined)
+            waiting.push({ last: through, count: rows.filter((r) => r.seq <= through).length, confirmed: Promise.resolve() });
+          throw error;
+        });
         const confirmed = taken?.confirmed ?? Promise.resolve();
         confirmed.catch(() => undefined);
         waiting.push({ last, count: rows.length, confirmed });
@@ -157,6 +169,11 @@ export function createSiemService(
     try {
       // Batches taken before a failure still move the cursor as each is confirmed (in order): never sent twice.
       while (waiting.length && !unconfirmed) await settleOldest();
+    } catch (error) {
+      failure ??= error;
+    }
+    try {
+      await committed;
     } catch (error) {
       failure ??= error;
     }
