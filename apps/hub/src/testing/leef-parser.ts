@@ -27,6 +27,7 @@ const fail = (why: string): never => {
 const SYSLOG = /^<(\d{1,3})>1 (\S+) (\S+) (\S+) (\S+) (\S+) (-|(?:\[[^\]]*\])+) /;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/;
 const PRINTUSASCII = /^[\x21-\x7e]+$/;
+const KEY = /^[A-Za-z0-9]+$/;
 
 type KeyType = 'ip' | 'int' | 'port' | 'sev' | 'mac' | 'bool' | 'string255' | 'string' | 'date';
 /** The predefined keys and their types (IBM's table); a custom key may not take one of these names. */
@@ -78,19 +79,32 @@ const PREDEFINED: Record<string, KeyType> = {
   calCountryOrRegion: 'string',
 };
 
+const MAC = /^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$/;
+const DIGITS = /^\d+$/;
+
+function typeHolds(value: string, type: KeyType): boolean {
+  switch (type) {
+    case 'ip':
+      return isIP(value) !== 0;
+    case 'int':
+      return DIGITS.test(value);
+    case 'port':
+      return DIGITS.test(value) && value.length <= 5 && Number(value) <= 65535;
+    case 'sev':
+      return DIGITS.test(value) && Number(value) >= 1 && Number(value) <= 10;
+    case 'mac':
+      return MAC.test(value);
+    case 'bool':
+      return value === 'true' || value === 'false';
+    case 'string255':
+      return value.length <= 255;
+    default:
+      return true;
+  }
+}
+
 function checkType(key: string, value: string, type: KeyType) {
-  const ok = {
-    ip: () => isIP(value) !== 0,
-    int: () => /^\d+$/.test(value),
-    port: () => /^\d{1,5}$/.test(value) && Number(value) <= 65535,
-    sev: () => /^\d{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= 10,
-    mac: () => /^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$/.test(value),
-    bool: () => value === 'true' || value === 'false',
-    string255: () => value.length <= 255,
-    string: () => true,
-    date: () => true,
-  }[type]();
-  if (!ok) fail(`${key}=${value} is not a valid ${type}`);
+  if (!typeHolds(value, type)) fail(`${key}=${value} is not a valid ${type}`);
 }
 
 const patterns = new Map<string, RegExp>();
@@ -205,7 +219,7 @@ export function parseLeef(line: string): ParsedLeef {
     if (eq <= 0) fail(`"${pair}" is not key=value`);
     const key = pair.slice(0, eq);
     const value = pair.slice(eq + 1);
-    if (!/^[A-Za-z0-9]+$/.test(key)) fail(`the key "${key}" is not a single word`);
+    if (!KEY.test(key)) fail(`the key "${key}" is not a single word`);
     if (value === '') fail(`${key} has no value`);
     if (key in attributes) fail(`${key} appears twice`);
     const type = PREDEFINED[key];

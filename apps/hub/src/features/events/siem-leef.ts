@@ -21,7 +21,11 @@ const DEV_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSX";
 /** PRI 110 = facility 13 (log audit) × 8 + severity 6 (informational). */
 const PRI = 110;
 
-const clean = (v: string) => v.replace(/[\t\r\n]/g, ' ');
+const BREAKS = /[\t\r\n]/;
+const clean = (v: string) => (BREAKS.test(v) ? v.replace(/[\t\r\n]/g, ' ') : v);
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** yyyy-MM-ddTHH:mm:ss.SSSZ, as the syslog header and devTimeFormat say (what the Hub stores, usually already). */
+const isoMs = (t: string) => (ISO_MS.test(t) ? t : new Date(t).toISOString());
 /** RFC 5424 header fields are printable US-ASCII without spaces, each with a maximum length. */
 const headerField = (v: string, max: number) => v.replace(/[^\x21-\x7e]/g, '_').slice(0, max) || '-';
 
@@ -40,7 +44,7 @@ function cutToBytes(s: string, max: number): string {
 export function leefLine(e: LeefEvent, logSource: string): string {
   const detail = Object.keys(e.detail).length ? clean(JSON.stringify(e.detail)) : '';
   const attrs: [string, string | number][] = [
-    ['devTime', new Date(e.occurred_at).toISOString()],
+    ['devTime', isoMs(e.occurred_at)],
     ['devTimeFormat', DEV_TIME_FORMAT],
     ['eventId', e.id],
     ['seq', e.seq],
@@ -55,13 +59,13 @@ export function leefLine(e: LeefEvent, logSource: string): string {
     ['hash', e.hash],
     ['prevHash', e.prev_hash],
   ];
-  const header = `<${PRI}>1 ${new Date(e.recorded_at).toISOString()} ${headerField(logSource, 255)} latchkey - ${headerField(e.activity, 32)} -`;
+  const header = `<${PRI}>1 ${isoMs(e.recorded_at)} ${headerField(logSource, 255)} latchkey - ${headerField(e.activity, 32)} -`;
   const leef = `LEEF:2.0|Latchkey|Hub|1.0|${e.activity}|x09|`;
-  const body = attrs
-    .map(([k, v]) => [k, clean(String(v))] as const)
-    .filter(([, v]) => v !== '')
-    .map(([k, v]) => `${k}=${v}`)
-    .join(LEEF_DELIMITER);
+  let body = '';
+  for (const [k, v] of attrs) {
+    const value = clean(String(v));
+    if (value !== '') body += `${body ? LEEF_DELIMITER : ''}${k}=${value}`;
+  }
   const line = `${header} ${leef}${body}`;
   if (!detail) return line;
   // The detail last, cut so the whole event stays within the collector's largest event.
