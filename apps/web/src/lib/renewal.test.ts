@@ -129,7 +129,7 @@ function signedIn(hubLifetimeMs = 300_000, consoleLifetimeMs = 300_000) {
 }
 
 beforeEach(() => {
-  // happy-dom's navigator.locks is null ("not implemented").
+  // happy-dom has no Web Locks (navigator.locks is null), so the tabs share this in-memory lock manager.
   vi.spyOn(navigator, 'locks', 'get').mockReturnValue(lockManager() as unknown as LockManager);
   server = refreshServers();
   vi.stubGlobal('fetch', server.fetch);
