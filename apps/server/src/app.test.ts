@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { ERROR_STATUS, endpointsOf } from '@latchkey/contracts';
 import { documentedOperations } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -44,6 +45,13 @@ describe('operations', () => {
       await guarded.close();
       await production.close();
     }
+  });
+
+  test('/openapi.json is the published document, byte for byte (UPDATE_OPENAPI=1 writes it)', async () => {
+    const served = await (await fetch(`${h.url}/openapi.json`)).text();
+    const published = new URL('../../../docs/openapi/server.json', import.meta.url);
+    if (process.env.UPDATE_OPENAPI === '1') writeFileSync(published, served);
+    expect(served).toBe(readFileSync(published, 'utf8'));
   });
 
   test('/openapi.json documents exactly the calls Fastify serves (both ways), with each declared method and security', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { endpointsOf } from '@latchkey/contracts';
 import { type Db, documentedOperations } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +52,13 @@ describe('health', () => {
   it('answers liveness and readiness probes', async () => {
     expect(await (await fetch(`${hub.url}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`${hub.url}/readyz`)).json()).toEqual({ status: 'ready' });
+  });
+
+  it('serves the published /openapi.json, byte for byte (UPDATE_OPENAPI=1 writes it)', async () => {
+    const served = await (await fetch(`${hub.url}/openapi.json`)).text();
+    const published = new URL('../../../../../docs/openapi/hub.json', import.meta.url);
+    if (process.env.UPDATE_OPENAPI === '1') writeFileSync(published, served);
+    expect(served).toBe(readFileSync(published, 'utf8'));
   });
 
   it('describes every Hub call in /openapi.json', async () => {
