@@ -66,9 +66,9 @@ export default defineConfig({
             { name: 'cold-start', test: /\/src\/app\/cold-start\.ts$/ },
             { name: 'boot', test: /\/src\/app\/App\.tsx$/ },
             // Before the console's: what the sign-in steps share with it stays theirs to load.
-            { name: 'login', test: /\/src\/features\/login\/login-steps\.ts$/ },
+            { name: 'login', test: /\/src\/features\/auth\/login-steps\.ts$/ },
             { name: 'console', test: /\/src\/app\/layout\/Shell\.tsx$/ },
-            { name: 'people', test: /\/src\/app\/layout\/people-screens\.ts$/ },
+            { name: 'landing', test: /\/src\/app\/landing-screens\.ts$/ },
           ],
         },
       },

@@ -1,9 +1,9 @@
 import { DirectionProvider, MantineProvider, mergeThemeOverrides } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 import { installFocusReturn } from '../lib/focus-return.ts';
+import { cssVariablesResolver, theme } from '../lib/theme.ts';
 import { useTranslation } from '../lib/use-translation.ts';
 import { AppRoutes } from './router.tsx';
-import { cssVariablesResolver, theme } from './theme.ts';
 
 export function App() {
   const { t, language } = useTranslation();

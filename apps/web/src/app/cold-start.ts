@@ -56,6 +56,6 @@ export function startColdLoad(hash: string): void {
   const plan = coldLoadPlan(hash, getSession() !== null);
   if (!plan) return;
   void import('./layout/Shell.tsx');
-  if (plan.peopleScreens) void import('./layout/people-screens.ts');
+  if (plan.peopleScreens) void import('./landing-screens.ts');
   for (const [name, input] of plan.calls) prefetchCall(name, input as never);
 }

@@ -14,7 +14,7 @@ import {
   MAIN_NAV,
   type NavItem,
   SETTINGS_NAV,
-} from './nav.ts';
+} from './sidebar-nav.ts';
 
 const resumeStage = (stage: string): OnboardingStage =>
   (ONBOARDING_STAGES as readonly string[]).includes(stage) ? (stage as OnboardingStage) : 'welcome';

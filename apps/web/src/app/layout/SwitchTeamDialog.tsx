@@ -2,8 +2,8 @@ import { Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/cor
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
-import { useAllTeamsQuery } from '../../features/console/api.ts';
-import { resetLoginState } from '../../features/login/login-state.ts';
+import { resetLoginState } from '../../features/auth/login-state.ts';
+import { useAllTeamsQuery } from '../../features/team/index.ts';
 import { call } from '../../lib/api.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';

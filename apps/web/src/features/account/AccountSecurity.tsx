@@ -24,7 +24,7 @@ import { fieldProps, newPasswordErrors } from '../../lib/form.ts';
 import { limitProps, PASSWORD_MAX } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { digitsOnly } from '../login/index.ts';
+import { digitsOnly } from '../auth/index.ts';
 import { Section, useSubmit } from './account-ui.tsx';
 import { SecurityKeysCard } from './SecurityKeysCard.tsx';
 

@@ -26,7 +26,7 @@ import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys, useAuxServicesQuery } from '../console/index.ts';
+import { teamKeys, useAuxServicesQuery } from '../team/index.ts';
 import {
   eventKeys,
   useEventLogsConfigQuery,
@@ -74,7 +74,7 @@ function ServiceCard({ credentialId, on, loading }: { credentialId: string; on: 
     onSuccess: () => notifications.show({ color: 'teal', message: t('eventlogs.settings.service_updated') }),
     onError: (error) => notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) }),
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: consoleKeys.services(team) });
+      void client.invalidateQueries({ queryKey: teamKeys.services(team) });
       void client.invalidateQueries({ queryKey: eventKeys.all(team) });
     },
   });

@@ -9,7 +9,7 @@ import { call } from '../../lib/api.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { getSession, setSession, useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/index.ts';
+import { teamKeys } from '../team/index.ts';
 import { integrationKeys } from './api.ts';
 
 /** The connected Hub: address, version, whether it answers, and deleting the connector. */
@@ -65,7 +65,7 @@ function DeleteConnectorDialog({ hub, onClose }: { hub: HubServer; onClose: () =
     onSuccess: async () => {
       notifications.show({ color: 'teal', message: t('integration.connection.deleted') });
       await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });
-      await client.invalidateQueries({ queryKey: consoleKeys.services(team) });
+      await client.invalidateQueries({ queryKey: teamKeys.services(team) });
       onClose();
     },
   });

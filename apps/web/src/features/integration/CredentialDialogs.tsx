@@ -9,7 +9,7 @@ import { deviceInfo, logout } from '../../lib/auth.ts';
 import { limitProps, SETUP_KEY_MAX, trimPasted, URL_MAX } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/index.ts';
+import { teamKeys } from '../team/index.ts';
 import { hubAddressProblem, hubOrigin, integrationKeys } from './api.ts';
 import { integrationErrorMessage } from './hub-features.ts';
 
@@ -18,7 +18,7 @@ function useRefreshIntegration() {
   const client = useQueryClient();
   return async () => {
     await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });
-    await client.invalidateQueries({ queryKey: consoleKeys.services(team) });
+    await client.invalidateQueries({ queryKey: teamKeys.services(team) });
   };
 }
 

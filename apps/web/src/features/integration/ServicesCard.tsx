@@ -7,7 +7,7 @@ import { call } from '../../lib/api.ts';
 import { errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/index.ts';
+import { teamKeys } from '../team/index.ts';
 import { featureState, SERVICE_ROWS, toggleErrorMessage } from './hub-features.ts';
 import { Hint } from './Section.tsx';
 
@@ -22,13 +22,13 @@ export function ServicesCard({ hub }: { hub: HubServer | null }) {
         ? call('enableAuxServices', { credential_id: hub?.credential_id ?? '', services: [flag] })
         : call('disableAuxServices', { services: [flag] }),
     onSuccess: (reply) => {
-      client.setQueryData(consoleKeys.services(team), (old: HubServer[] | undefined) =>
+      client.setQueryData(teamKeys.services(team), (old: HubServer[] | undefined) =>
         old?.map((s) => (s.credential_id === reply.server.credential_id ? reply.server : s)),
       );
       notifications.show({ color: 'teal', message: t('integration.services.updated') });
     },
     onError: (error) => notifications.show({ color: 'red', message: t(toggleErrorMessage(error), errorValues(error)) }),
-    onSettled: () => void client.invalidateQueries({ queryKey: consoleKeys.services(team) }),
+    onSettled: () => void client.invalidateQueries({ queryKey: teamKeys.services(team) }),
   });
 
   return (

@@ -3,14 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { call, routeTable } from '../../lib/api.ts';
 import { ApiError, replyError } from '../../lib/api-error.ts';
 import { newRequestId, REQUEST_ID_HEADER } from '../../lib/request-id.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 
 export const integrationKeys = {
   credentials: (team: string) => ['integration', team, 'credentials'] as const,
   hosting: (team: string) => ['integration', team, 'hosting'] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 export const useCredentialsQuery = () =>
   useQuery({

@@ -32,14 +32,14 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { Icon, type IconName } from '../../components/Icon.tsx';
 import { call } from '../../lib/api.ts';
 import { ApiError, SOMETHING_WENT_WRONG } from '../../lib/api-error.ts';
 import { registerBeforeLogout } from '../../lib/before-logout.ts';
+import { useConsoleContext } from '../../lib/console-context.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/index.ts';
+import { teamKeys } from '../team/index.ts';
 import { postWizardEvent, useDownloadQuery, useWizardUpdate } from './api.ts';
 import { runConsentPopup } from './consent-popup.ts';
 import { detectOs, progressAt, stateOnLogout, stepIndexOf } from './flow.ts';
@@ -113,7 +113,7 @@ function Wizard() {
         await postWizardEvent({ stage: s.stage, action: 'logout', event: 'click', state: 'success' }).catch(() => undefined);
         const wizard = await call('onboardingUpdate', { state: { ...stateOnLogout(s), resume_notification: false } });
         // The next sign-in in this tab reads the saved state, not the one cached before.
-        client.setQueryData<Team>(consoleKeys.team(slug), (old) => (old ? { ...old, onboarding_wizard: wizard } : old));
+        client.setQueryData<Team>(teamKeys.team(slug), (old) => (old ? { ...old, onboarding_wizard: wizard } : old));
       }),
     [client, slug],
   );
@@ -233,7 +233,7 @@ function Wizard() {
                   cloud={cloud}
                   added={added}
                   onProblem={setProblem}
-                  onAdded={() => void client.invalidateQueries({ queryKey: consoleKeys.team(slug) })}
+                  onAdded={() => void client.invalidateQueries({ queryKey: teamKeys.team(slug) })}
                 />
               ) : step.stage === 'admin_help' && cloud ? (
                 <AdminHelp cloud={cloud} />

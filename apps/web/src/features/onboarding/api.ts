@@ -1,13 +1,11 @@
 import type { ApiMap, DownloadId, EndpointInput, Team } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
-import { consoleKeys } from '../console/index.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
+import { teamKeys } from '../team/index.ts';
 
 type WizardState = EndpointInput<ApiMap['onboardingUpdate']>['state'];
 export type WizardEvent = EndpointInput<ApiMap['onboardingAction']>;
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 /** Saves the wizard's stage and flags; the team's cached onboarding state follows at once (guard, sidebar). */
 export function useWizardUpdate() {
@@ -16,7 +14,7 @@ export function useWizardUpdate() {
   return useMutation({
     mutationFn: (state: WizardState) => call('onboardingUpdate', { state }),
     onSuccess: (wizard) => {
-      client.setQueryData<Team>(consoleKeys.team(team), (old) => (old ? { ...old, onboarding_wizard: wizard } : old));
+      client.setQueryData<Team>(teamKeys.team(team), (old) => (old ? { ...old, onboarding_wizard: wizard } : old));
     },
   });
 }

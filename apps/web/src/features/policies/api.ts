@@ -2,8 +2,8 @@ import type { ApiMap, EndpointInput } from '@latchkey/contracts/client';
 import { DEFAULT_PAGE_SIZE } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
-import { consoleKeys } from '../console/index.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
+import { teamKeys } from '../team/index.ts';
 
 /** Query keys of the policy screens; the team slug scopes the cache. */
 export const policyKeys = {
@@ -16,8 +16,6 @@ export const policyKeys = {
   impact: (team: string, change: unknown) => [...policyKeys.all(team), 'impact', change] as const,
   effective: (team: string, email: string) => [...policyKeys.all(team), 'effective', email] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 export type TeamPatch = EndpointInput<ApiMap['policyTeamUpdate']>['policy_json'];
 export type GroupUpdate = EndpointInput<ApiMap['policyGroupUpdate']>;
@@ -74,7 +72,7 @@ function useInvalidatePolicies() {
   const team = useTeamSlug();
   return async () => {
     await client.invalidateQueries({ queryKey: policyKeys.all(team) });
-    void client.invalidateQueries({ queryKey: consoleKeys.team(team) });
+    void client.invalidateQueries({ queryKey: teamKeys.team(team) });
   };
 }
 
