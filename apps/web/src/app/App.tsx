@@ -7,7 +7,7 @@ import { AppRoutes } from './router.tsx';
 
 export function App() {
   const { t, language } = useTranslation();
-  // Every dialog gives the focus back to the element that opened it (issue 17).
+  // Every dialog gives the focus back to the element that opened it.
   useEffect(() => installFocusReturn(), []);
   // Close buttons (dialogs, toasts, drawers) have only an ×: their name comes from here, in the
   // admin's language.

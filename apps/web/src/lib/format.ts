@@ -3,7 +3,7 @@ import { currentLocale } from './i18n.ts';
 /**
  * Numbers and dates in the console's current language (UI.md: through Intl). A formatter is made
  * once per language and style: making one costs far more than using it (60 ms of the dashboard's
- * first render went to new formatters for its chart; issue 17).
+ * first render went to new formatters for its chart).
  */
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 

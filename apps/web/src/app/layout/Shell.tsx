@@ -159,8 +159,8 @@ function SignedInShell() {
 
 /**
  * True once the first page has its data (no call under way), and from then on. The footer waits
- * for it: under skeletons it would be pushed down when the content arrives, a layout shift
- * (issue 17); shown after them it only appears below the page.
+ * for it: under skeletons it would be pushed down when the content arrives, a layout shift;
+ * shown after them it only appears below the page.
  */
 function useSettled(ready: boolean): boolean {
   const fetching = useIsFetching();

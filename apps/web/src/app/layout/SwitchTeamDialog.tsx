@@ -20,7 +20,7 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
   const switchTeam = useMutation({
     mutationFn: async () => {
       const reply = await call('login', { email, team_slug: chosen, device: deviceInfo() });
-      // A team that offers SSO (issue 13): its choice page; one that enforces it: its identity provider.
+      // A team that offers SSO: its choice page; one that enforces it: its identity provider.
       if (reply.code === 'signin_with_sso_or_otp' || reply.code === 'sso_enforced') {
         const team = { email, team_slug: reply.team_slug, team_name: reply.team_name };
         resetLoginState({ ...team, auth: 'default', sso_configurations: reply.sso_configurations });

@@ -1,43 +1,32 @@
 import { Email } from '@latchkey/contracts';
-import { type ApiMap, type EndpointOutput, SCOPES, type Scope } from '@latchkey/contracts/client';
+import { SCOPES, type Scope } from '@latchkey/contracts/client';
 import { Badge, Button, Checkbox, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
-import { call } from '../../lib/api.ts';
 import { bySchema, fieldProps } from '../../lib/form.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { EMAIL_MAX, limitProps, SEARCH_MAX, trimPasted } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { type Admin, type AdminChange, useAddAdminMutation, useAdminChangeMutation, useAdminsQuery } from './api.ts';
 
-const adminKeys = {
-  all: (team: string) => ['admins', team] as const,
-  list: (team: string, search: string) => [...adminKeys.all(team), search] as const,
-};
-
-type Admin = EndpointOutput<ApiMap['adminMembers']>['admins'][number];
-type Pending = { kind: 'remove' | 'reset' | 'cancel'; email: string; scopes: Scope[] };
+type Pending = AdminChange;
 
 /** Settings → administrators: list, add with scopes, remove, reset authentication (super admin only). */
 export function Administrators() {
   const { t } = useTranslation();
-  const team = useSession()?.team_slug ?? '';
   const me = useSession()?.email ?? '';
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [adding, setAdding] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
-  const list = useQuery({
-    queryKey: adminKeys.list(team, debounced),
-    queryFn: () => call('adminMembers', debounced ? { search_value: debounced } : {}),
-  });
+  const list = useAdminsQuery(debounced);
   const columns: Column<Admin>[] = [
     {
       key: 'member',
@@ -143,28 +132,17 @@ export function Administrators() {
   );
 }
 
-function useInvalidateAdmins() {
-  const client = useQueryClient();
-  const team = useSession()?.team_slug ?? '';
-  return () => void client.invalidateQueries({ queryKey: adminKeys.all(team) });
-}
-
 /** What adding an administrator sends, checked here by the same schemas the server uses. */
 const AddAdminForm = z.object({ email: Email, scopes: z.array(z.enum(SCOPES)).min(1, 'admins.scope_required') });
 
 function AddAdmin({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const invalidate = useInvalidateAdmins();
   const form = useForm({
     initialValues: { email: '', scopes: ['admin'] as Scope[] },
     validate: bySchema(AddAdminForm),
     validateInputOnBlur: true,
   });
-  const add = useMutation({
-    mutationFn: ({ email, scopes }: { email: string; scopes: Scope[] }) =>
-      call('adminAdd', { action: 'add_admin', email: email.trim(), scopes }),
-    onSuccess: invalidate,
-  });
+  const add = useAddAdminMutation();
   const submit = form.onSubmit((values) =>
     add.mutate(values, {
       onSuccess: (reply) => {
@@ -208,14 +186,7 @@ function AddAdmin({ onClose }: { onClose: () => void }) {
 
 function ConfirmAdmin({ pending, onClose }: { pending: Pending; onClose: () => void }) {
   const { t } = useTranslation();
-  const invalidate = useInvalidateAdmins();
-  const action = useMutation({
-    mutationFn: () =>
-      pending.kind !== 'reset'
-        ? call('adminRemove', { action: 'remove_admin', email: pending.email, scopes: pending.scopes })
-        : call('adminAuthReset', { email: pending.email, reset_auth: true }),
-    onSuccess: invalidate,
-  });
+  const action = useAdminChangeMutation();
   return (
     <ConfirmDialog
       title={t(`admins.confirm.${pending.kind}.title`)}
@@ -223,7 +194,7 @@ function ConfirmAdmin({ pending, onClose }: { pending: Pending; onClose: () => v
       pending={action.isPending}
       error={action.error}
       onConfirm={() =>
-        action.mutate(undefined, {
+        action.mutate(pending, {
           onSuccess: () => {
             notifications.show({ color: 'teal', message: t(`admins.done.${pending.kind}`, { email: pending.email }) });
             onClose();

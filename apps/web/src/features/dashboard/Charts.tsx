@@ -56,7 +56,7 @@ export function ProvisioningChart({ data }: { data: ProvisioningEntry[] }) {
   return (
     <div ref={ref}>
       {/* Drawn left to right in every language: in a right-to-left page an SVG's text-anchor flips, so the
-          y-axis figures slid over the first points and the last month ran off the edge (issue 17). */}
+          y-axis figures slid over the first points and the last month ran off the edge. */}
       <svg
         viewBox={`0 0 ${width} ${height}`}
         width={width}
