@@ -16,10 +16,30 @@ import { scimRoutes } from '../features/scim/routes.ts';
 import { settingsRoutes } from '../features/settings/routes.ts';
 import { sharingRoutes } from '../features/sharing/routes.ts';
 import { ssoRoutes } from '../features/sso/routes.ts';
-import type { ConsoleRoute } from '../lib/console-route.ts';
+import { type ConsoleRoute, screenFrom } from '../lib/console-route.ts';
+import { remembered } from '../lib/remembered.ts';
 
 export type { ConsoleRoute } from '../lib/console-route.ts';
 export { guardRedirect } from '../lib/console-route.ts';
+
+/**
+ * The usual landing screens' code, one chunk (landing-screens.ts, vite.config.ts), fetched with one
+ * request and remembered once for all of them: after the frame has preloaded it, any of them
+ * renders at once.
+ */
+const landingScreens = remembered(() => import('./landing-screens.ts'));
+
+/** The routes with their screens taken from the landing chunk instead of their own modules. */
+function inLandingChunk(routes: readonly ConsoleRoute[]): ConsoleRoute[] {
+  return routes.map((route) =>
+    route.screen
+      ? {
+          ...route,
+          screen: screenFrom(landingScreens, route.screen.name as keyof typeof import('./landing-screens.ts') & string),
+        }
+      : route,
+  );
+}
 
 /**
  * Every screen inside the console layout (spec §2 Route table), each feature's own routes.ts in
@@ -28,14 +48,15 @@ export { guardRedirect } from '../lib/console-route.ts';
  */
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   ...onboardingRoutes,
-  ...dashboardRoutes,
-  ...membersRoutes,
-  ...groupsRoutes,
-  ...accountRoutes,
+  ...inLandingChunk(dashboardRoutes),
+  ...inLandingChunk(membersRoutes),
+  ...inLandingChunk(groupsRoutes),
+  ...inLandingChunk(accountRoutes.filter((r) => r.path === 'profile')),
+  ...accountRoutes.filter((r) => r.path !== 'profile'),
   ...billingRoutes,
   ...settingsRoutes,
-  ...adminsRoutes,
-  ...brandingRoutes,
+  ...inLandingChunk(adminsRoutes),
+  ...inLandingChunk(brandingRoutes),
   ...ssoRoutes,
   ...scimRoutes,
   ...recoveryRoutes,
@@ -51,29 +72,17 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
 export const SETTINGS_ROUTES: readonly ConsoleRoute[] = CONSOLE_ROUTES.filter((r) => r.path.startsWith('settings/'));
 
 /**
- * The usual landing screens, whose code is one chunk (landing-screens.ts): the frame preloads
- * them all, so the first of them to open renders at once.
- */
-const LANDING_ROUTES: readonly ConsoleRoute[] = [
-  ...dashboardRoutes,
-  ...membersRoutes,
-  ...groupsRoutes,
-  ...accountRoutes.filter((r) => r.path === 'profile'),
-  ...adminsRoutes,
-  ...brandingRoutes,
-];
-
-/**
  * Resolves once the landing screens' code is remembered, or has failed (the screen that needs it
  * then asks again and shows the failure). A cold load of one of them waits for it before its
  * first render (router.tsx), and the frame asks for it on any other page.
  */
 export function preloadLandingScreens(): Promise<void> {
-  const loads = LANDING_ROUTES.map((r) => r.screen?.load() ?? Promise.resolve());
-  return Promise.all(loads).then(
-    () => undefined,
-    () => undefined,
-  );
+  return new Promise<void>((resolve) => {
+    landingScreens().then(
+      () => resolve(),
+      () => resolve(),
+    );
+  });
 }
 
 /** Other spellings seen in the spec, kept working. */

@@ -8,14 +8,20 @@ import { lazyFrom, remembered } from './remembered.ts';
  * resolved (opened or preloaded), the screen renders at once, without a Suspense fallback.
  */
 export interface LazyScreen {
+  /** The screen's export name in its module. */
+  name: string;
   load: () => PromiseLike<unknown>;
   Component: LazyExoticComponent<ComponentType>;
 }
 
 /** The screen `name` exported by the module `load` imports. */
-export function lazyScreen<M>(load: () => Promise<M>, name: keyof M): LazyScreen {
-  const once = remembered(load);
-  return { load: once, Component: lazyFrom(once, name) };
+export function lazyScreen<M>(load: () => Promise<M>, name: keyof M & string): LazyScreen {
+  return screenFrom(remembered(load), name);
+}
+
+/** The screen `name` of a module already remembered (one loader shared by several screens). */
+export function screenFrom<M>(load: () => PromiseLike<M>, name: keyof M & string): LazyScreen {
+  return { name, load, Component: lazyFrom(load, name) };
 }
 
 /** The sidebar's three parts: the main sections, the Hub's services, and the settings link at the bottom. */

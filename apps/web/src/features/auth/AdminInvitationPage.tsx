@@ -1,9 +1,9 @@
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { CheckingLink, InvalidLink } from './LinkStates.tsx';
 
 type State =
@@ -24,7 +24,8 @@ export function AdminInvitationPage({ token }: { token: string }) {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    call('adminInvitation', { token })
+    authApi
+      .adminInvitation({ token })
       .then((reply) => setState({ step: 'ready', ...reply }))
       .catch(() => setState({ step: 'invalid' }));
   }, [token]);
@@ -33,7 +34,7 @@ export function AdminInvitationPage({ token }: { token: string }) {
     setBusy(true);
     setError(null);
     try {
-      const reply = await call('adminInvitationAccept', { token });
+      const reply = await authApi.adminInvitationAccept({ token });
       setState({ step: 'accepted', team_name: reply.team_name });
     } catch (e) {
       if (e instanceof ApiError && e.code === 'invalid_link') setState({ step: 'invalid' });

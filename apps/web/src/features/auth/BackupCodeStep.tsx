@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link, Redirect } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { completeSignIn, deviceInfo } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
 
@@ -29,7 +29,7 @@ export function BackupCodeStep() {
     setFormError(null);
     try {
       // Spec §7: verify/otp with recovery_code (the login state's recovery_code) instead of an emailed code.
-      const success = await call('verifyOtp', {
+      const success = await authApi.verifyOtp({
         email: login.email,
         password: login.password,
         team_slug: login.team_slug,

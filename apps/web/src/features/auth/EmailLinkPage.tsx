@@ -1,10 +1,10 @@
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { CheckingLink, InvalidLink } from './LinkStates.tsx';
 import { resetLoginState } from './login-state.ts';
 
@@ -24,7 +24,8 @@ export function EmailLinkPage({ token }: { token: string }) {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    call('emailLinkVerify', { token })
+    authApi
+      .emailLinkVerify({ token })
       .then((reply) => setState({ step: 'ready', ...reply }))
       .catch(() => setState({ step: 'invalid' }));
   }, [token]);
@@ -33,7 +34,7 @@ export function EmailLinkPage({ token }: { token: string }) {
     setBusy(true);
     setError(null);
     try {
-      const reply = await call('login', { device: deviceInfo(), on_boarding_verification: token });
+      const reply = await authApi.login({ device: deviceInfo(), on_boarding_verification: token });
       if (reply.code !== 'onboarding_otp_sent') throw new ApiError('invalid_link', '', 400);
       resetLoginState({
         email: reply.email,

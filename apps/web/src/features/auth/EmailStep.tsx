@@ -2,11 +2,11 @@ import { emailProblem } from '@latchkey/contracts/client';
 import { Alert, Button, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { useLocation } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { EMAIL_MAX, limitProps, trimPasted } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { LogoutNotice } from './LogoutNotice.tsx';
 import { getLoginState, resetLoginState, updateLoginState } from './login-state.ts';
 import { startSso } from './sso.ts';
@@ -38,7 +38,7 @@ export function EmailStep() {
     setBusy(true);
     setFormError(null);
     try {
-      const reply = await call('login', { email: valid, team_slug: teamSlug || undefined, device: deviceInfo() });
+      const reply = await authApi.login({ email: valid, team_slug: teamSlug || undefined, device: deviceInfo() });
       if (reply.code === 'select_team') {
         resetLoginState({ email: valid, teams: reply.teams });
         setTeams(reply.teams);

@@ -1,10 +1,10 @@
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { callWithBasic } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { completeSignIn, deviceInfo, logout } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 
 /**
  * family/{token} (spec §4 family app login): the family app opens the console with a one-time
@@ -19,7 +19,8 @@ export function FamilyLoginPage({ token }: { token: string }) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    callWithBasic('appLoginVerify', { device: deviceInfo() }, token)
+    authApi
+      .appLoginVerify({ device: deviceInfo() }, token)
       .then((success) => completeSignIn(success, success.email))
       .catch((e: unknown) => {
         if (e instanceof ApiError && e.status === 401) logout('app_initiated_login_failed');

@@ -2,10 +2,10 @@ import { emailProblem, SUPPORT_EMAIL } from '@latchkey/contracts/client';
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { EMAIL_MAX, limitProps, trimPasted } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { useLoginState } from './login-state.ts';
 
 /**
@@ -28,7 +28,7 @@ export function ForgotPasswordStep() {
     setBusy(true);
     setFormError(null);
     try {
-      await call('passwordResetRequest', { email: email.trim() });
+      await authApi.passwordResetRequest({ email: email.trim() });
       setSentTo(email.trim());
     } catch (error) {
       setFormError(errorMessage(error));

@@ -2,10 +2,10 @@ import { OTP_LENGTH } from '@latchkey/contracts/client';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { completeSignIn, deviceInfo } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { CodeBoxes } from './CodeBoxes.tsx';
 import { updateLoginState, useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
@@ -32,7 +32,7 @@ export function OtpStep() {
     setFormError(null);
     setCodeError(null);
     try {
-      const success = await call('verifyOtp', {
+      const success = await authApi.verifyOtp({
         email: login.email,
         otp: value,
         password: login.auth === 'password' ? login.password : undefined,
@@ -62,16 +62,16 @@ export function OtpStep() {
     setNotice(null);
     try {
       if (login.onboarding_token) {
-        await call('login', { on_boarding_verification: login.onboarding_token, device: deviceInfo() });
+        await authApi.login({ on_boarding_verification: login.onboarding_token, device: deviceInfo() });
       } else if (login.auth === 'password') {
-        await call('verifyPassword', {
+        await authApi.verifyPassword({
           email: login.email,
           password: login.password,
           team_slug: login.team_slug,
           resend_otp: true,
         });
       } else {
-        await call('login', { email: login.email, team_slug: login.team_slug, resend_otp: true, device: deviceInfo() });
+        await authApi.login({ email: login.email, team_slug: login.team_slug, resend_otp: true, device: deviceInfo() });
       }
       setNotice('loginpage.code_resent');
     } catch (error) {

@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Divider, PasswordInput, Stack } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { limitProps, PASSWORD_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { updateLoginState, useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
 import { startSso } from './sso.ts';
@@ -43,7 +43,7 @@ export function PasswordStep() {
     setBusy(true);
     setFormError(null);
     try {
-      const reply = await call('verifyPassword', { email: login.email, password, team_slug: login.team_slug });
+      const reply = await authApi.verifyPassword({ email: login.email, password, team_slug: login.team_slug });
       const next = {
         otp_sent: { tfa: 'otp_email', path: '/login/verify-otp' },
         totp_required: { tfa: 'otp_totp', path: '/login/verify-totp' },

@@ -3,9 +3,9 @@ import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
-import { call, callWithBasic } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { CheckingLink, InvalidLink } from './LinkStates.tsx';
 
 /** The password_request of the link: in the hash's query (`#/reset-password?password_request=…`) or the page's. */
@@ -38,7 +38,8 @@ export function ResetPasswordStep() {
     // The link is a secret: keep it out of the address bar and history once read.
     if (window.location.hash.includes('?')) window.history.replaceState(null, '', '#/reset-password');
     if (!token) return setState({ step: 'invalid' });
-    call('validatePasswordRequest', { password_request: token })
+    authApi
+      .validatePasswordRequest({ password_request: token })
       .then((reply) => setState({ step: 'form', email: reply.email }))
       .catch(() => setState({ step: 'invalid' }));
   }, [token]);
@@ -52,7 +53,7 @@ export function ResetPasswordStep() {
     setFormError(null);
     try {
       // Spec §7: the link's token travels in the Basic header (and in the body, as the spec lists it).
-      await callWithBasic('changePasswordRequest', { password_request: token, password, confirm_password: again }, token);
+      await authApi.changePasswordRequest({ password_request: token, password, confirm_password: again }, token);
       setState({ step: 'done' });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'invalid_link') setState({ step: 'invalid' });

@@ -3,10 +3,10 @@ import { Alert, Button, Stack, Text } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Redirect } from 'wouter';
 import { NewPasswordFields } from '../../components/NewPasswordFields.tsx';
-import { call } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { completeSignIn } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
 
@@ -29,7 +29,7 @@ export function SetPasswordStep() {
     setBusy(true);
     setFormError(null);
     try {
-      const success = await call('setPasswordFirstLogin', {
+      const success = await authApi.setPasswordFirstLogin({
         email: login.email,
         team_slug: login.team_slug,
         token: login.set_auth_token,

@@ -1,10 +1,10 @@
 import { Alert, Button, Divider, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { updateLoginState, useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
 import { startSso } from './sso.ts';
@@ -36,7 +36,7 @@ export function SsoOtpChoiceStep() {
   const withSso = () => run('sso', () => startSso(login));
   const anotherWay = () =>
     run('otp', async () => {
-      await call('login', { email: login.email, team_slug: login.team_slug, signin_with_otp: true, device: deviceInfo() });
+      await authApi.login({ email: login.email, team_slug: login.team_slug, signin_with_otp: true, device: deviceInfo() });
       updateLoginState({ tfa_type: 'otp_email', otp_sent: true });
       navigate('/login/verify-otp');
     });

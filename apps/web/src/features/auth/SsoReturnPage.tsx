@@ -2,10 +2,10 @@ import { SSO_AUTH_FAILED, SSO_POLL_INTERVAL_MS, SSO_POLL_TRIES } from '@latchkey
 import { Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { Redirect } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { completeSignIn, deviceInfo } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { reportTestResult } from '../sso/index.ts';
+import { authApi } from './api.ts';
 import { SsoErrorPanel } from './SsoErrorPanel.tsx';
 
 /** The SSO result: in the hash's query (`#/sso?sso_status=…`) or the page's; null when there is none. */
@@ -45,7 +45,7 @@ function SsoSignIn({ token }: { token: string }) {
     void (async () => {
       for (let attempt = 1; attempt <= SSO_POLL_TRIES; attempt++) {
         try {
-          const success = await call('ssoVerifyToken', { token, device: deviceInfo() });
+          const success = await authApi.ssoVerifyToken({ token, device: deviceInfo() });
           await completeSignIn(success, success.email);
           return;
         } catch {

@@ -2,10 +2,10 @@ import { OTP_LENGTH } from '@latchkey/contracts/client';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link, Redirect } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { completeSignIn } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { CodeBoxes } from './CodeBoxes.tsx';
 import { useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
@@ -27,7 +27,7 @@ export function TotpStep() {
     setFormError(null);
     setCodeError(null);
     try {
-      const success = await call('verifyTotp', {
+      const success = await authApi.verifyTotp({
         email: login.email,
         password: login.password,
         team_slug: login.team_slug,

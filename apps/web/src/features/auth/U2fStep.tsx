@@ -1,10 +1,10 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { Redirect } from 'wouter';
-import { call } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { completeSignIn } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { authApi } from './api.ts';
 import { useLoginState } from './login-state.ts';
 import { StepHeader } from './StepHeader.tsx';
 
@@ -22,10 +22,10 @@ export function U2fStep() {
     setError(null);
     try {
       const proof = { email: login.email, password: login.password, team_slug: login.team_slug };
-      const { options } = await call('u2fSignInOptions', proof);
+      const { options } = await authApi.u2fSignInOptions(proof);
       const { startAuthentication } = await import('@simplewebauthn/browser');
       const response = await startAuthentication({ optionsJSON: options as never });
-      const success = await call('verifyU2f', { ...proof, response: response as unknown as Record<string, unknown> });
+      const success = await authApi.verifyU2f({ ...proof, response: response as unknown as Record<string, unknown> });
       await completeSignIn(success, login.email);
     } catch (e) {
       // The browser's own refusals (cancelled, timed out) are not server errors.

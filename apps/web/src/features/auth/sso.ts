@@ -1,4 +1,4 @@
-import { call } from '../../lib/api.ts';
+import { authApi } from './api.ts';
 
 /**
  * Starts SSO with the team's first connector: the server answers with the identity provider's
@@ -11,7 +11,7 @@ export async function startSso(login: {
 }): Promise<void> {
   const config = login.sso_configurations[0];
   if (!config) throw new Error('no SSO connector');
-  const { redirect_url } = await call('ssoStart', {
+  const { redirect_url } = await authApi.ssoStart({
     email: login.email,
     team_slug: login.team_slug,
     config_uuid: config.config_uuid,
