@@ -1,2 +1,2 @@
-/** The SSO connector screen (issue 13). */
+/** The SSO connector screen (lazy chunk). */
 export { SsoConnector } from './SsoConnector.tsx';
