@@ -3,11 +3,11 @@ import { Badge, Group, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SectionCard } from '../../components/SectionCard.tsx';
-import { call } from '../../lib/api.ts';
 import { errorValues } from '../../lib/api-error.ts';
 import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { consoleKeys } from '../console/index.ts';
+import { switchAuxService } from './api.ts';
 import { featureState, SERVICE_ROWS, toggleErrorMessage } from './hub-features.ts';
 import { Hint } from './Section.tsx';
 
@@ -17,10 +17,7 @@ export function ServicesCard({ hub }: { hub: HubServer | null }) {
   const team = useSession()?.team_slug ?? '';
   const client = useQueryClient();
   const toggle = useMutation({
-    mutationFn: ({ flag, on }: { flag: AuxServiceFlag; on: boolean }) =>
-      on
-        ? call('enableAuxServices', { credential_id: hub?.credential_id ?? '', services: [flag] })
-        : call('disableAuxServices', { services: [flag] }),
+    mutationFn: ({ flag, on }: { flag: AuxServiceFlag; on: boolean }) => switchAuxService(hub?.credential_id ?? '', flag, on),
     onSuccess: (reply) => {
       client.setQueryData(consoleKeys.services(team), (old: HubServer[] | undefined) =>
         old?.map((s) => (s.credential_id === reply.server.credential_id ? reply.server : s)),

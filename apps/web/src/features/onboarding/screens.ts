@@ -1,2 +1,2 @@
-/** The onboarding wizard (lazy chunk). */
+/** The onboarding wizard (issue 16). */
 export { Onboarding } from './Onboarding.tsx';

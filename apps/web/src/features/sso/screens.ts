@@ -1,2 +1,2 @@
-/** The SSO connector screen (lazy chunk). */
+/** The SSO connector screen (issue 13). */
 export { SsoConnector } from './SsoConnector.tsx';

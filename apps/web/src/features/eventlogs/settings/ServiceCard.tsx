@@ -2,11 +2,11 @@ import { Skeleton, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SectionCard } from '../../../components/SectionCard.tsx';
-import { call } from '../../../lib/api.ts';
 import { errorMessage, errorValues } from '../../../lib/api-error.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { consoleKeys } from '../../console/index.ts';
+import { switchAuxService } from '../../integration/index.ts';
 import { eventKeys } from '../api.ts';
 
 export function ServiceCard({ credentialId, on, loading }: { credentialId: string; on: boolean; loading: boolean }) {
@@ -14,10 +14,7 @@ export function ServiceCard({ credentialId, on, loading }: { credentialId: strin
   const team = useSession()?.team_slug ?? '';
   const client = useQueryClient();
   const toggle = useMutation({
-    mutationFn: (next: boolean) =>
-      next
-        ? call('enableAuxServices', { credential_id: credentialId, services: ['enable_audit_logs'] })
-        : call('disableAuxServices', { services: ['enable_audit_logs'] }),
+    mutationFn: (next: boolean) => switchAuxService(credentialId, 'enable_audit_logs', next),
     onSuccess: () => notifications.show({ color: 'teal', message: t('eventlogs.settings.service_updated') }),
     onError: (error) => notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) }),
     onSettled: () => {
