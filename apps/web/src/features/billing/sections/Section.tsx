@@ -2,6 +2,7 @@ import type { PlanType } from '@latchkey/contracts/client';
 import { Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
+/** One card of the billing page, titled as the page's second-level heading, with an optional action beside the title. */
 export function Section({
   title,
   action,
@@ -26,6 +27,7 @@ export function Section({
   );
 }
 
+/** A labelled figure of a card: the label small and upper-case above the value. */
 export function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
     <Stack gap={2}>
