@@ -2,49 +2,33 @@ import { SECURITY_KEY_NAME_MAX, type SecurityKey } from '@latchkey/contracts/cli
 import { Alert, Button, Group, Modal, PasswordInput, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
-import { call } from '../../lib/api.ts';
 import { fieldProps } from '../../lib/form.ts';
 import { formatDate } from '../../lib/format.ts';
 import { limitProps, PASSWORD_MAX } from '../../lib/limits.ts';
-import { useSession } from '../../lib/session.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { Section, useSubmit } from './account-ui.tsx';
-
-const useKeys = () => {
-  const team = useSession()?.team_slug ?? '';
-  return useQuery({ queryKey: ['account', team, 'security-keys'], queryFn: () => call('u2fKeys', {}) });
-};
+import { addSecurityKey, removeSecurityKey, renameSecurityKey, useAccountRefresh, useSecurityKeysQuery } from './api.ts';
 
 type Dialog = { kind: 'rename' | 'remove'; key: SecurityKey } | null;
 
-/** Security keys (WebAuthn): add one with the browser, then name or remove each (spec §7, issue 3). */
+/** Security keys (WebAuthn): add one with the browser, then name or remove each (spec §7). */
 export function SecurityKeysCard({ canAdd, hasPassword }: { canAdd: boolean; hasPassword: boolean }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const keys = useKeys();
+  const refreshAccount = useAccountRefresh();
+  const keys = useSecurityKeysQuery();
   const [dialog, setDialog] = useState<Dialog>(null);
   const { busy, run, alert, setError } = useSubmit();
   const list = keys.data?.keys;
 
   async function add() {
-    const done = await run(async () => {
-      const { options } = await call('u2fRegisterOptions', {});
-      const { startRegistration } = await import('@simplewebauthn/browser');
-      let response: unknown;
-      try {
-        response = await startRegistration({ optionsJSON: options as never });
-      } catch {
-        return null;
-      }
-      return call('u2fRegisterVerify', { response: response as Record<string, unknown>, name: '' });
-    });
+    const done = await run(addSecurityKey);
     if (done === null) setError('account.security_key_failed');
     else if (done) {
       notifications.show({ color: 'green', message: t('account.security_key_added'), autoClose: 5000 });
-      await queryClient.invalidateQueries({ queryKey: ['account'] });
+      await refreshAccount();
     }
   }
 
@@ -159,12 +143,12 @@ function KeyRow({
 
 function useKeyMutation<T>(fn: (input: T) => Promise<unknown>, doneKey: string, onClose: () => void) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
+  const refreshAccount = useAccountRefresh();
   return useMutation({
     mutationFn: fn,
     onSuccess: async () => {
       notifications.show({ color: 'green', message: t(doneKey), autoClose: 5000 });
-      await queryClient.invalidateQueries({ queryKey: ['account'] });
+      await refreshAccount();
       onClose();
     },
   });
@@ -176,11 +160,7 @@ function RenameDialog({ securityKey: key, onClose }: { securityKey: SecurityKey;
     initialValues: { name: key.name },
     validate: { name: (value) => (value.trim() ? null : 'this field is required') },
   });
-  const rename = useKeyMutation(
-    (value: string) => call('u2fKeyRename', { id: key.id, name: value }),
-    'account.security_key_renamed',
-    onClose,
-  );
+  const rename = useKeyMutation((value: string) => renameSecurityKey(key.id, value), 'account.security_key_renamed', onClose);
   const submit = form.onSubmit(({ name }) => rename.mutate(name.trim()));
   return (
     <Modal opened onClose={onClose} title={t('account.security_key_rename_title')} centered>
@@ -221,11 +201,7 @@ function RemoveDialog({
     initialValues: { password: '' },
     validate: { password: (value) => (value ? null : 'please enter your password') },
   });
-  const remove = useKeyMutation(
-    (value: string) => call('u2fKeyRemove', { id: key.id, password: value }),
-    'account.security_key_removed',
-    onClose,
-  );
+  const remove = useKeyMutation((value: string) => removeSecurityKey(key.id, value), 'account.security_key_removed', onClose);
   const submit = form.onSubmit(({ password }) => remove.mutate(password));
   return (
     <Modal opened onClose={onClose} title={t('account.security_key_remove_title')} centered>

@@ -1,14 +1,15 @@
 import type { GroupMember } from '@latchkey/contracts/client';
-import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { ListSearch } from '../../components/ListToolbar.tsx';
 import { localPaging } from '../../components/Pager.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatNumber } from '../../lib/format.ts';
-import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useGroupMutation, useGroupQuery } from './api.ts';
 import { PriorityBadge, ScimBadge } from './Groups.tsx';
@@ -23,11 +24,11 @@ export function GroupMembers() {
   const group = useGroupQuery(groupId);
   // Managed by the identity provider (SCIM): its members change there, not here.
   const managed = group.data?.scim_managed ?? false;
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
+  // Filtered here, as typed: the group's members are all loaded.
+  const { search, setSearch, term: typed, page, setPage } = useListState({ debounceMs: 0 });
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<GroupMember | null>(null);
-  const term = search.trim().toLowerCase();
+  const term = typed.toLowerCase();
   const members = group.data?.members.filter(
     (m) => !term || m.email.toLowerCase().includes(term) || m.name.toLowerCase().includes(term),
   );
@@ -82,8 +83,6 @@ export function GroupMembers() {
       ),
     },
   ];
-  // biome-ignore lint/correctness/useExhaustiveDependencies: back to page 1 on every search change
-  useEffect(() => setPage(1), [term]);
 
   if (group.isError) return <DataFetchError onRetry={() => void group.refetch()} />;
   return (
@@ -124,16 +123,7 @@ export function GroupMembers() {
         )}
       </Card>
 
-      <TextInput
-        {...limitProps(SEARCH_MAX)}
-        placeholder={t('members.search')}
-        aria-label={t('members.search')}
-        value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-        w={{ base: '100%', xs: 280 }}
-        size="sm"
-        data-testid="group-members-search"
-      />
+      <ListSearch value={search} onChange={setSearch} label={t('members.search')} testId="group-members-search" />
       <DataTable
         columns={columns}
         rows={rows}

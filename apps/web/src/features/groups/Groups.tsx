@@ -1,12 +1,12 @@
 import { BADGE_MAX_CHARS_IN_LIST, type Group, NO_PRIORITY } from '@latchkey/contracts/client';
-import { Anchor, Badge, Button, Menu, Group as Row, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { Anchor, Badge, Button, Menu, Group as Row, Stack, Text, Tooltip } from '@mantine/core';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
+import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { localPaging } from '../../components/Pager.tsx';
 import { formatNumber } from '../../lib/format.ts';
-import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useGroupsQuery } from './api.ts';
 import { Badges } from './Badges.tsx';
@@ -21,39 +21,23 @@ type Dialog =
 /** /groups: every group (one huge page, spec §9), searched on the server, paged here by 10. */
 export function Groups() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [selected, setSelected] = useState<string[]>([]);
+  const { search, setSearch, term: debounced, page, setPage, selected, setSelected } = useListState();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const groups = useGroupsQuery(debounced);
   const all = groups.data?.results ?? [];
   const { rows, pager } = localPaging(groups.data?.results, page, setPage);
   const columns = useGroupColumns(setDialog);
-  // A new search starts again at page 1 (spec §4).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every search change
-  useEffect(() => {
-    setPage(1);
-    setSelected([]);
-  }, [debounced]);
 
   return (
     <Stack gap="md" data-testid="groups">
-      <Row justify="space-between" gap="sm">
-        <TextInput
-          {...limitProps(SEARCH_MAX)}
-          placeholder={t('groups.search')}
-          aria-label={t('groups.search')}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={{ base: '100%', xs: 280 }}
-          size="sm"
-          data-testid="groups-search"
-        />
-        <Button size="sm" onClick={() => setDialog({ kind: 'create' })} data-testid="group-create-open">
-          {t('groups.create')}
-        </Button>
-      </Row>
+      <ListToolbar
+        search={{ value: search, onChange: setSearch, label: t('groups.search'), testId: 'groups-search' }}
+        actions={
+          <Button size="sm" onClick={() => setDialog({ kind: 'create' })} data-testid="group-create-open">
+            {t('groups.create')}
+          </Button>
+        }
+      />
 
       {selected.length > 0 && (
         <Row gap="sm" p="xs" bg="var(--mantine-color-indigo-0)" style={{ borderRadius: 8 }} data-testid="groups-bulk-bar">

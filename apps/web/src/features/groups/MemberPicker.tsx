@@ -21,7 +21,7 @@ export function MemberPicker({
 }) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
-  // The list closes once a member is picked, so it never covers the dialog's buttons (issue 17);
+  // The list closes once a member is picked, so it never covers the dialog's buttons;
   // typing or clicking the field opens it again.
   const [opened, setOpened] = useState(false);
   const [debounced] = useDebouncedValue(search.trim(), 250);

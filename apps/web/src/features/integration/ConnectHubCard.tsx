@@ -1,16 +1,14 @@
-import { HOSTED_HUB_KEY } from '@latchkey/contracts/client';
 import { Alert, Badge, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SectionCard } from '../../components/SectionCard.tsx';
-import { call } from '../../lib/api.ts';
 import { errorValues } from '../../lib/api-error.ts';
-import { deviceInfo, logout } from '../../lib/auth.ts';
+import { logout } from '../../lib/auth.ts';
 import { limitProps, SETUP_KEY_MAX, trimPasted, URL_MAX } from '../../lib/limits.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { teamKeys } from '../team/index.ts';
-import { callHubDirect, hubAddressProblem, hubOrigin, integrationKeys } from './api.ts';
+import { callHubDirect, connectHub, hubAddressProblem, integrationKeys } from './api.ts';
 import { integrationErrorMessage } from './hub-features.ts';
 import { Hint } from './Section.tsx';
 
@@ -22,7 +20,7 @@ import { Hint } from './Section.tsx';
  */
 export function ConnectHubCard() {
   const { t } = useTranslation();
-  const team = useSession()?.team_slug ?? '';
+  const team = useTeamSlug();
   const client = useQueryClient();
   const [url, setUrl] = useState('');
   const [touched, setTouched] = useState(false);
@@ -38,23 +36,7 @@ export function ConnectHubCard() {
   });
 
   const connect = useMutation({
-    mutationFn: async () => {
-      const credential = await call('credentialsAdd', { name: new URL(url.trim()).host.slice(0, 60) });
-      try {
-        return await call('credentialsSetup', {
-          device: deviceInfo(),
-          [HOSTED_HUB_KEY]: {
-            credential_id: credential.credential_id,
-            server_url: hubOrigin(url),
-            ...(setupKey.trim() ? { setup_key: setupKey.trim() } : {}),
-          },
-        });
-      } catch (error) {
-        // A credential no Hub took is of no use: remove it again.
-        await call('credentialsDelete', { credential_id: credential.credential_id }).catch(() => undefined);
-        throw error;
-      }
-    },
+    mutationFn: () => connectHub(url, setupKey),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });
       await client.invalidateQueries({ queryKey: teamKeys.services(team) });

@@ -5,12 +5,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { SectionCard } from '../../components/SectionCard.tsx';
-import { call } from '../../lib/api.ts';
-import { deviceInfo } from '../../lib/auth.ts';
-import { getSession, setSession, useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { teamKeys } from '../team/index.ts';
-import { integrationKeys } from './api.ts';
+import { deleteConnector, integrationKeys } from './api.ts';
 
 /** The connected Hub: address, version, whether it answers, and deleting the connector. */
 export function ConnectedHubCard({ hub }: { hub: HubServer }) {
@@ -44,24 +42,13 @@ export function ConnectedHubCard({ hub }: { hub: HubServer }) {
   );
 }
 
-/**
- * Delete connector: the Hub forgets the team first (spec §7 /delete/connector/, with the Hub
- * session), then the server drops the credential. A Hub that is gone cannot be asked, so the
- * server side is still removed then.
- */
+/** Delete connector (spec §7 /delete/connector/): asks first, then the Hub and the server forget the connection. */
 function DeleteConnectorDialog({ hub, onClose }: { hub: HubServer; onClose: () => void }) {
   const { t } = useTranslation();
-  const team = useSession()?.team_slug ?? '';
+  const team = useTeamSlug();
   const client = useQueryClient();
   const remove = useMutation({
-    mutationFn: async () => {
-      const session = getSession();
-      if (session?.hub && hub.reachable) {
-        await call('hubDeleteConnector', { team_slug: team, device: deviceInfo() });
-        setSession({ ...session, hub: null });
-      }
-      await call('credentialsDelete', { credential_id: hub.credential_id });
-    },
+    mutationFn: () => deleteConnector(hub, team),
     onSuccess: async () => {
       notifications.show({ color: 'teal', message: t('integration.connection.deleted') });
       await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });

@@ -1,20 +1,19 @@
-import { type Credential, HOSTED_HUB_KEY } from '@latchkey/contracts/client';
+import type { Credential } from '@latchkey/contracts/client';
 import { Alert, Button, Code, CopyButton, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
-import { call } from '../../lib/api.ts';
-import { deviceInfo, logout } from '../../lib/auth.ts';
+import { logout } from '../../lib/auth.ts';
 import { limitProps, SETUP_KEY_MAX, trimPasted, URL_MAX } from '../../lib/limits.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { teamKeys } from '../team/index.ts';
-import { hubAddressProblem, hubOrigin, integrationKeys } from './api.ts';
+import { credentials, hubAddressProblem, integrationKeys } from './api.ts';
 import { integrationErrorMessage } from './hub-features.ts';
 
 function useRefreshIntegration() {
-  const team = useSession()?.team_slug ?? '';
+  const team = useTeamSlug();
   const client = useQueryClient();
   return async () => {
     await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });
@@ -66,7 +65,7 @@ export function AddCredentialDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const refresh = useRefreshIntegration();
   const [name, setName] = useState('');
-  const add = useMutation({ mutationFn: () => call('credentialsAdd', { name }), onSuccess: refresh });
+  const add = useMutation({ mutationFn: () => credentials.add(name), onSuccess: refresh });
   if (add.data) {
     return (
       <Modal opened onClose={onClose} title={t('integration.credentials.add')} centered>
@@ -128,7 +127,7 @@ export function RenameCredentialDialog({ credential, onClose }: { credential: Cr
   const refresh = useRefreshIntegration();
   const [name, setName] = useState(credential.name);
   const rename = useMutation({
-    mutationFn: () => call('credentialsUpdate', { credential_id: credential.credential_id, name }),
+    mutationFn: () => credentials.rename(credential.credential_id, name),
     onSuccess: async () => {
       await refresh();
       notifications.show({ color: 'teal', message: t('integration.credentials.saved') });
@@ -161,7 +160,7 @@ export function DeleteCredentialDialog({ credential, onClose }: { credential: Cr
   const { t } = useTranslation();
   const refresh = useRefreshIntegration();
   const remove = useMutation({
-    mutationFn: () => call('credentialsDelete', { credential_id: credential.credential_id }),
+    mutationFn: () => credentials.remove(credential.credential_id),
     onSuccess: async () => {
       await refresh();
       notifications.show({ color: 'teal', message: t('integration.credentials.deleted') });
@@ -196,15 +195,7 @@ export function SetupCredentialDialog({ credential, onClose }: { credential: Cre
   const [setupKey, setSetupKey] = useState('');
   const problem = url ? hubAddressProblem(url) : null;
   const setup = useMutation({
-    mutationFn: () =>
-      call('credentialsSetup', {
-        device: deviceInfo(),
-        [HOSTED_HUB_KEY]: {
-          credential_id: credential.credential_id,
-          server_url: hubOrigin(url),
-          ...(setupKey.trim() ? { setup_key: setupKey.trim() } : {}),
-        },
-      }),
+    mutationFn: () => credentials.setUp(credential.credential_id, url, setupKey),
     onSuccess: async () => {
       await refresh();
       logout('integration_successful');

@@ -3,24 +3,21 @@ import { Badge, Group, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SectionCard } from '../../components/SectionCard.tsx';
-import { call } from '../../lib/api.ts';
 import { errorValues } from '../../lib/api-error.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { teamKeys } from '../team/index.ts';
+import { switchAuxService } from './api.ts';
 import { featureState, SERVICE_ROWS, toggleErrorMessage } from './hub-features.ts';
 import { Hint } from './Section.tsx';
 
 /** Switches each auxiliary service on or off; the server asks the Hub before it agrees. */
 export function ServicesCard({ hub }: { hub: HubServer | null }) {
   const { t } = useTranslation();
-  const team = useSession()?.team_slug ?? '';
+  const team = useTeamSlug();
   const client = useQueryClient();
   const toggle = useMutation({
-    mutationFn: ({ flag, on }: { flag: AuxServiceFlag; on: boolean }) =>
-      on
-        ? call('enableAuxServices', { credential_id: hub?.credential_id ?? '', services: [flag] })
-        : call('disableAuxServices', { services: [flag] }),
+    mutationFn: ({ flag, on }: { flag: AuxServiceFlag; on: boolean }) => switchAuxService(hub?.credential_id ?? '', flag, on),
     onSuccess: (reply) => {
       client.setQueryData(teamKeys.services(team), (old: HubServer[] | undefined) =>
         old?.map((s) => (s.credential_id === reply.server.credential_id ? reply.server : s)),

@@ -1,9 +1,8 @@
 import { Modal, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { call } from '../../lib/api.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { useMemberPickerQuery } from './api.ts';
 import { EffectivePolicy } from './EffectivePolicy.tsx';
 
 /** Pick a member and see the policy their apps follow, with each value's source. */
@@ -12,10 +11,7 @@ export function EffectivePolicyDialog({ onClose }: { onClose: () => void }) {
   const [search, setSearch] = useState('');
   const [email, setEmail] = useState<string | null>(null);
   const [debounced] = useDebouncedValue(search, 250);
-  const members = useQuery({
-    queryKey: ['policies', 'member-picker', debounced],
-    queryFn: async () => (await call('members', { search_value: debounced || undefined, page_size: 20 })).results,
-  });
+  const members = useMemberPickerQuery(debounced);
   const options = (members.data ?? []).map((m) => ({ value: m.email, label: m.name ? `${m.name} (${m.email})` : m.email }));
   if (email && !options.some((o) => o.value === email)) options.unshift({ value: email, label: email });
   return (

@@ -12,7 +12,7 @@ import { TeamPolicyTab } from './TeamPolicyTab.tsx';
 
 type Tab = 'team' | 'groups';
 
-/** /policies: the team policy and the group overrides, one tab each (spec §2 Policy, issue 5). */
+/** /policies: the team policy and the group overrides, one tab each (spec §2 Policy). */
 export function Policies() {
   const { t } = useTranslation();
   const { ctx } = useConsoleContext();

@@ -15,11 +15,19 @@ export const policyKeys = {
   change: (team: string, id: string) => [...policyKeys.all(team), 'change', id] as const,
   impact: (team: string, change: unknown) => [...policyKeys.all(team), 'impact', change] as const,
   effective: (team: string, email: string) => [...policyKeys.all(team), 'effective', email] as const,
+  memberPicker: (team: string, search: string) => [...policyKeys.all(team), 'member-picker', search] as const,
 };
 
 export type TeamPatch = EndpointInput<ApiMap['policyTeamUpdate']>['policy_json'];
 export type GroupUpdate = EndpointInput<ApiMap['policyGroupUpdate']>;
 export type ImpactInput = EndpointInput<ApiMap['policyImpact']>;
+
+/** Up to 20 members matching a search, to pick whose effective policy to show. */
+export const useMemberPickerQuery = (search: string) =>
+  useQuery({
+    queryKey: policyKeys.memberPicker(useTeamSlug(), search),
+    queryFn: async () => (await call('members', { search_value: search || undefined, page_size: 20 })).results,
+  });
 
 export const useTeamPolicyQuery = () =>
   useQuery({ queryKey: policyKeys.team(useTeamSlug()), queryFn: () => call('policyTeam', {}) });

@@ -1,0 +1,51 @@
+import { Badge, Code, Stack, Text } from '@mantine/core';
+import type { Column } from '../../../components/DataTable.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useTranslation } from '../../../lib/use-translation.ts';
+import type { EventRow } from '../api.ts';
+
+/** The event table's columns: time, actor, activity, component, target, IP and outcome (fewer on narrow screens). */
+export function useEventColumns(): Column<EventRow>[] {
+  const { t } = useTranslation();
+  return [
+    { key: 'time', header: 'eventlogs.col.time', nowrap: true, cell: (r) => formatDateTime(r.occurred_at) },
+    {
+      key: 'actor',
+      header: 'eventlogs.col.actor',
+      maxWidth: 240,
+      cell: (r) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={500} truncate>
+            {r.actor || '–'}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t(`eventlogs.actor_type.${r.actor_type}`)}
+          </Text>
+        </Stack>
+      ),
+    },
+    { key: 'activity', header: 'eventlogs.col.activity', cell: (r) => <Code>{r.activity}</Code> },
+    { key: 'component', header: 'eventlogs.col.component', visibleFrom: 'lg', cell: (r) => r.component },
+    {
+      key: 'target',
+      header: 'eventlogs.col.target',
+      visibleFrom: 'md',
+      maxWidth: 200,
+      cell: (r) => (
+        <Text size="sm" truncate>
+          {r.target || '–'}
+        </Text>
+      ),
+    },
+    { key: 'ip', header: 'eventlogs.col.ip', visibleFrom: 'xl', nowrap: true, cell: (r) => r.ip || '–' },
+    {
+      key: 'outcome',
+      header: 'eventlogs.col.outcome',
+      cell: (r) => (
+        <Badge variant="light" color={r.outcome === 'success' ? 'teal' : 'red'}>
+          {t(`eventlogs.outcome.${r.outcome}`)}
+        </Badge>
+      ),
+    },
+  ];
+}
