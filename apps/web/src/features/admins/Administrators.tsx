@@ -2,17 +2,18 @@ import { Email } from '@latchkey/contracts';
 import { SCOPES, type Scope } from '@latchkey/contracts/client';
 import { Badge, Button, Checkbox, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
+import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { bySchema, fieldProps } from '../../lib/form.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { EMAIL_MAX, limitProps, SEARCH_MAX, trimPasted } from '../../lib/limits.ts';
+import { EMAIL_MAX, limitProps, trimPasted } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { type Admin, type AdminChange, useAddAdminMutation, useAdminChangeMutation, useAdminsQuery } from './api.ts';
 
@@ -22,11 +23,10 @@ type Pending = AdminChange;
 export function Administrators() {
   const { t } = useTranslation();
   const me = useSession()?.email ?? '';
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const { search, setSearch, term } = useListState();
   const [adding, setAdding] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
-  const list = useAdminsQuery(debounced);
+  const list = useAdminsQuery(term);
   const columns: Column<Admin>[] = [
     {
       key: 'member',
@@ -91,27 +91,21 @@ export function Administrators() {
   ];
   return (
     <Stack gap="md" data-testid="administrators">
-      <Group justify="space-between" gap="sm">
-        <TextInput
-          {...limitProps(SEARCH_MAX)}
-          placeholder={t('admins.search')}
-          aria-label={t('admins.search')}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={{ base: '100%', xs: 280 }}
-          size="sm"
-        />
-        <Group gap="sm">
-          {list.data && (
-            <Text size="sm" c="dimmed" data-testid="admins-count">
-              {t('admins.count', { n: formatNumber(list.data.total), seats: formatNumber(list.data.total_rounded) })}
-            </Text>
-          )}
-          <Button size="sm" onClick={() => setAdding(true)} data-testid="admin-add-open">
-            {t('admins.add')}
-          </Button>
-        </Group>
-      </Group>
+      <ListToolbar
+        search={{ value: search, onChange: setSearch, label: t('admins.search') }}
+        actions={
+          <Group gap="sm">
+            {list.data && (
+              <Text size="sm" c="dimmed" data-testid="admins-count">
+                {t('admins.count', { n: formatNumber(list.data.total), seats: formatNumber(list.data.total_rounded) })}
+              </Text>
+            )}
+            <Button size="sm" onClick={() => setAdding(true)} data-testid="admin-add-open">
+              {t('admins.add')}
+            </Button>
+          </Group>
+        }
+      />
       <DataTable
         columns={columns}
         rows={list.data?.admins}

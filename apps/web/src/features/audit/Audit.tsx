@@ -1,11 +1,11 @@
 import { AUDIT_POLICY_DEFAULTS, type AuditField } from '@latchkey/contracts/client';
-import { Anchor, Card, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Anchor, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { ListSearch } from '../../components/ListToolbar.tsx';
 import { formatDate, formatNumber } from '../../lib/format.ts';
-import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { type AuditSummaryRow, useAuditPolicyQuery, useAuditSummariesQuery } from './api.ts';
 import { ScoreBadge } from './score.tsx';
@@ -69,10 +69,8 @@ function auditColumns(atRiskBelow: number): Column<AuditSummaryRow>[] {
 /** Security audit: each member's vault health, as their apps report it (counts and a score only). */
 export function Audit() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const { search, setSearch, term: debounced, page, setPage } = useListState();
   const [order, setOrder] = useState<{ field: AuditField; desc: boolean }>({ field: 'score', desc: false });
-  const [page, setPage] = useState(1);
   const list = useAuditSummariesQuery({ page, search: debounced, ...order });
   const policy = useAuditPolicyQuery().data ?? AUDIT_POLICY_DEFAULTS;
   const sort = (field: AuditField) => {
@@ -109,17 +107,14 @@ export function Audit() {
       <Text size="sm" c="dimmed" data-testid="audit-policy">
         {t('audit.policy', { days: formatNumber(policy.old_password_days), score: policy.at_risk_below_score })}
       </Text>
-      <TextInput
-        {...limitProps(SEARCH_MAX)}
-        placeholder={t('audit.search')}
-        aria-label={t('audit.search')}
+      <ListSearch
         value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
+        onChange={(value) => {
+          setSearch(value);
+          // At once, not when the term settles: no page of the new term is asked for past its end.
           setPage(1);
         }}
-        w={{ base: '100%', xs: 280 }}
-        size="sm"
+        label={t('audit.search')}
       />
       <DataTable
         columns={auditColumns(policy.at_risk_below_score)}

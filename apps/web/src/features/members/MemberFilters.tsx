@@ -7,12 +7,10 @@ import {
   type LicenseStatus,
   type MemberFilters,
 } from '@latchkey/contracts/client';
-import { Button, Checkbox, Group, Pill, Popover, Radio, Stack, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Button, Checkbox, Group, Pill, Popover, Radio, Stack } from '@mantine/core';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useConsoleContext } from '../../lib/console-context.ts';
-import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 
 /** The preset usage filter from the dashboard's adoption card (`?app_usage=`), read once. */
@@ -30,11 +28,9 @@ function usePresetUsage(): AppUsage[] {
   return preset;
 }
 
-/** The search and filters of the members list, and the call's filters they make. */
-export function useMemberFilters() {
+/** The filters of the members list and, with the list's search term, the call's filters they make. */
+export function useMemberFilters(term: string) {
   const preset = usePresetUsage();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
   const [licence, setLicence] = useState<LicenseStatus[]>([]);
   const [usage, setUsage] = useState<AppUsage[]>(preset);
   // Spec §2: the hub authentication filter shows only when the capability check passes (a connected Hub).
@@ -42,36 +38,26 @@ export function useMemberFilters() {
   const [hubAuth, setHubAuth] = useState<HubAuthentication | null>(null);
   const filters: MemberFilters = useMemo(
     () => ({
-      ...(debounced ? { search_value: debounced } : {}),
+      ...(term ? { search_value: term } : {}),
       ...(licence.length ? { license_status: licence } : {}),
       ...(usage.length ? { app_usage: usage } : {}),
       ...(hubAuth && hubCapable ? { hub_authentication: hubAuth } : {}),
     }),
-    [debounced, licence, usage, hubAuth, hubCapable],
+    [term, licence, usage, hubAuth, hubCapable],
   );
-  return { search, setSearch, licence, setLicence, usage, setUsage, hubCapable, hubAuth, setHubAuth, filters };
+  return { licence, setLicence, usage, setUsage, hubCapable, hubAuth, setHubAuth, filters };
 }
 
 export type MemberFilterState = ReturnType<typeof useMemberFilters>;
 
 const toggle = <T,>(list: T[], value: T): T[] => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
 
-/** The search box and the filter menus (licence, app usage, and Hub authentication with a connected Hub). */
-export function MemberFilterBar({ state }: { state: MemberFilterState }) {
+/** The filter menus beside the search: licence, app usage, and Hub authentication with a connected Hub. */
+export function MemberFilterMenus({ state }: { state: MemberFilterState }) {
   const { t } = useTranslation();
-  const { search, setSearch, licence, setLicence, usage, setUsage, hubCapable, hubAuth, setHubAuth } = state;
+  const { licence, setLicence, usage, setUsage, hubCapable, hubAuth, setHubAuth } = state;
   return (
-    <Group gap="sm" wrap="wrap">
-      <TextInput
-        {...limitProps(SEARCH_MAX)}
-        placeholder={t('members.search')}
-        aria-label={t('members.search')}
-        value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-        w={{ base: '100%', xs: 280 }}
-        size="sm"
-        data-testid="members-search"
-      />
+    <>
       <FilterMenu label={t('members.filter.license_status')} testId="filter-licence">
         {LICENSE_STATUSES.map((s) => (
           <Checkbox
@@ -103,7 +89,7 @@ export function MemberFilterBar({ state }: { state: MemberFilterState }) {
           </Radio.Group>
         </FilterMenu>
       )}
-    </Group>
+    </>
   );
 }
 

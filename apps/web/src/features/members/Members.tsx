@@ -2,22 +2,25 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
 import { DataTable } from '../../components/DataTable.tsx';
+import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { formatNumber } from '../../lib/format.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { type MemberAction, useExportMembersMutation, useMembersCountQuery, useMembersPageQuery } from './api.ts';
 import { ConfirmAction, InviteModal } from './MemberDialogs.tsx';
-import { MemberFilterBar, MemberFilterChips, useMemberFilters } from './MemberFilters.tsx';
+import { MemberFilterChips, MemberFilterMenus, useMemberFilters } from './MemberFilters.tsx';
 import { useMemberColumns } from './member-columns.tsx';
 import { currentCursor, firstPage, nextPage, type Paging, pageNumber, previousPage } from './rules.ts';
 
 /** The members list (spec §4): search and filters, bulk actions, keyset pages, invitations and CSV export. */
 export function Members() {
   const { t } = useTranslation();
-  const filterState = useMemberFilters();
+  // Keyset pages (Paging below) instead of the list state's page number.
+  const { search, setSearch, term, selected, setSelected } = useListState();
+  const filterState = useMemberFilters(term);
   const { filters, usage, licence } = filterState;
   const [paging, setPaging] = useState<Paging>(firstPage);
-  const [selected, setSelected] = useState<string[]>([]);
   const [pending, setPending] = useState<MemberAction | null>(null);
   const [inviting, setInviting] = useState(false);
   // The dialog leaves the page when it closes: the focus goes back to the button that opened it.
@@ -61,17 +64,20 @@ export function Members() {
 
   return (
     <Stack gap="md" data-testid="members">
-      <Group justify="space-between" gap="sm">
-        <MemberFilterBar state={filterState} />
-        <Group gap="sm">
-          <Button variant="default" size="sm" onClick={download} loading={exporting} data-testid="export-csv">
-            {t('members.export')}
-          </Button>
-          <Button size="sm" onClick={openInvite} data-testid="invite-open">
-            {t('members.invite')}
-          </Button>
-        </Group>
-      </Group>
+      <ListToolbar
+        search={{ value: search, onChange: setSearch, label: t('members.search'), testId: 'members-search' }}
+        filters={<MemberFilterMenus state={filterState} />}
+        actions={
+          <Group gap="sm">
+            <Button variant="default" size="sm" onClick={download} loading={exporting} data-testid="export-csv">
+              {t('members.export')}
+            </Button>
+            <Button size="sm" onClick={openInvite} data-testid="invite-open">
+              {t('members.invite')}
+            </Button>
+          </Group>
+        }
+      />
 
       <MemberFilterChips state={filterState} />
 

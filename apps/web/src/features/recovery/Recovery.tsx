@@ -1,15 +1,15 @@
 import { canAccess, RULES } from '@latchkey/contracts/client';
-import { Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useConsoleContext } from '../../lib/console-context.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import {
   type RecoveryRequestRow,
@@ -85,9 +85,7 @@ function RecoveryOff({ canTurnOn }: { canTurnOn: boolean }) {
 function RequestsTable() {
   const { t } = useTranslation();
   const [state, setState] = useState<StateFilter>('all');
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
+  const { search, setSearch, term: debounced, page, setPage } = useListState();
   const [pending, setPending] = useState<Pending | null>(null);
   const list = useRecoveryRequestsQuery(page, state === 'all' ? undefined : state, debounced);
   const columns: Column<RecoveryRequestRow>[] = [
@@ -152,33 +150,32 @@ function RequestsTable() {
   ];
   return (
     <Stack gap="sm">
-      <Group justify="space-between" gap="sm">
-        <TextInput
-          {...limitProps(SEARCH_MAX)}
-          placeholder={t('audit.search')}
-          aria-label={t('audit.search')}
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
+      <ListToolbar
+        search={{
+          value: search,
+          onChange: (value) => {
+            setSearch(value);
+            // At once, not when the term settles: no page is asked for past the new term's end.
             setPage(1);
-          }}
-          w={{ base: '100%', xs: 280 }}
-          size="sm"
-        />
-        <SegmentedControl
-          size="sm"
-          value={state}
-          onChange={(v) => {
-            setState(v as StateFilter);
-            setPage(1);
-          }}
-          data={[
-            { value: 'all', label: t('recovery.filter.all') },
-            { value: 'pending', label: t('recovery.state.pending') },
-            { value: 'approved', label: t('recovery.state.approved') },
-          ]}
-        />
-      </Group>
+          },
+          label: t('audit.search'),
+        }}
+        actions={
+          <SegmentedControl
+            size="sm"
+            value={state}
+            onChange={(v) => {
+              setState(v as StateFilter);
+              setPage(1);
+            }}
+            data={[
+              { value: 'all', label: t('recovery.filter.all') },
+              { value: 'pending', label: t('recovery.state.pending') },
+              { value: 'approved', label: t('recovery.state.approved') },
+            ]}
+          />
+        }
+      />
       <DataTable
         columns={columns}
         rows={list.data?.results}

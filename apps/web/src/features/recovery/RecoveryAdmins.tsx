@@ -1,18 +1,5 @@
 import { Email } from '@latchkey/contracts';
-import {
-  Anchor,
-  Autocomplete,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Modal,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Autocomplete, Badge, Button, Card, Group, Modal, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -21,10 +8,11 @@ import { Link } from 'wouter';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { bySchema, fieldProps } from '../../lib/form.ts';
 import { formatDate } from '../../lib/format.ts';
-import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import {
   type RecoveryAdminRow,
@@ -43,9 +31,7 @@ type StateFilter = 'all' | 'active' | 'pending';
 export function RecoveryAdmins() {
   const { t } = useTranslation();
   const [state, setState] = useState<StateFilter>('all');
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
+  const { search, setSearch, term: debounced, page, setPage } = useListState();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
   const list = useRecoveryAdminsQuery(page, state === 'all' ? undefined : state, debounced);
@@ -90,20 +76,18 @@ export function RecoveryAdmins() {
         ← {t('page.recovery')}
       </Anchor>
       <WaitingRequests onWithdraw={setRemoving} />
-      <Group justify="space-between" gap="sm">
-        <Group gap="sm">
-          <TextInput
-            {...limitProps(SEARCH_MAX)}
-            placeholder={t('audit.search')}
-            aria-label={t('audit.search')}
-            value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
-              setPage(1);
-            }}
-            w={{ base: '100%', xs: 260 }}
-            size="sm"
-          />
+      <ListToolbar
+        search={{
+          value: search,
+          onChange: (value) => {
+            setSearch(value);
+            // At once, not when the term settles: no page is asked for past the new term's end.
+            setPage(1);
+          },
+          label: t('audit.search'),
+          width: 260,
+        }}
+        filters={
           <SegmentedControl
             size="sm"
             value={state}
@@ -117,11 +101,13 @@ export function RecoveryAdmins() {
               { value: 'pending', label: t('recovery.admin.state.pending') },
             ]}
           />
-        </Group>
-        <Button size="sm" onClick={() => setAdding(true)} data-testid="recovery-admin-add">
-          {t('recovery.admin.add')}
-        </Button>
-      </Group>
+        }
+        actions={
+          <Button size="sm" onClick={() => setAdding(true)} data-testid="recovery-admin-add">
+            {t('recovery.admin.add')}
+          </Button>
+        }
+      />
       <DataTable
         columns={columns}
         rows={list.data?.results}

@@ -1,11 +1,11 @@
-import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
-import { limitProps, SEARCH_MAX } from '../../lib/limits.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { type ShareLinkRow, useRevokeSharesMutation, useShareLinksQuery } from './api.ts';
 import { SharingLimits } from './SharingLimits.tsx';
@@ -13,10 +13,7 @@ import { SharingLimits } from './SharingLimits.tsx';
 /** Sharing: the team's active share links by member, revoke, and the sharing limits. */
 export function Sharing() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [selected, setSelected] = useState<string[]>([]);
+  const { search, setSearch, term: debounced, page, setPage, selected, setSelected } = useListState();
   const [revoking, setRevoking] = useState<ShareLinkRow[] | null>(null);
   const list = useShareLinksQuery(page, debounced);
   const rows = list.data?.results ?? [];
@@ -56,32 +53,31 @@ export function Sharing() {
     <Stack gap="lg" data-testid="sharing">
       <SharingLimits />
       <Stack gap="sm">
-        <Group justify="space-between" gap="sm">
-          <TextInput
-            {...limitProps(SEARCH_MAX)}
-            placeholder={t('audit.search')}
-            aria-label={t('audit.search')}
-            value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
+        <ListToolbar
+          search={{
+            value: search,
+            onChange: (value) => {
+              setSearch(value);
+              // At once, not when the term settles: no page past the new term's end, no hidden row selected.
               setPage(1);
               setSelected([]);
-            }}
-            w={{ base: '100%', xs: 280 }}
-            size="sm"
-          />
-          {selected.length > 0 && (
-            <Button
-              color="red"
-              variant="light"
-              size="sm"
-              data-testid="revoke-selected"
-              onClick={() => setRevoking(rows.filter((r) => selected.includes(r.share_id)))}
-            >
-              {t('sharing.revoke_selected', { n: selected.length })}
-            </Button>
-          )}
-        </Group>
+            },
+            label: t('audit.search'),
+          }}
+          actions={
+            selected.length > 0 && (
+              <Button
+                color="red"
+                variant="light"
+                size="sm"
+                data-testid="revoke-selected"
+                onClick={() => setRevoking(rows.filter((r) => selected.includes(r.share_id)))}
+              >
+                {t('sharing.revoke_selected', { n: selected.length })}
+              </Button>
+            )
+          }
+        />
         <DataTable
           columns={columns}
           rows={list.data?.results}
