@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
-import { cutByBytes, DeliveryError, post, type SenderContext, type SiemConfig, sendParts, str } from './siem-http.ts';
+import { cutByBytes, DeliveryError, post, type SenderContext, type SiemConfig, sendParts, str } from './sender-http.ts';
 
 /** Compressed on libuv's threads, not the event loop's. */
 const gzip = promisify(gzipCallback);
@@ -94,5 +94,26 @@ export async function sentinelLogsIngestion(
         throw again;
       });
     }
+  });
+}
+
+/** Microsoft Sentinel, Data Collector API: a JSON array signed with the workspace's shared key (SharedKey HMAC-SHA256). */
+export async function sentinelDataCollector(records: object[], c: SiemConfig, ctx: SenderContext) {
+  const workspace = str(c, 'workspace_id');
+  const body = Buffer.from(JSON.stringify(records));
+  const date = new Date().toUTCString();
+  const toSign = `POST\n${body.length}\napplication/json\nx-ms-date:${date}\n/api/logs`;
+  const signature = createHmac('sha256', Buffer.from(str(c, 'key'), 'base64'))
+    .update(toSign, 'utf8')
+    .digest('base64');
+  await post(ctx, ctx.sentinelUrl.replace('{workspace_id}', encodeURIComponent(workspace)), {
+    headers: {
+      authorization: `SharedKey ${workspace}:${signature}`,
+      'content-type': 'application/json',
+      'log-type': 'Latchkey',
+      'x-ms-date': date,
+      'time-generated-field': 'occurred_at',
+    },
+    body,
   });
 }

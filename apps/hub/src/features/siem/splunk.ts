@@ -9,7 +9,7 @@ import {
   sendParts,
   str,
   type Taken,
-} from './siem-http.ts';
+} from './sender-http.ts';
 
 /**
  * Splunk's HTTP Event Collector: `Authorization: Splunk <token>`, the destination's own GUID as the

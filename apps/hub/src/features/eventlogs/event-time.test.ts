@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
 import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
 import { eventHash } from './chain.ts';
-import { eventsRepository } from './events.repository.ts';
-import { createEventsService } from './events.service.ts';
+import { eventsRepository } from './eventlogs.repository.ts';
+import { createEventsService } from './eventlogs.service.ts';
 
 /**
  * An event's time is bounded (2000-01-01 … one day after the Hub's clock) and hashed exactly as it

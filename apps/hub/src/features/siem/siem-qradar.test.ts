@@ -13,8 +13,8 @@ import {
   qradarSyslogReceiver,
 } from '../../testing/qradar-receivers.ts';
 import { selfSignedCert } from '../../testing/siem-listen.ts';
-import { leefLine } from './siem-leef.ts';
-import type { SiemEvent } from './siem-senders.ts';
+import { leefLine } from './leef.ts';
+import type { SiemEvent } from './senders.ts';
 
 /**
  * IBM QRadar: every line the Hub writes read back by a strict LEEF 2.0 reader; the HTTP Receiver,

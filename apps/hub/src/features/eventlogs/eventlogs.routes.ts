@@ -10,23 +10,19 @@ import {
   eventsIngestEndpoint,
   eventsPullEndpoint,
   hubEventsFeedEndpoint,
-  siemToolsConfigureEndpoint,
-  siemToolsEndpoint,
-  siemToolUpdateEndpoint,
 } from '@latchkey/contracts';
 import type { Router } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
-import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
+import { type HubGuard, requireHubCaller } from '../../http/caller.ts';
 import { type DeviceGuard, requireDevice } from '../devices/index.ts';
-import type { EventsService } from './events.service.ts';
-import type { SiemService } from './siem.service.ts';
+import type { EventsService } from './eventlogs.service.ts';
 
 /**
- * Event logs and SIEM export. `gated` refuses a team whose event-logs service is off (the log
+ * The event log's calls. `gated` refuses a team whose event-logs service is off (the log
  * itself); `guard` alone serves the settings, reachable while it is off (spec §2); the apps'
  * events come with a device credential, the licence server's with its signature.
  */
-export function eventsRoutes(
+export function eventlogsRoutes(
   router: Router,
   o: {
     guard: HubGuard;
@@ -37,10 +33,9 @@ export function eventsRoutes(
     /** Refuses a team whose event-logs service is off (the integration feature's gate). */
     requireService: (teamSlug: string) => Promise<void>;
     events: EventsService;
-    siem: SiemService;
   },
 ) {
-  const { guard, gated, deviceGuard, events, siem } = o;
+  const { guard, gated, deviceGuard, events } = o;
   router.handle(eventsIngestEndpoint, deviceGuard, async ({ input, ctx }) =>
     events.ingestFromDevice(requireDevice(ctx), input.events),
   );
@@ -103,15 +98,6 @@ export function eventsRoutes(
   router.handle(auditLogsConfigurationEndpoint, guard, async ({ input, ctx }) => {
     const caller = requireHubCaller(ctx);
     return events.setSiemEnabled(caller.teamSlug, caller.email, input.action === 'enable');
-  });
-  router.handle(siemToolsEndpoint, guard, async ({ ctx }) => siem.tool(requireHubCaller(ctx).teamSlug));
-  router.handle(siemToolsConfigureEndpoint, guard, async ({ input, ctx }) => {
-    const caller = requireHubCaller(ctx);
-    return siem.configure(caller.teamSlug, caller.email, input);
-  });
-  router.handle(siemToolUpdateEndpoint, guard, async ({ input, ctx }) => {
-    const caller = requireHubCaller(ctx);
-    return siem.update(caller.teamSlug, caller.email, input);
   });
 }
 

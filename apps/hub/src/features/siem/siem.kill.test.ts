@@ -9,9 +9,9 @@ import { createPostgresDb } from '@latchkey/runtime/testing';
 import { expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
 import { selfSignedCert, WEBHOOK_SIGNING_SECRET, WEBHOOK_TOKEN, webhookReceiver } from '../../testing/siem-receivers.ts';
-import { recordHubEvents } from './events.service.ts';
+import { recordHubEvents } from '../eventlogs/index.ts';
 import { siemRepository } from './siem.repository.ts';
-import { SIEM_BATCH } from './siem.service.ts';
+import { SIEM_BATCH } from './siem-delivery.ts';
 
 /**
  * The Hub killed (SIGKILL) while a SIEM destination is taking a batch: a real Hub process, a real

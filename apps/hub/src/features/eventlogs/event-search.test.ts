@@ -4,7 +4,7 @@ import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHubDb } from '../../testing/hub-fixture.ts';
 import { eventSearchRepository } from './event-search.repository.ts';
-import { eventsRepository, type NewEvent } from './events.repository.ts';
+import { eventsRepository, type NewEvent } from './eventlogs.repository.ts';
 import { createSearchIndexer } from './search-indexer.ts';
 
 // Search reads the rows the indexer has not reached and the newest indexed ones on their own

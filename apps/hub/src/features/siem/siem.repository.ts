@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SiemStatus, SiemToolName } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import type { SiemConfig } from './siem-senders.ts';
+import type { SiemConfig } from './senders.ts';
 
 export interface DestinationRow {
   id: string;

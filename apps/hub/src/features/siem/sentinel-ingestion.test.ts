@@ -1,7 +1,7 @@
 import { outboundPolicy } from '@latchkey/runtime';
 import { describe, expect, it } from 'vitest';
-import { chunkRecords, sentinelLogsIngestion } from './sentinel-ingestion.ts';
-import { DeliveryError } from './siem-http.ts';
+import { DeliveryError } from './sender-http.ts';
+import { chunkRecords, sentinelLogsIngestion } from './sentinel.ts';
 
 const config = {
   api: 'logs_ingestion',

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { DeliveryError, post, type SenderContext, type SiemConfig, str } from './siem-http.ts';
+import { DeliveryError, post, type SenderContext, type SiemConfig, str } from './sender-http.ts';
 
 /**
  * The generic HTTPS webhook, as docs/webhook.md documents it for integrators: NDJSON (one event a

@@ -6,8 +6,8 @@ import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
 import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
 import { canonicalJson, checkChain, eventHash, GENESIS_HASH } from './chain.ts';
 import { eventSearchRepository } from './event-search.repository.ts';
-import { eventsRepository, type NewEvent } from './events.repository.ts';
-import { createEventsService } from './events.service.ts';
+import { eventsRepository, type NewEvent } from './eventlogs.repository.ts';
+import { createEventsService } from './eventlogs.service.ts';
 
 let db: Db;
 let hub: RunningHub;

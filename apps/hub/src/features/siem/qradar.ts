@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { outboundConnect } from '@latchkey/runtime';
-import { cutByBytes, DeliveryError, post, type SenderContext, type SiemConfig, sendParts, str } from './siem-http.ts';
-import { leefLine } from './siem-leef.ts';
+import { leefLine } from './leef.ts';
+import { cutByBytes, DeliveryError, post, type SenderContext, type SiemConfig, sendParts, str } from './sender-http.ts';
 
 /**
  * IBM QRadar: LEEF 2.0 lines (siem-leef.ts) by either of its log source protocols.
