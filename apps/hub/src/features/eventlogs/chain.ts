@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChainProblemKind } from '@latchkey/contracts';
+import type { StoredEvent } from './event-rows.ts';
 
 /**
  * The hash chain of a team's events (tamper evidence). Each event's `hash` is
@@ -11,23 +12,8 @@ import type { ChainProblemKind } from '@latchkey/contracts';
  */
 export const GENESIS_HASH = '0'.repeat(64);
 
-export interface ChainedFields {
-  team_slug: string;
-  seq: number;
-  id: string;
-  actor: string;
-  actor_type: string;
-  activity: string;
-  component: string;
-  target: string;
-  ip: string;
-  device: string;
-  occurred_at: string;
-  recorded_at: string;
-  outcome: string;
-  detail: Record<string, unknown>;
-  prev_hash: string;
-}
+/** What the hash covers: the stored event but its own hash, its kinds as any text (a verifier hashes what an export holds). */
+export type ChainedFields = Omit<StoredEvent, 'hash' | 'actor_type' | 'outcome'> & { actor_type: string; outcome: string };
 
 /** JSON with object keys sorted at every level: one text for one value, whatever the storage did to key order. */
 export function canonicalJson(value: unknown): string {

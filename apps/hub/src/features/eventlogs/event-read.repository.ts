@@ -53,7 +53,7 @@ export const eventReadRepository = {
    * Every event after `afterSeq`, oldest first, at most `limit`: the SIEM delivery's and the pull
    * API's read. The chain is gap-free above the retention floor, so this is the seq range
    * (start, start + limit] — an index range, never a sort of everything after the cursor (a backfill
-   * read each batch in ~190 ms that way; issue 12). A cursor below the floor starts at the floor.
+   * read each batch in ~190 ms that way). A cursor below the floor starts at the floor.
    */
   async after(q: Queryable, teamSlug: string, afterSeq: number, limit: number) {
     const rows = await q.query<EventRow>(

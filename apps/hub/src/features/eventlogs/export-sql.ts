@@ -2,7 +2,7 @@ import { EXPORT_COLUMNS, type ExportFormat } from '@latchkey/contracts';
 import { canonicalTimeSql } from './event-time.ts';
 
 /**
- * The export's lines, made by the database (issue 12: 1,000,000 events in ≤ 10 s). Each batch
+ * The export's lines, made by the database (a million events in 10 s at most). Each batch
  * comes back as one text value instead of a million rows of 15 columns for Node to parse and
  * format again; the same SQL runs on PostgreSQL and on embedded PGlite.
  */

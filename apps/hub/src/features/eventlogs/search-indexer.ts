@@ -6,7 +6,7 @@ const BATCH = 10_000;
 
 /**
  * Fills the search index (event_search, event_search_values) behind the appends, off the chain
- * lock (issue 12). Told of an append, it waits `refreshMs` (as a search engine's refresh interval:
+ * lock. Told of an append, it waits `refreshMs` (as a search engine's refresh interval:
  * one large batch instead of many small ones, which let ingest go ~20 % faster) and indexes that
  * team's new events until it has caught up. Searches read the events not indexed yet on their own columns, so the delay hides
  * nothing. A sweep every `sweepMs` catches what it was not told of (a restart, another instance's

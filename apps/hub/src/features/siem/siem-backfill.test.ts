@@ -1,8 +1,7 @@
 import type { SiemTool } from '@latchkey/contracts';
-import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { consoleAuth, send } from '../../testing/clients.ts';
-import { createHubDb, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import type { RunningHub } from '../../testing/hub-fixture.ts';
+import { siemCalls, startSiemHub } from '../../testing/siem-hub.ts';
 import {
   type Receiver,
   selfSignedCert,
@@ -15,46 +14,31 @@ import {
  * A backfill's `from_timestamp` (epoch seconds) is bounded: past 8.64e12 seconds no date exists,
  * and the Hub answered 500 to a value its contract accepted.
  */
-let db: Db;
 let hub: RunningHub;
 let admin: Record<string, string>;
+let close: () => Promise<void>;
 let receiver: Receiver;
 let id: string;
+
+const siem = siemCalls(() => ({ hub, admin }));
 
 beforeAll(async () => {
   const tls = selfSignedCert();
   receiver = await webhookReceiver(tls);
-  db = await createHubDb();
-  hub = await startHub(db, { SIEM_CA_FILE: tls.certFile });
-  admin = await consoleAuth(hub);
-  const saved = await send<{ data: SiemTool }>(
-    hub,
-    '/siem/tools/configure/',
-    {
-      team_slug: TEAM,
-      siem_tool: 'other',
-      url: `${receiver.url}/ingest`,
-      token: WEBHOOK_TOKEN,
-      signing_secret: WEBHOOK_SIGNING_SECRET,
-      allow_unverified_certificate: false,
-    },
-    admin,
-  );
+  ({ hub, admin, close } = await startSiemHub({ SIEM_CA_FILE: tls.certFile }));
+  const saved = await siem.configure({
+    siem_tool: 'other',
+    url: `${receiver.url}/ingest`,
+    token: WEBHOOK_TOKEN,
+    signing_secret: WEBHOOK_SIGNING_SECRET,
+    allow_unverified_certificate: false,
+  });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-  id = saved.body.data.id;
+  id = (saved.body.data as SiemTool).id;
 });
-afterAll(async () => {
-  await hub?.app.close();
-  await db?.close();
-});
+afterAll(() => close?.());
 
-const backfill = (from: unknown) =>
-  send<{ code: string; issues?: { path: string }[] }>(
-    hub,
-    '/siem/tool/update/',
-    { team_slug: TEAM, id, action: 'backfill', from_timestamp: from },
-    admin,
-  );
+const backfill = (from: unknown) => siem.update(id, 'backfill', { from_timestamp: from });
 
 it.each([
   ['the first second no date holds', 8_640_000_000_001],

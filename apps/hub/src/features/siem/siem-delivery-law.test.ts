@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../testing/clients.ts';
 import { createHubDb, postSigned, type RunningHub, registerTeam, signGrant, startHub, TEAM } from '../../testing/hub-fixture.ts';
 import { QRADAR_SOURCE, qradarHttpReceiver, qradarSyslogReceiver } from '../../testing/qradar-receivers.ts';
+import { pollUntil, splunkForm } from '../../testing/siem-hub.ts';
 import { type Fault, type Receiver, selfSignedCert } from '../../testing/siem-listen.ts';
 import {
   SENTINEL_APP,
@@ -18,7 +19,7 @@ import {
   WEBHOOK_TOKEN,
   webhookReceiver,
 } from '../../testing/siem-receivers.ts';
-import { SPLUNK_TOKEN, splunkReceiver } from '../../testing/splunk-hec-receiver.ts';
+import { splunkReceiver } from '../../testing/splunk-hec-receiver.ts';
 
 /**
  * One delivery law for every destination: while events stream in, the stand-in (as strict as the
@@ -74,14 +75,6 @@ interface Destination {
   faults: Fault[];
 }
 
-const splunkForm = (r: Receiver) => ({
-  siem_tool: 'splunk',
-  url: 'https://127.0.0.1',
-  port: String(r.port),
-  path: '',
-  token: SPLUNK_TOKEN,
-  allow_unverified_certificate: false,
-});
 const qradarForm = (transport: string) => (r: Receiver) => ({
   siem_tool: 'qradar',
   transport,
@@ -143,14 +136,7 @@ const DESTINATIONS: Destination[] = [
   },
 ];
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = (check: () => boolean | Promise<boolean>, what: string, ms = 20_000) => pollUntil(check, { ms, stepMs: 200, what });
 
 /** A team of its own per destination (one destination per team), with a console session. */
 async function teamFor(name: string) {

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { SiemTool } from '@latchkey/contracts';
-import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleAuth, send } from '../../testing/clients.ts';
-import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import { postSigned, type RunningHub, TEAM } from '../../testing/hub-fixture.ts';
 import { QRADAR_SOURCE, qradarHttpReceiver } from '../../testing/qradar-receivers.ts';
+import { adminChangeEvents, pollUntil, siemCalls, startSiemHub } from '../../testing/siem-hub.ts';
 import { type Receiver, selfSignedCert } from '../../testing/siem-listen.ts';
 import { SENTINEL_APP, sentinelIngestionReceiver } from '../../testing/siem-receivers.ts';
 import { SPLUNK_TOKEN, splunkReceiver } from '../../testing/splunk-hec-receiver.ts';
@@ -14,40 +12,25 @@ import { SPLUNK_TOKEN, splunkReceiver } from '../../testing/splunk-hec-receiver.
  * parts the destination took are behind the cursor: sent again they would come twice.
  */
 const tls = selfSignedCert();
-let db: Db;
 let hub: RunningHub;
 let admin: Record<string, string>;
+let close: () => Promise<void>;
 let ingestion: Awaited<ReturnType<typeof sentinelIngestionReceiver>>;
 
 beforeAll(async () => {
   ingestion = await sentinelIngestionReceiver(tls);
-  db = await createHubDb();
-  hub = await startHub(db, {
+  ({ hub, admin, close } = await startSiemHub({
     SIEM_CA_FILE: tls.certFile,
     SIEM_PUMP_INTERVAL_MS: '100',
     SIEM_RETRY_BASE_MS: '50',
     SIEM_RETRY_MAX_MS: '200',
     SENTINEL_TOKEN_URL: ingestion.tokenUrl,
-  });
-  admin = await consoleAuth(hub);
+  }));
 });
-afterAll(async () => {
-  await hub.app.close();
-  await db.close();
-});
+afterAll(() => close?.());
 
-type Reply = { code: string; data: SiemTool | null };
-const update = (id: string, action: string) => send<Reply>(hub, '/siem/tool/update/', { team_slug: TEAM, id, action }, admin);
-const tools = () => send<Reply>(hub, '/siem/tools/', { team_slug: TEAM }, admin);
-
-async function until(check: () => boolean | Promise<boolean>, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('timed out');
-}
+const { configure, update, tools } = siemCalls(() => ({ hub, admin }));
+const until = (check: () => boolean | Promise<boolean>, ms = 20_000) => pollUntil(check, { ms });
 
 const CASES: [string, () => Promise<Receiver>, (r: Receiver) => Record<string, unknown>][] = [
   [
@@ -71,18 +54,12 @@ describe('a batch sent in parts', () => {
   for (const [name, receiver, form] of CASES) {
     it(`${name}: a later part refused, the parts taken before it are not sent again`, async () => {
       const r = await receiver();
-      const saved = await send<Reply>(hub, '/siem/tools/configure/', { team_slug: TEAM, ...form(r) }, admin);
+      const saved = await configure(form(r));
       expect(saved.status, JSON.stringify(saved.body)).toBe(200);
       const id = (saved.body.data as SiemTool).id;
       // About 1.6 KB an event: 900 of them are more than one request holds.
-      const events = Array.from({ length: 900 }, (_, i) => ({
-        id: randomUUID(),
-        actor: 'alex@northwind.example',
-        actor_type: 'admin',
-        activity: 'group.created',
-        component: 'groups',
-        target: `Group ${i}`,
-        occurred_at: new Date().toISOString(),
+      const events = adminChangeEvents(900).map((e, i) => ({
+        ...e,
         detail: Object.fromEntries(['a', 'b', 'c', 'd'].map((k) => [k, `${k}${i}`.padEnd(400, 'x')])),
       }));
       for (let i = 0; i < events.length; i += 450)

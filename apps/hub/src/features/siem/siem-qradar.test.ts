@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SiemTool } from '@latchkey/contracts';
-import type { Db } from '@latchkey/runtime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { consoleAuth, send } from '../../testing/clients.ts';
-import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import { postSigned, type RunningHub, TEAM } from '../../testing/hub-fixture.ts';
 import { LeefError, parseLeef } from '../../testing/leef-parser.ts';
 import {
   MAX_PAYLOAD,
@@ -12,6 +10,7 @@ import {
   qradarHttpReceiver,
   qradarSyslogReceiver,
 } from '../../testing/qradar-receivers.ts';
+import { pollUntil, siemCalls, startSiemHub } from '../../testing/siem-hub.ts';
 import { selfSignedCert } from '../../testing/siem-listen.ts';
 import { leefLine } from './leef.ts';
 import type { SiemEvent } from './senders.ts';
@@ -21,9 +20,9 @@ import type { SiemEvent } from './senders.ts';
  * TLS Syslog and TCP Syslog log sources; and syslog, which has no acknowledgement, losing nothing
  * when the collector drops the connection, or when it does not and the batch is long.
  */
-let db: Db;
 let hub: RunningHub;
 let admin: Record<string, string>;
+let close: () => Promise<void>;
 const at = {} as Record<'http' | 'tls' | 'tcp', QradarReceiver>;
 
 beforeAll(async () => {
@@ -31,14 +30,9 @@ beforeAll(async () => {
   at.http = await qradarHttpReceiver(tls);
   at.tls = await qradarSyslogReceiver(tls);
   at.tcp = await qradarSyslogReceiver(null);
-  db = await createHubDb();
-  hub = await startHub(db, { SIEM_CA_FILE: tls.certFile, SIEM_PUMP_INTERVAL_MS: '100' });
-  admin = await consoleAuth(hub);
+  ({ hub, admin, close } = await startSiemHub({ SIEM_CA_FILE: tls.certFile, SIEM_PUMP_INTERVAL_MS: '100' }));
 });
-afterAll(async () => {
-  await hub.app.close();
-  await db.close();
-});
+afterAll(() => close?.());
 
 const event = (o: Partial<SiemEvent> = {}): SiemEvent => ({
   team_slug: TEAM,
@@ -115,21 +109,20 @@ describe('LEEF 2.0 as IBM defines it', () => {
   });
 });
 
-type ToolReply = { code: string; description?: string; data: SiemTool | null };
 const FORMS = {
   http: () => ({ transport: 'http_receiver', url: `${at.http.url}/` }),
   tls: () => ({ transport: 'syslog', url: at.tls.url }),
   tcp: () => ({ transport: 'syslog', url: at.tcp.url }),
 };
+const siem = siemCalls(() => ({ hub, admin }));
+const { update, tools } = siem;
 const configure = (form: Record<string, unknown>) =>
-  send<ToolReply>(
-    hub,
-    '/siem/tools/configure/',
-    { team_slug: TEAM, siem_tool: 'qradar', log_source_identifier: QRADAR_SOURCE, allow_unverified_certificate: false, ...form },
-    admin,
-  );
-const update = (id: string, action: string) => send<ToolReply>(hub, '/siem/tool/update/', { team_slug: TEAM, id, action }, admin);
-const tools = () => send<ToolReply>(hub, '/siem/tools/', { team_slug: TEAM }, admin);
+  siem.configure({
+    siem_tool: 'qradar',
+    log_source_identifier: QRADAR_SOURCE,
+    allow_unverified_certificate: false,
+    ...form,
+  });
 
 /** Events as the apps and the licence server send them: most without an IP address. */
 async function events(n: number): Promise<string[]> {
@@ -151,22 +144,11 @@ async function events(n: number): Promise<string[]> {
   return ids;
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = (check: () => boolean | Promise<boolean>, what: string, ms = 30_000) => pollUntil(check, { ms, stepMs: 50, what });
 
 afterEach(async () => {
   for (const r of Object.values(at)) await r.setFault(null);
-  const left = (await tools()).body.data;
-  if (left) {
-    await update(left.id, 'deactivate');
-    await update(left.id, 'delete');
-  }
+  await siem.removeDestination();
 });
 
 describe('the HTTP Receiver beside syslog over TLS and TCP', () => {

@@ -1,8 +1,7 @@
 import type { SiemTool } from '@latchkey/contracts';
-import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleAuth, send } from '../../testing/clients.ts';
-import { createHubDb, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import type { RunningHub } from '../../testing/hub-fixture.ts';
+import { siemCalls, startSiemHub } from '../../testing/siem-hub.ts';
 import {
   type Receiver,
   SENTINEL_APP,
@@ -25,9 +24,9 @@ import {
  * receives nothing. Each vendor's "new address" is a second receiver of the same kind (or, where the
  * Hub's configuration fixes the host, the same one under another name), counting every request.
  */
-let db: Db;
 let hub: RunningHub;
 let admin: Record<string, string>;
+let close: () => Promise<void>;
 const at = {} as Record<'splunk' | 'splunkElsewhere' | 'webhook' | 'webhookElsewhere' | 'sentinel', Receiver> & {
   ingestion: Awaited<ReturnType<typeof sentinelIngestionReceiver>>;
   ingestionElsewhere: Awaited<ReturnType<typeof sentinelIngestionReceiver>>;
@@ -45,23 +44,16 @@ beforeAll(async () => {
       sentinelIngestionReceiver(tls),
       sentinelIngestionReceiver(tls),
     ]);
-  db = await createHubDb();
-  hub = await startHub(db, {
+  ({ hub, admin, close } = await startSiemHub({
     SIEM_CA_FILE: tls.certFile,
     SENTINEL_DATA_COLLECTOR_URL: `${at.sentinel.url}/{workspace_id}/api/logs?api-version=2016-04-01`,
     SENTINEL_TOKEN_URL: at.ingestion.tokenUrl,
-  });
-  admin = await consoleAuth(hub);
+  }));
 });
-afterAll(async () => {
-  await hub.app.close();
-  await db.close();
-});
+afterAll(() => close?.());
 
-type Reply = { code: string; data: SiemTool | null; message_key?: string; issues?: { path: string; message: string }[] };
-const configure = (form: Record<string, unknown>) =>
-  send<Reply>(hub, '/siem/tools/configure/', { team_slug: TEAM, ...form }, admin);
-const remove = (id: string) => send(hub, '/siem/tool/update/', { team_slug: TEAM, id, action: 'delete' }, admin);
+const { configure, update } = siemCalls(() => ({ hub, admin }));
+const remove = (id: string) => update(id, 'delete');
 
 /** Saves `form` (with its secret), then tries each edit with the secret left empty. */
 async function saved(form: Record<string, unknown>): Promise<string> {

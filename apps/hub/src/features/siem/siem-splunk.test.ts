@@ -3,8 +3,8 @@ import { request } from 'node:https';
 import type { SiemTool } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { consoleAuth, send } from '../../testing/clients.ts';
-import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import { type RunningHub, TEAM } from '../../testing/hub-fixture.ts';
+import { pollUntil, siemCalls, splunkForm, startSiemHub } from '../../testing/siem-hub.ts';
 import { selfSignedCert, type Tls } from '../../testing/siem-listen.ts';
 import { type HecReceiver, SPLUNK_TOKEN, splunkReceiver } from '../../testing/splunk-hec-receiver.ts';
 
@@ -18,19 +18,15 @@ let plain: HecReceiver;
 let db: Db;
 let hub: RunningHub;
 let admin: Record<string, string>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
   tls = selfSignedCert();
   acked = await splunkReceiver(tls, { ack: true, indexes: ['main'] });
   plain = await splunkReceiver(tls, { ack: false });
-  db = await createHubDb();
-  hub = await startHub(db, { SIEM_CA_FILE: tls.certFile, SIEM_PUMP_INTERVAL_MS: '100' });
-  admin = await consoleAuth(hub);
+  ({ db, hub, admin, close } = await startSiemHub({ SIEM_CA_FILE: tls.certFile, SIEM_PUMP_INTERVAL_MS: '100' }));
 });
-afterAll(async () => {
-  await hub.app.close();
-  await db.close();
-});
+afterAll(() => close?.());
 
 /** A call to the stand-in as any HEC client makes it. */
 function hec(r: HecReceiver, path: string, headers: Record<string, string>, body: string) {
@@ -121,51 +117,14 @@ describe('the HEC stand-in answers as Splunk documents', () => {
   });
 });
 
-type ToolReply = { code: string; description?: string; data: SiemTool | null };
-const configure = (r: HecReceiver, extra: Record<string, unknown> = {}) =>
-  send<ToolReply>(
-    hub,
-    '/siem/tools/configure/',
-    {
-      team_slug: TEAM,
-      siem_tool: 'splunk',
-      url: 'https://127.0.0.1',
-      port: String(r.port),
-      path: '',
-      token: SPLUNK_TOKEN,
-      allow_unverified_certificate: false,
-      ...extra,
-    },
-    admin,
-  );
-const update = (id: string, action: string) => send<ToolReply>(hub, '/siem/tool/update/', { team_slug: TEAM, id, action }, admin);
-const tools = () => send<ToolReply>(hub, '/siem/tools/', { team_slug: TEAM }, admin);
+const siem = siemCalls(() => ({ hub, admin }));
+const { update, tools, adminChanges } = siem;
+const configure = (r: HecReceiver, extra: Record<string, unknown> = {}) => siem.configure({ ...splunkForm(r), ...extra });
 const channelOf = async (id: string) =>
   (await db.query<{ request_channel: string }>('select request_channel from siem_destinations where id = $1', [id]))[0]
     ?.request_channel;
 
-async function adminChanges(n: number): Promise<string[]> {
-  const events = Array.from({ length: n }, (_, i) => ({
-    id: randomUUID(),
-    actor: 'alex@northwind.example',
-    actor_type: 'admin',
-    activity: 'group.created',
-    component: 'groups',
-    target: `Group ${i}`,
-    occurred_at: new Date().toISOString(),
-  }));
-  expect((await postSigned(hub, '/api/v1/integrate/events/', { team_slug: TEAM, events })).status).toBe(200);
-  return events.map((e) => e.id);
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('timed out');
-}
+const until = (check: () => boolean | Promise<boolean>, ms = 15_000) => pollUntil(check, { ms, stepMs: 50 });
 
 async function remove(id: string) {
   await update(id, 'deactivate');

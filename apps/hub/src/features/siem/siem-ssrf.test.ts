@@ -1,7 +1,7 @@
-import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { consoleAuth, send } from '../../testing/clients.ts';
-import { createHubDb, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import { send } from '../../testing/clients.ts';
+import { type RunningHub, TEAM } from '../../testing/hub-fixture.ts';
+import { startSiemHub } from '../../testing/siem-hub.ts';
 import { SPLUNK_TOKEN, WEBHOOK_SIGNING_SECRET, WEBHOOK_TOKEN } from '../../testing/siem-receivers.ts';
 
 /**
@@ -9,19 +9,14 @@ import { SPLUNK_TOKEN, WEBHOOK_SIGNING_SECRET, WEBHOOK_TOKEN } from '../../testi
  * IPv6 address is refused by the outbound guard before the test event, outside production too:
  * SIIT's `::ffff:0:a.b.c.d` and ISATAP's interface id made the Hub connect.
  */
-let db: Db;
 let hub: RunningHub;
 let admin: Record<string, string>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  db = await createHubDb();
-  hub = await startHub(db);
-  admin = await consoleAuth(hub);
+  ({ hub, admin, close } = await startSiemHub());
 });
-afterAll(async () => {
-  await hub?.app.close();
-  await db?.close();
-});
+afterAll(() => close?.());
 
 const WRAPPED = [
   '[::ffff:0:a9fe:a9fe]',

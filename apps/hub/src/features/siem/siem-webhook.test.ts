@@ -1,9 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { SiemTool } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { consoleAuth, send } from '../../testing/clients.ts';
-import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import { postSigned, type RunningHub, TEAM } from '../../testing/hub-fixture.ts';
+import { adminChangeEvents, pollUntil, siemCalls, startSiemHub } from '../../testing/siem-hub.ts';
 import { selfSignedCert } from '../../testing/siem-listen.ts';
 import { WEBHOOK_TOKEN, type WebhookReceiver, webhookReceiver, webhookRecipe } from '../../testing/webhook-receiver.ts';
 
@@ -15,49 +15,26 @@ import { WEBHOOK_TOKEN, type WebhookReceiver, webhookReceiver, webhookRecipe } f
 let db: Db;
 let hub: RunningHub;
 let admin: Record<string, string>;
+let close: () => Promise<void>;
 let endpoint: WebhookReceiver;
 const tls = selfSignedCert();
 
 beforeAll(async () => {
   endpoint = await webhookReceiver(tls);
-  db = await createHubDb();
-  hub = await startHub(db, { SIEM_CA_FILE: tls.certFile, SIEM_PUMP_INTERVAL_MS: '100' });
-  admin = await consoleAuth(hub);
+  ({ db, hub, admin, close } = await startSiemHub({ SIEM_CA_FILE: tls.certFile, SIEM_PUMP_INTERVAL_MS: '100' }));
 });
-afterAll(async () => {
-  await hub.app.close();
-  await db.close();
-});
+afterAll(() => close?.());
 
-type Reply = { code: string; description?: string; issues?: { path: string; message: string }[]; data: SiemTool | null };
+const siem = siemCalls(() => ({ hub, admin }));
+const { update, tools } = siem;
 const configure = (form: Record<string, unknown>) =>
-  send<Reply>(
-    hub,
-    '/siem/tools/configure/',
-    { team_slug: TEAM, siem_tool: 'other', url: `${endpoint.url}/ingest`, token: WEBHOOK_TOKEN, ...form },
-    admin,
-  );
-const update = (id: string, action: string) => send<Reply>(hub, '/siem/tool/update/', { team_slug: TEAM, id, action }, admin);
-const tools = () => send<Reply>(hub, '/siem/tools/', { team_slug: TEAM }, admin);
+  siem.configure({ siem_tool: 'other', url: `${endpoint.url}/ingest`, token: WEBHOOK_TOKEN, ...form });
 /** As the console makes one: 256 random bits. */
 const newSecret = () => randomBytes(32).toString('base64url');
 
-async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('timed out');
-}
+const until = (check: () => boolean | Promise<boolean>, ms = 15_000) => pollUntil(check, { ms });
 
-afterEach(async () => {
-  const left = (await tools()).body.data;
-  if (left) {
-    await update(left.id, 'deactivate');
-    await update(left.id, 'delete');
-  }
-});
+afterEach(() => siem.removeDestination());
 
 describe('the webhook as docs/webhook.md documents it', () => {
   it("deliveries verify with only the document's recipe: signed with the signing secret, the batch's Idempotency-Key, NDJSON events", async () => {
@@ -67,15 +44,7 @@ describe('the webhook as docs/webhook.md documents it', () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const id = (saved.body.data as SiemTool).id;
     await update(id, 'activate');
-    const events = Array.from({ length: 5 }, (_, i) => ({
-      id: randomUUID(),
-      actor: 'alex@northwind.example',
-      actor_type: 'admin',
-      activity: 'group.created',
-      component: 'groups',
-      target: `Group ${i}`,
-      occurred_at: new Date().toISOString(),
-    }));
+    const events = adminChangeEvents(5);
     expect((await postSigned(hub, '/api/v1/integrate/events/', { team_slug: TEAM, events })).status).toBe(200);
     await until(() => events.every((e) => endpoint.received.includes(e.id)));
     expect(endpoint.rejected).toEqual([]);

@@ -8,6 +8,7 @@ import { type Db, migrate, openDb } from '@latchkey/runtime';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
+import { pollUntil } from '../../testing/siem-hub.ts';
 import { selfSignedCert, WEBHOOK_SIGNING_SECRET, WEBHOOK_TOKEN, webhookReceiver } from '../../testing/siem-receivers.ts';
 import { recordHubEvents } from '../eventlogs/index.ts';
 import { siemRepository } from './siem.repository.ts';
@@ -33,14 +34,7 @@ const freePort = () =>
     });
   });
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 60_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = (check: () => boolean | Promise<boolean>, what: string, ms = 60_000) => pollUntil(check, { ms, stepMs: 50, what });
 
 /** The Hub as `npm start` runs it (node with tsx as a loader, so the pid killed is the Hub's own). */
 function hubProcess(env: Record<string, string>) {

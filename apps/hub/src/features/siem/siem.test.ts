@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { SiemTool } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleAuth, send } from '../../testing/clients.ts';
-import { createHubDb, postSigned, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
+import { send } from '../../testing/clients.ts';
+import { type RunningHub, TEAM } from '../../testing/hub-fixture.ts';
+import { pollUntil, siemCalls, startSiemHub, type ToolReply } from '../../testing/siem-hub.ts';
 import {
   QRADAR_SOURCE,
   qradarReceiver,
@@ -25,6 +25,7 @@ import {
 let db: Db;
 let hub: RunningHub;
 let admin: Record<string, string>;
+let close: () => Promise<void>;
 const r = {} as Record<'splunk' | 'webhook' | 'sumo' | 'sentinel' | 'qradar', Receiver> & {
   sentinelIngestion: Awaited<ReturnType<typeof sentinelIngestionReceiver>>;
 };
@@ -37,51 +38,17 @@ beforeAll(async () => {
   r.sentinel = await sentinelReceiver(tls);
   r.qradar = await qradarReceiver(tls);
   r.sentinelIngestion = await sentinelIngestionReceiver(tls);
-  db = await createHubDb();
-  hub = await startHub(db, {
+  ({ db, hub, admin, close } = await startSiemHub({
     SIEM_CA_FILE: tls.certFile,
     SIEM_PUMP_INTERVAL_MS: '100',
     SENTINEL_DATA_COLLECTOR_URL: `${r.sentinel.url}/{workspace_id}/api/logs?api-version=2016-04-01`,
     SENTINEL_TOKEN_URL: r.sentinelIngestion.tokenUrl,
-  });
-  admin = await consoleAuth(hub);
-});
-afterAll(async () => {
-  await hub.app.close();
-  await db.close();
-});
-
-type ToolReply = { code: string; data: SiemTool | null };
-const configure = (form: Record<string, unknown>) =>
-  send<ToolReply & { description?: string }>(hub, '/siem/tools/configure/', { team_slug: TEAM, ...form }, admin);
-const update = (id: string, action: string, extra: Record<string, unknown> = {}) =>
-  send<ToolReply>(hub, '/siem/tool/update/', { team_slug: TEAM, id, action, ...extra }, admin);
-const tools = () => send<ToolReply>(hub, '/siem/tools/', { team_slug: TEAM }, admin);
-
-/** Events as the licence server's feed sends them (an admin change in the console). */
-async function adminChanges(n: number): Promise<string[]> {
-  const events = Array.from({ length: n }, (_, i) => ({
-    id: randomUUID(),
-    actor: 'alex@northwind.example',
-    actor_type: 'admin',
-    activity: 'group.created',
-    component: 'groups',
-    target: `Group ${i}`,
-    occurred_at: new Date().toISOString(),
   }));
-  const res = await postSigned(hub, '/api/v1/integrate/events/', { team_slug: TEAM, events });
-  expect(res.status).toBe(200);
-  return events.map((e) => e.id);
-}
+});
+afterAll(() => close?.());
 
-async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('timed out');
-}
+const { configure, update, tools, adminChanges } = siemCalls(() => ({ hub, admin }));
+const until = (check: () => boolean | Promise<boolean>, ms = 15_000) => pollUntil(check, { ms });
 
 const FORMS = {
   splunk: () => ({
