@@ -72,15 +72,15 @@ export function siemCalls(at: () => { hub: RunningHub; admin: Record<string, str
   };
 }
 
-/** `n` events as the licence server's feed sends them: an admin creating groups in the console. */
-export const adminChangeEvents = (n: number) =>
+/** `n` events as the licence server's feed sends them: an admin creating groups in the console (numbered from `from`). */
+export const adminChangeEvents = (n: number, from = 0) =>
   Array.from({ length: n }, (_, i) => ({
     id: randomUUID(),
     actor: 'alex@northwind.example',
     actor_type: 'admin',
     activity: 'group.created',
     component: 'groups',
-    target: `Group ${i}`,
+    target: `Group ${from + i}`,
     occurred_at: new Date().toISOString(),
   }));
 

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { HubTokens, SiemTool } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../testing/clients.ts';
 import { createHubDb, postSigned, type RunningHub, registerTeam, signGrant, startHub, TEAM } from '../../testing/hub-fixture.ts';
 import { QRADAR_SOURCE, qradarHttpReceiver, qradarSyslogReceiver } from '../../testing/qradar-receivers.ts';
-import { pollUntil, splunkForm } from '../../testing/siem-hub.ts';
+import { adminChangeEvents, pollUntil, splunkForm } from '../../testing/siem-hub.ts';
 import { type Fault, type Receiver, selfSignedCert } from '../../testing/siem-listen.ts';
 import {
   SENTINEL_APP,
@@ -164,15 +163,7 @@ async function teamFor(name: string) {
     events: async (n: number) => {
       const ids: string[] = [];
       for (let from = 0; from < n; from += 500) {
-        const batch = Array.from({ length: Math.min(500, n - from) }, (_, i) => ({
-          id: randomUUID(),
-          actor: 'alex@northwind.example',
-          actor_type: 'admin',
-          activity: 'group.created',
-          component: 'groups',
-          target: `Group ${from + i}`,
-          occurred_at: new Date().toISOString(),
-        }));
+        const batch = adminChangeEvents(Math.min(500, n - from), from);
         const res = await postSigned(hub, '/api/v1/integrate/events/', { team_slug: team, events: batch }, { kid });
         expect(res.status).toBe(200);
         ids.push(...batch.map((e) => e.id));

@@ -10,7 +10,7 @@ import {
   qradarHttpReceiver,
   qradarSyslogReceiver,
 } from '../../testing/qradar-receivers.ts';
-import { pollUntil, siemCalls, startSiemHub } from '../../testing/siem-hub.ts';
+import { adminChangeEvents, pollUntil, siemCalls, startSiemHub } from '../../testing/siem-hub.ts';
 import { selfSignedCert } from '../../testing/siem-listen.ts';
 import { leefLine } from './leef.ts';
 import type { SiemEvent } from './senders.ts';
@@ -128,15 +128,9 @@ const configure = (form: Record<string, unknown>) =>
 async function events(n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let from = 0; from < n; from += 500) {
-    const batch = Array.from({ length: Math.min(500, n - from) }, (_, i) => ({
-      id: randomUUID(),
-      actor: 'alex@northwind.example',
-      actor_type: 'admin',
-      activity: 'group.created',
-      component: 'groups',
-      target: `Group ${from + i}`,
+    const batch = adminChangeEvents(Math.min(500, n - from), from).map((e, i) => ({
+      ...e,
       ...((from + i) % 7 === 0 ? { ip: '198.51.100.23' } : {}),
-      occurred_at: new Date().toISOString(),
     }));
     expect((await postSigned(hub, '/api/v1/integrate/events/', { team_slug: TEAM, events: batch })).status).toBe(200);
     ids.push(...batch.map((e) => e.id));
