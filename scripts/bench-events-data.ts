@@ -7,8 +7,8 @@
 import { type Db, migrate, wrapPool } from '@latchkey/runtime';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../apps/hub/src/db/migrations-dir.ts';
-import { INDEX_KEYS, INDEX_VALUES } from '../apps/hub/src/features/events/event-search.repository.ts';
-import { eventsRepository } from '../apps/hub/src/features/events/events.repository.ts';
+import { INDEX_KEYS, INDEX_VALUES } from '../apps/hub/src/features/eventlogs/event-search.repository.ts';
+import { eventsRepository } from '../apps/hub/src/features/eventlogs/eventlogs.repository.ts';
 
 export const BIG_TEAM = 'northwind';
 export const BIG_ROWS = 10_000_000;

@@ -8,7 +8,7 @@
 // Targets: lag p99 ≤ 5 s; ≥ 10,000 events/s to an HTTP destination, ≥ 5,000/s to syslog.
 import { Worker } from 'node:worker_threads';
 import type { Db } from '@latchkey/runtime';
-import type { createEventsService } from '../apps/hub/src/features/events/events.service.ts';
+import type { createEventsService } from '../apps/hub/src/features/eventlogs/eventlogs.service.ts';
 import { QRADAR_SOURCE } from '../apps/hub/src/testing/qradar-receivers.ts';
 import type { Tls } from '../apps/hub/src/testing/siem-listen.ts';
 import { SENTINEL_APP, SENTINEL_KEY, SENTINEL_WORKSPACE, SUMO_TOKEN } from '../apps/hub/src/testing/siem-receivers.ts';

@@ -13,40 +13,28 @@ import {
   registerMetrics,
 } from '@latchkey/runtime';
 import type { Config } from './config.ts';
+import { auditRoutes } from './features/audit/audit.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
 import { createRoleCheck, createServerCheck } from './features/auth/server-check.ts';
-import { connectorRoutes } from './features/connector/connector.routes.ts';
-import { healthRoutes } from './features/health/health.routes.ts';
-import { createHubGuard } from './http/guard.ts';
-import { registerRateLimit } from './http/rate-limit.ts';
-import { registerSecurity } from './http/security.ts';
-import { loadHubKeys, loadHubTokenSecret } from './platform/keys.ts';
-import { useHubOutboundPolicy } from './platform/outbound.ts';
-
-// Sign-in and account security (issue 3)
-
-// Groups, branding, member devices (issue 4)
-
-// Policies (issue 5)
-
-// Security audit, sharing, recovery (issue 6)
-import { auditRoutes } from './features/audit/audit.routes.ts';
 import { servicesFor } from './features/connector/capabilities.ts';
+import { connectorRoutes } from './features/connector/connector.routes.ts';
 import { createDeviceGuard } from './features/devices/device-guard.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
-// Event logs and SIEM export (issue 12)
-import { eventsRoutes } from './features/events/events.routes.ts';
-import { createEventsService } from './features/events/events.service.ts';
-import { createSearchIndexer } from './features/events/search-indexer.ts';
-import { createSiemService } from './features/events/siem.service.ts';
-// Hub integration (issue 6)
+import { createEventsService, createSearchIndexer, eventlogsRoutes } from './features/eventlogs/index.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
 import { integrationRoutes } from './features/integration/integration.routes.ts';
 import { verifyServerCall } from './features/integration/server-call.ts';
 import { onlyWithService, requireService } from './features/integration/service-gate.ts';
 import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
 import { createRecoveryNotifier } from './features/recovery/recovery-notifier.ts';
 import { sharingRoutes } from './features/sharing/sharing.routes.ts';
+import { createSiemService, siemRoutes } from './features/siem/index.ts';
+import { createHubGuard } from './http/guard.ts';
+import { registerSecurity } from './http/security.ts';
+import { loadHubKeys, loadHubTokenSecret } from './platform/keys.ts';
+import { useHubOutboundPolicy } from './platform/outbound.ts';
+import { registerRateLimit } from './platform/rate-limit.ts';
 
 export interface HubDeps {
   config: Config;
@@ -86,7 +74,8 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     },
     createServerCheck(keys),
   );
-  const guard = createHubGuard(sessions);
+  // The guard knows sessions only through this lookup: http/ imports no feature.
+  const guard = createHubGuard((accessToken) => sessions.authenticate(accessToken));
 
   // Every call is declared once in the contracts; the router refuses to start while one of the
   // Hub's declared calls has no handler here, or a handler is for a call not declared as the Hub's.
@@ -94,17 +83,9 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   healthRoutes(app, router, guard, db, config.HUB_VERSION);
   connectorRoutes(router, guard, db, config.HUB_VERSION);
   authRoutes(router, guard, db, sessions);
-
-  // Sign-in and account security (issue 3)
-
-  // Groups, branding, member devices (issue 4)
-
-  // Policies (issue 5)
-
-  // Hub integration (issue 6)
   integrationRoutes(router, guard, db, config.HUB_VERSION, keys, sessions);
 
-  // Security audit, sharing, recovery (issue 6)
+  // Member devices, and the services a team switches on: security audit, sharing, recovery.
   const deviceGuard = createDeviceGuard(db);
   devicesRoutes(router, deviceGuard, db);
   // A Hub answers only for the services its version runs (what its connector reports).
@@ -120,7 +101,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   const mail = defineMailOutbox(jobs, createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }));
   const notifier = createRecoveryNotifier(mail, config.ALLOWED_ORIGINS[0] ?? '');
   recoveryRoutes(router, ...gate('recovery'), db, notifier, createRoleCheck(keys));
-  // Event logs and SIEM export (issue 12). SIEM destinations are addresses admins give: through the outbound guard.
+  // Event logs and SIEM export. SIEM destinations are addresses admins give: through the outbound guard.
   useHubOutboundPolicy(
     outboundPolicy({
       production: config.NODE_ENV === 'production',
@@ -146,15 +127,16 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     },
   });
   const [gatedLogs, gatedDevices] = gate('audit_logs');
-  eventsRoutes(serving('audit_logs'), {
+  eventlogsRoutes(serving('audit_logs'), {
     guard,
     gated: gatedLogs,
     deviceGuard: gatedDevices,
     verifyServerCall: (request, path, teamSlug) => verifyServerCall(db, request, path, teamSlug),
     requireService: (teamSlug) => requireService(db, teamSlug, 'audit_logs'),
     events,
-    siem,
   });
+  // The SIEM settings stay reachable while the event-logs service is off (spec §2).
+  siemRoutes(serving('audit_logs'), guard, siem);
   // Retention runs hourly on the queue (any instance; one run per hour by its key).
   const prepareMonths = () =>
     events.prepareMonths().catch((err: unknown) => app.log.warn({ err }, 'event log partitions not made ahead'));

@@ -4,7 +4,7 @@
 import { CliError, migrate, openDb, runCli } from '@latchkey/runtime';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
-import { createEventsService } from './features/events/events.service.ts';
+import { createEventsService } from './features/eventlogs/index.ts';
 import { mintSetupKey, SETUP_KEY_DEFAULT_MINUTES } from './features/registrations/setup-keys.ts';
 import { loadHubKeys } from './platform/keys.ts';
 

@@ -1,20 +1,7 @@
-import { DEFAULT_ROLES, type Endpoint, type Scope } from '@latchkey/contracts';
+import { DEFAULT_ROLES, type Endpoint } from '@latchkey/contracts';
 import { forbidden, unauthorized } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
-import type { HubSessionsService } from '../features/auth/hub-sessions.service.ts';
-
-/** The console user behind a `hubAuth` call, established before any handler runs. */
-export interface HubCaller {
-  sessionId: string;
-  /** The server registration the session came through: where questions about roles go. */
-  registrationId: string;
-  userId: string;
-  email: string;
-  teamSlug: string;
-  scopes: Scope[];
-}
-
-export type HubGuard = (request: FastifyRequest, endpoint: Endpoint) => Promise<HubCaller | null>;
+import type { AuthenticateSession, HubGuard } from './caller.ts';
 
 /**
  * Authenticates a `hubAuth` call with the Hub's own access token and binds it to the token's
@@ -22,14 +9,14 @@ export type HubGuard = (request: FastifyRequest, endpoint: Endpoint) => Promise<
  * Only the role part of an access rule can be checked here; the team's type and services are
  * the licence server's to know, and it only grants aux codes to the team's administrators.
  */
-export function createHubGuard(sessions: HubSessionsService): HubGuard {
+export function createHubGuard(authenticate: AuthenticateSession): HubGuard {
   return async (request, endpoint) => {
     if (endpoint.auth === 'public') return null;
     // Console sessions belong to the licence server; the Hub cannot check them.
     if (endpoint.auth !== 'hubAuth') throw unauthorized();
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) throw unauthorized();
-    const session = await sessions.authenticate(header.slice(7));
+    const session = await authenticate(header.slice(7));
     const slug = requestedTeam(request, endpoint);
     if (slug !== undefined && slug !== session.team_slug)
       throw forbidden('This Hub session is for another team.').shows('errors.hub_session_other_team');
@@ -52,10 +39,4 @@ export function createHubGuard(sessions: HubSessionsService): HubGuard {
 function requestedTeam(request: FastifyRequest, endpoint: Endpoint): unknown {
   const source = endpoint.method === 'GET' ? request.query : request.body;
   return source && typeof source === 'object' ? (source as { team_slug?: unknown }).team_slug : undefined;
-}
-
-/** The caller of a `hubAuth` endpoint, which the guard has always established. */
-export function requireHubCaller(caller: HubCaller | null): HubCaller {
-  if (!caller) throw unauthorized();
-  return caller;
 }

@@ -1,7 +1,7 @@
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { LeefError, parseLeef } from './leef-parser.ts';
-import { faultControl, listen, type Receiver, slowness, type Tls } from './siem-listen.ts';
+import { faultControl, listen, newReceiver, type Receiver, serve, slowness, type Tls } from './siem-listen.ts';
 
 /**
  * IBM QRadar's two ways in, as IBM documents them, each reading every event with the strict LEEF
@@ -54,19 +54,7 @@ const DROP_AFTER = 25;
  * confirmed only when the sender ended it cleanly and no fault was played on it.
  */
 export async function qradarSyslogReceiver(tls: Tls | null, port = 0): Promise<QradarReceiver> {
-  const r: QradarReceiver = {
-    url: '',
-    port: 0,
-    received: [],
-    confirmed: [],
-    rejected: [],
-    down: false,
-    fault: null,
-    setFault: async () => undefined,
-    throttled: [],
-    requests: 0,
-    lines: [],
-  };
+  const r: QradarReceiver = { ...newReceiver(), lines: [] };
   const slow = slowness();
   const onConnection = (socket: Socket) => {
     const fault = r.fault ?? (r.down ? 'unavailable' : null);
@@ -122,10 +110,7 @@ export async function qradarSyslogReceiver(tls: Tls | null, port = 0): Promise<Q
   };
   const server = tls ? createTlsServer(tls, onConnection) : createTcpServer(onConnection);
   r.setFault = slow.wrap(faultControl(server, r, tls));
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  server.unref();
-  r.port = (server.address() as { port: number }).port;
-  r.url = `${tls ? 'tls' : 'tcp'}://127.0.0.1:${r.port}`;
+  await serve(server, r, port, tls ? 'tls' : 'tcp');
   return r;
 }
 

@@ -176,16 +176,9 @@ export function faultControl(
   };
 }
 
-export async function listen(
-  tlsOptions: Tls | null,
-  handle: Handler,
-  port = 0,
-  vendor: VendorAnswers = {
-    unavailable: { status: 503, body: { error: 'Service Unavailable' } },
-    tooManyRequests: { status: 429, body: { error: 'Too Many Requests' } },
-  },
-): Promise<Receiver> {
-  const r: Receiver = {
+/** A receiver that has taken nothing yet, not listening yet. */
+export function newReceiver(): Receiver {
+  return {
     url: '',
     port: 0,
     received: [],
@@ -197,6 +190,31 @@ export async function listen(
     throttled: [],
     requests: 0,
   };
+}
+
+/** Listens on 127.0.0.1 (`port`, or any free one), without holding the process open, and notes the address on `r`. */
+export async function serve(
+  server: import('node:net').Server,
+  r: Pick<Receiver, 'port' | 'url'>,
+  port: number,
+  scheme: string,
+): Promise<void> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  server.unref();
+  r.port = (server.address() as { port: number }).port;
+  r.url = `${scheme}://127.0.0.1:${r.port}`;
+}
+
+export async function listen(
+  tlsOptions: Tls | null,
+  handle: Handler,
+  port = 0,
+  vendor: VendorAnswers = {
+    unavailable: { status: 503, body: { error: 'Service Unavailable' } },
+    tooManyRequests: { status: 429, body: { error: 'Too Many Requests' } },
+  },
+): Promise<Receiver> {
+  const r = newReceiver();
   /**
    * An answer confirms its events only once the sender has surely read it: when its connection
    * carries the next request, or is closed by this side (idle, or cut by a fault), or is still open.
@@ -274,10 +292,7 @@ export async function listen(
       if (c) c.closedByUs = true;
     }),
   );
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  server.unref();
-  r.port = (server.address() as { port: number }).port;
-  r.url = `${tlsOptions ? 'https' : 'http'}://127.0.0.1:${r.port}`;
+  await serve(server, r, port, tlsOptions ? 'https' : 'http');
   return r;
 }
 

@@ -1,4 +1,4 @@
--- Event logs and SIEM export (issue 12).
+-- Event logs and SIEM export.
 --
 -- One store of every team's events, partitioned by the month the Hub recorded them (retention
 -- drops whole months), each team's rows forming a hash chain: `hash` is sha256 over the row's

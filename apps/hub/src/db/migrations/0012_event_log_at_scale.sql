@@ -1,4 +1,4 @@
--- Event logs at ten million events a team (issue 12, scripts/bench-events.ts).
+-- Event logs at ten million events a team (scripts/bench-events.ts).
 --
 -- Free-text search reads its matches through trigrams of the searched columns together, instead of
 -- every row (pg_trgm, as 0005; PGlite has it too). The query keeps its per-column test as well, so

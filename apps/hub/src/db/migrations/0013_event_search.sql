@@ -1,8 +1,8 @@
--- Free-text search off the append path (issue 12).
+-- Free-text search off the append path.
 --
 -- The trigram index on event_log (0012) was 45 % of an append, and appends hold the team's chain
 -- lock: the index capped ingest. Search now reads its own narrow table, filled right after each
--- append by the team's indexer (features/events/search-indexer.ts), up to a per-team progress
+-- append by the team's indexer (features/eventlogs/search-indexer.ts), up to a per-team progress
 -- mark; a search reads the rows above the mark from event_log directly, so it never misses one.
 drop index if exists event_log_search;
 

@@ -1,4 +1,4 @@
--- Search by value, not by trigram of every event (issue 12).
+-- Search by value, not by trigram of every event.
 --
 -- 0013's trigram index on each event's text cost 30 µs an event to keep up: the search indexer took
 -- as much CPU as the appends it followed, and ingest (CPU-bound on two cores) fell below its target.

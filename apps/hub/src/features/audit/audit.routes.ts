@@ -1,6 +1,6 @@
 import { auditSummariesEndpoint, auditSummaryEndpoint, vaultSummaryIngestEndpoint } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
+import { type HubGuard, requireHubCaller } from '../../http/caller.ts';
 import { type DeviceGuard, requireDevice } from '../devices/index.ts';
 import { createAuditService } from './audit.service.ts';
 

@@ -1,6 +1,6 @@
 import { hubRefreshEndpoint, hubTokenEndpoint, hubWhoAmIEndpoint } from '@latchkey/contracts';
 import { type Db, forbidden, type Router, unauthorized } from '@latchkey/runtime';
-import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
+import { type HubGuard, requireHubCaller } from '../../http/caller.ts';
 import { verifyAuxGrant } from './aux-grant.ts';
 import type { HubSessionsService } from './hub-sessions.service.ts';
 

@@ -1,6 +1,6 @@
 import type { HubTokens } from '@latchkey/contracts';
 import { AppError, accessTokens, type Db, type Queryable, refreshTokens } from '@latchkey/runtime';
-import { recordHubEvents } from '../events/index.ts';
+import { recordHubEvents } from '../eventlogs/index.ts';
 import { registrationsRepository } from '../registrations/index.ts';
 import type { AuxGrant } from './aux-grant.ts';
 import { type HubSessionRow, hubSessionsRepository as repo } from './hub-sessions.repository.ts';

@@ -1,6 +1,6 @@
 import { hubConnectorEndpoint } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import type { HubGuard } from '../../http/guard.ts';
+import type { HubGuard } from '../../http/caller.ts';
 import { createConnectorService } from './connector.service.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { hubHealthEndpoint } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
-import type { HubGuard } from '../../http/guard.ts';
+import type { HubGuard } from '../../http/caller.ts';
 import { readiness } from './health.service.ts';
 
 /** Liveness, readiness and the console's version probe. */

@@ -7,7 +7,7 @@ import {
   hubVerifyEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
+import { type HubGuard, requireHubCaller } from '../../http/caller.ts';
 import type { HubKeys } from '../../platform/keys.ts';
 import type { HubSessionsService } from '../auth/index.ts';
 import { createIntegrationService } from './integration.service.ts';

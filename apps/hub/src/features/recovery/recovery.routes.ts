@@ -17,7 +17,7 @@ import {
   userKeyVerifyEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
+import { type HubGuard, requireHubCaller } from '../../http/caller.ts';
 import type { RoleCheck } from '../auth/index.ts';
 import { type DeviceGuard, requireDevice } from '../devices/index.ts';
 import { createRecoveryService } from './recovery.service.ts';

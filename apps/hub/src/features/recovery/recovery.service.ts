@@ -6,10 +6,10 @@ import type {
   recoveryRequestsEndpoint,
 } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { HubCaller } from '../../http/guard.ts';
+import type { HubCaller } from '../../http/caller.ts';
 import type { RoleCheck } from '../auth/index.ts';
 import { type DeviceCaller, devicesRepository } from '../devices/index.ts';
-import { recordHubEvents } from '../events/index.ts';
+import { recordHubEvents } from '../eventlogs/index.ts';
 import { registrationsRepository } from '../registrations/index.ts';
 import { type AdminRow, type RequestRow, recoveryRepository as repo } from './recovery.repository.ts';
 import type { RecoveryNotifier } from './recovery-notifier.ts';

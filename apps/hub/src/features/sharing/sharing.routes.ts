@@ -7,7 +7,7 @@ import {
   sharingRevokeEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type HubGuard, requireHubCaller } from '../../http/guard.ts';
+import { type HubGuard, requireHubCaller } from '../../http/caller.ts';
 import { type DeviceGuard, requireDevice } from '../devices/index.ts';
 import { createSharingService } from './sharing.service.ts';
 

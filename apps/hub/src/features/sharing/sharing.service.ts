@@ -1,7 +1,7 @@
 import type { EndpointArgs, SharingLimits, shareCreateEndpoint, sharingLinksEndpoint } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { DeviceCaller } from '../devices/index.ts';
-import { recordHubEvents } from '../events/index.ts';
+import { recordHubEvents } from '../eventlogs/index.ts';
 import { sharingRepository } from './sharing.repository.ts';
 
 /** Secret sharing: the apps record links within the team's limits; the super admin oversees them. */

@@ -1,0 +1,12 @@
+import { eventChainRepository } from './event-chain.repository.ts';
+import { eventReadRepository } from './event-read.repository.ts';
+
+/**
+ * What the SIEM delivery reads of a team's log, in the caller's connection or transaction: the
+ * chain's head, the events after a cursor (oldest first), and where a backfill from a date starts.
+ */
+export const eventLogReads = {
+  head: eventChainRepository.head,
+  after: eventReadRepository.after,
+  firstSeqSince: eventReadRepository.firstSeqSince,
+};

@@ -1,0 +1,8 @@
+// The event log's public entry: what other features (and the composition root) may use.
+
+export { eventLogReads } from './event-log-reads.ts';
+export type { StoredEvent } from './event-rows.ts';
+export { eventlogsRoutes } from './eventlogs.routes.ts';
+export { createEventsService, type EventsService } from './eventlogs.service.ts';
+export { type HubEvent, recordHubEvents } from './record-events.ts';
+export { createSearchIndexer } from './search-indexer.ts';

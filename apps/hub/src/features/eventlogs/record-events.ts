@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { EventInput } from '@latchkey/contracts';
+import { currentRequestOrigin, deviceFromUserAgent, type Queryable } from '@latchkey/runtime';
+import { eventChainRepository } from './event-chain.repository.ts';
+import type { NewEvent } from './event-rows.ts';
+
+/** What a Hub feature records: the contracts' event, the store filling in its id and time when not given. */
+export type HubEvent = Omit<EventInput, 'id' | 'occurred_at'> & Partial<Pick<EventInput, 'id' | 'occurred_at'>>;
+
+/** The event with every default filled in, as the chain stores it. */
+function normalise(e: HubEvent): NewEvent {
+  return {
+    id: e.id ?? randomUUID(),
+    actor: e.actor ?? '',
+    actor_type: e.actor_type,
+    activity: e.activity,
+    component: e.component,
+    target: e.target ?? '',
+    ip: e.ip ?? '',
+    device: e.device ?? '',
+    occurred_at: e.occurred_at ?? new Date().toISOString(),
+    outcome: e.outcome ?? 'success',
+    detail: e.detail ?? {},
+  };
+}
+
+/**
+ * The one way into the log: appends events to the team's chain in the caller's transaction (`q`),
+ * each id once. Returns how many were new.
+ */
+export function appendEvents(q: Queryable, teamSlug: string, events: readonly HubEvent[]): Promise<number> {
+  return eventChainRepository.append(q, teamSlug, events.map(normalise));
+}
+
+/**
+ * Records Hub events in the caller's transaction (`q`): the event exists if and only if the change
+ * it describes committed. Other features call this through `features/eventlogs/index.ts`.
+ */
+export async function recordHubEvents(q: Queryable, teamSlug: string, events: readonly HubEvent[]): Promise<number> {
+  // Made while handling a request (a console or app call): its IP and device unless the caller gave them.
+  const origin = currentRequestOrigin();
+  const device = deviceFromUserAgent(origin.userAgent);
+  return appendEvents(
+    q,
+    teamSlug,
+    events.map((e) => ({ ...e, ip: e.ip || origin.ip || '', device: e.device || device })),
+  );
+}

@@ -1,2 +1,0 @@
-// The event logs feature's public entry: what other features may use.
-export { type HubEvent, recordHubEvents } from './events.service.ts';

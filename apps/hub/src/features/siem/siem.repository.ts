@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { SiemStatus, SiemToolName } from '@latchkey/contracts';
+import type { Queryable } from '@latchkey/runtime';
+import type { SiemConfig } from './senders.ts';
+
+export interface DestinationRow {
+  id: string;
+  team_slug: string;
+  siem_tool: SiemToolName;
+  config: SiemConfig;
+  status: SiemStatus;
+  is_active: boolean;
+  cursor_seq: string | number;
+  delivered_count: string | number;
+  last_error: string | null;
+  last_success_at: Date | null;
+  last_attempt_at: Date | null;
+  /** The destination's own GUID: Splunk HEC's request channel. */
+  request_channel: string;
+}
+
+const COLUMNS =
+  'id, team_slug, siem_tool, config, status, is_active, cursor_seq, delivered_count, last_error, last_success_at, last_attempt_at, request_channel';
+
+export const siemRepository = {
+  async forTeam(q: Queryable, teamSlug: string): Promise<DestinationRow | null> {
+    const [row] = await q.query<DestinationRow>(`select ${COLUMNS} from siem_destinations where team_slug = $1`, [teamSlug]);
+    return row ?? null;
+  },
+
+  async byId(q: Queryable, id: string): Promise<DestinationRow | null> {
+    const [row] = await q.query<DestinationRow>(`select ${COLUMNS} from siem_destinations where id = $1`, [id]);
+    return row ?? null;
+  },
+
+  /**
+   * Creates or replaces the team's destination; a new one starts at the chain's head (backfill goes
+   * further back) with the request channel its test event used; a replaced one keeps its channel.
+   */
+  async save(
+    q: Queryable,
+    teamSlug: string,
+    tool: SiemToolName,
+    config: SiemConfig,
+    startSeq: number,
+    requestChannel: string = randomUUID(),
+  ): Promise<DestinationRow> {
+    const [row] = await q.query<DestinationRow>(
+      `insert into siem_destinations (team_slug, siem_tool, config, status, is_active, cursor_seq, request_channel)
+       values ($1, $2, $3, 'tested', false, $4, $5)
+       on conflict (team_slug) do update set siem_tool = excluded.siem_tool, config = excluded.config,
+         status = 'tested', last_error = null, updated_at = now()
+       returning ${COLUMNS}`,
+      [teamSlug, tool, JSON.stringify(config), startSeq, requestChannel],
+    );
+    return row as DestinationRow;
+  },
+
+  async setActive(q: Queryable, id: string, active: boolean): Promise<void> {
+    await q.query(
+      `update siem_destinations set is_active = $2, status = case when $2 then 'active' else 'inactive' end, updated_at = now() where id = $1`,
+      [id, active],
+    );
+  },
+
+  async remove(q: Queryable, id: string): Promise<void> {
+    await q.query('delete from siem_destinations where id = $1', [id]);
+  },
+
+  async setCursor(q: Queryable, id: string, seq: number): Promise<void> {
+    await q.query('update siem_destinations set cursor_seq = $2 where id = $1', [id, seq]);
+  },
+
+  /** Destinations behind their team's head, for the pump, with their last attempt (epoch ms, 0 for none). */
+  async behind(q: Queryable): Promise<{ id: string; cursor_seq: string | number; attempt: string | number }[]> {
+    return q.query(
+      `select d.id, d.cursor_seq, coalesce(floor(extract(epoch from d.last_attempt_at) * 1000), 0)::bigint as attempt
+       from siem_destinations d
+       join event_chain_heads h on h.team_slug = d.team_slug
+       left join event_log_settings s on s.team_slug = d.team_slug
+       where d.is_active and coalesce(s.siem_enabled, true) and h.seq > d.cursor_seq
+         and (d.lease_until is null or d.lease_until < now())
+         and (d.next_attempt_at is null or d.next_attempt_at <= now())`,
+    );
+  },
+
+  /** Takes the destination for one delivery run (no transaction held while sending); false when another run holds it. */
+  async lease(q: Queryable, id: string, seconds: number): Promise<DestinationRow | null> {
+    const [row] = await q.query<DestinationRow>(
+      `update siem_destinations set lease_until = now() + make_interval(secs => $2), last_attempt_at = now()
+       where id = $1 and is_active and (lease_until is null or lease_until < now())
+       returning ${COLUMNS}`,
+      [id, seconds],
+    );
+    return row ?? null;
+  },
+
+  async release(q: Queryable, id: string): Promise<void> {
+    await q.query('update siem_destinations set lease_until = null where id = $1', [id]);
+  },
+
+  /** A batch arrived: the cursor moves past it (only forward), in one statement. */
+  async delivered(q: Queryable, id: string, lastSeq: number, count: number): Promise<void> {
+    await q.query(
+      `update siem_destinations set cursor_seq = greatest(cursor_seq, $2), delivered_count = delivered_count + $3,
+         last_success_at = now(), last_error = null, failures = 0, next_attempt_at = null where id = $1`,
+      [id, lastSeq, count],
+    );
+  },
+
+  /**
+   * A batch did not arrive: the next attempt waits base × 2^failures (at most max), with up to 50 %
+   * jitter so destinations recovering together are not hit at once, and never less than the
+   * destination's Retry-After.
+   */
+  async failed(
+    q: Queryable,
+    id: string,
+    message: string,
+    wait: { baseMs: number; maxMs: number; retryAfterMs?: number },
+  ): Promise<void> {
+    await q.query(
+      `update siem_destinations set last_error = $2, failures = failures + 1,
+         next_attempt_at = now() + make_interval(secs => greatest(
+           least($3::float8 * power(2, least(failures, 30)), $4::float8) * (1 + random() * 0.5), $5::float8) / 1000)
+       where id = $1`,
+      [id, message.slice(0, 500), wait.baseMs, wait.maxMs, wait.retryAfterMs ?? 0],
+    );
+  },
+
+  /** The admin asked for a retry now (test, activate, backfill): the backoff is forgotten. */
+  async clearBackoff(q: Queryable, id: string): Promise<void> {
+    await q.query('update siem_destinations set failures = 0, next_attempt_at = null where id = $1', [id]);
+  },
+};
