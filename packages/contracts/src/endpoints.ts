@@ -4,9 +4,9 @@ import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as billing from './billing.ts';
 import * as branding from './branding.ts';
+import * as dashboard from './dashboard.ts';
 import * as devices from './devices.ts';
 import type { Endpoint, Program } from './endpoint.ts';
-// Event logs and SIEM export (issue 12)
 import * as eventlogs from './eventlogs.ts';
 import * as family from './family.ts';
 import * as groups from './groups.ts';
@@ -14,13 +14,14 @@ import * as hub from './hub.ts';
 import * as hubIntegration from './hub-integration.ts';
 import * as ingestion from './ingestion.ts';
 import * as integration from './integration.ts';
+import * as members from './members.ts';
 import * as onboarding from './onboarding.ts';
-import * as people from './people.ts';
 import * as policies from './policies.ts';
 import * as recovery from './recovery.ts';
 import * as scim from './scim.ts';
 import * as securityKeys from './security-keys.ts';
 import * as sharing from './sharing.ts';
+import * as siem from './siem.ts';
 import * as signInLinks from './sign-in-links.ts';
 import * as sso from './sso.ts';
 import * as team from './team.ts';
@@ -36,6 +37,7 @@ const MODULES = {
   auth,
   billing,
   branding,
+  dashboard,
   devices,
   family,
   eventlogs,
@@ -44,13 +46,14 @@ const MODULES = {
   hubIntegration,
   ingestion,
   integration,
+  members,
   onboarding,
-  people,
   policies,
   recovery,
   scim,
   securityKeys,
   sharing,
+  siem,
   signInLinks,
   sso,
   team,

@@ -4,7 +4,7 @@ import { Email } from './auth.ts';
 import { NO_PRIORITY } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { GROUPS_PAGE_SIZE, MAX_GROUP_NAME, MAX_PRIORITY_LEVEL } from './groups-constants.ts';
-import { MAX_BULK_EMAILS, MEMBER_STATUSES } from './people-constants.ts';
+import { MAX_BULK_EMAILS, MEMBER_STATUSES } from './members-constants.ts';
 
 export * from './groups-constants.ts';
 

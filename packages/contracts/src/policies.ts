@@ -3,7 +3,7 @@ import { RULES } from './access.ts';
 import { Email } from './auth.ts';
 import { DEFAULT_PAGE_SIZE, NO_PRIORITY } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { MAX_PAGE_SIZE } from './people-constants.ts';
+import { MAX_PAGE_SIZE } from './members-constants.ts';
 import { policyDefinition, policyValueProblem } from './policy-catalogue.ts';
 
 export * from './policy-catalogue.ts';

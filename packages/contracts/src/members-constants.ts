@@ -1,4 +1,4 @@
-/** The zod-free constants of the people screens (members, dashboard), for the console's client entry. */
+/** The zod-free constants of the members screens (and the dashboard's member counts), for the console's client entry. */
 /** How a member uses the apps (spec §9 Adoption categories). */
 export const APP_USAGES = ['active', 'inactive', 'unresponsive'] as const;
 export type AppUsage = (typeof APP_USAGES)[number];
