@@ -139,7 +139,7 @@ describe('the boundary lint', () => {
         'apps/web/src/features/people/bad-cycle.ts':
           "import { useLogoQuery } from '../branding/index.ts';\nexport const logo = useLogoQuery;\n",
         'apps/web/src/features/branding/bad-cycle.ts':
-          "import { peopleKeys } from '../people/index.ts';\nexport const keys = peopleKeys;\n",
+          "import { peopleKeys } from '../members/index.ts';\nexport const keys = peopleKeys;\n",
       },
     },
     {

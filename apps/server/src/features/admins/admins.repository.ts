@@ -1,6 +1,6 @@
 import type { Scope } from '@latchkey/contracts';
 import { containsPattern, type Queryable } from '@latchkey/runtime';
-import { fromAction, plainDetail, recordEvent } from '../events/index.ts';
+import { fromAction, plainDetail, recordEvent } from '../eventlogs/index.ts';
 
 export interface AdminRow {
   user_id: string;

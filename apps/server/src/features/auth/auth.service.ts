@@ -5,8 +5,7 @@ import type { MailOutbox } from '../../platform/mail.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp } from '../../platform/totp.ts';
-import type { ServerKey } from '../integration/index.ts';
-import type { RelyingParty, SecurityKeys } from '../security/index.ts';
+import type { RelyingParty, SecurityKeys } from '../account/index.ts';
 import {
   accountRepository,
   type Limiter,
@@ -14,7 +13,8 @@ import {
   LimitReached,
   passwordResetRepository,
   recoveryCodeInput,
-} from '../security/index.ts';
+} from '../account/index.ts';
+import type { ServerKey } from '../integration/index.ts';
 import { teamRepository } from '../team/index.ts';
 import { type UserRow, usersRepository as users } from '../users/index.ts';
 import { authRepository as repo } from './auth.repository.ts';

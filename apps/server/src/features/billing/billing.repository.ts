@@ -1,6 +1,6 @@
 import type { BillFrequency, BillState, BillType, InvoiceState, PlanType, PurchasePartner } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { fromAction, plainDetail, recordEvent } from '../events/index.ts';
+import { fromAction, plainDetail, recordEvent } from '../eventlogs/index.ts';
 
 /** A team's subscription with the team's own billing columns, as one row. */
 export interface SubscriptionRow {

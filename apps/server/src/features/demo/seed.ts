@@ -2,7 +2,7 @@ import { Ed25519JwkSchema } from '@latchkey/contracts';
 import type { Db, Queryable } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
 import { seedDevicesDemo } from '../devices/index.ts';
-import { seedPeopleDemo } from '../people/index.ts';
+import { seedMembersDemo } from '../members/index.ts';
 
 export const DEMO_PASSWORD = 'Latchkey-demo-2026';
 export const DEMO_ADMINS = {
@@ -95,7 +95,7 @@ export async function seedDemo(db: Db, options: { hubUrl?: string | undefined; h
     }
     await members(tx, northwind);
     await groups(tx, northwind);
-    await seedPeopleDemo(tx, northwind, family);
+    await seedMembersDemo(tx, northwind, family);
 
     // Sign-in and account security (issue 3)
 

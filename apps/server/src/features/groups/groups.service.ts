@@ -2,7 +2,7 @@ import { type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
 import { applyFamilyBenefit } from '../family/index.ts';
-import { peopleRepository } from '../people/index.ts';
+import { membersRepository } from '../members/index.ts';
 import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';
 
 const toGroup = (r: GroupRow): Group => ({
@@ -67,7 +67,7 @@ export function createGroupsService(db: Db) {
   };
 
   const record = (q: Queryable, caller: Caller, action: string, group: string, detail: Record<string, unknown> = {}) =>
-    peopleRepository.recordEvents(q, caller.team.id, caller.userId, action, [caller.email], { group, ...detail });
+    membersRepository.recordEvents(q, caller.team.id, caller.userId, action, [caller.email], { group, ...detail });
 
   return {
     async list(caller: Caller, search: string | undefined, page: number, pageSize: number) {

@@ -12,7 +12,7 @@ import {
 } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable, randomToken } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import { recordEvent } from '../events/index.ts';
+import { recordEvent } from '../eventlogs/index.ts';
 import type { HubClient } from './hub-client.ts';
 import { type CredentialRow, integrationRepository as repo } from './integration.repository.ts';
 import { type ServiceStates, statesAfterSetup, toHubServer } from './service-state.ts';

@@ -11,7 +11,7 @@ import {
 } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import { plainDetail, recordEvent } from '../events/index.ts';
+import { plainDetail, recordEvent } from '../eventlogs/index.ts';
 import { CONSENT_CALLBACK_PATH, type ConsentProviders } from './consent.ts';
 import { onboardingRepository as repo, type WizardRow } from './onboarding.repository.ts';
 

@@ -1,6 +1,6 @@
 import type { GroupPolicy, NotEnforced, PolicyGroup, TeamPolicy } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { recordEvent } from '../events/index.ts';
+import { recordEvent } from '../eventlogs/index.ts';
 import { groupsRepository } from '../groups/index.ts';
 
 export interface GroupPolicyRow {

@@ -12,9 +12,9 @@ import type { Caller } from '../../http/guard.ts';
 import { userUrlFetch } from '../../platform/outbound.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
+import type { Limiter } from '../account/index.ts';
 import { loginTokensRepository } from '../auth/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
-import type { Limiter } from '../security/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { MetadataInvalid, parseIdpMetadata } from './metadata.ts';
 import {
@@ -41,7 +41,7 @@ export interface SsoDeps {
   consoleUrl: () => string | null;
   /** Development and tests: an identity provider on loopback http. */
   allowLoopbackHttp: boolean;
-  /** The email step's per-client limits (features/security/limits.ts), which SSO start shares. */
+  /** The email step's per-client limits (platform/limits.ts), which SSO start shares. */
   limiter: Limiter;
   /** Tells the Hubs when console sessions end, so the Hub sessions they opened end too. */
   hubSessions: Pick<HubSessionEnder, 'sessionsEnded'>;

@@ -90,4 +90,8 @@ export const teamRepository = {
       [teamId],
     );
   },
+
+  async rename(q: Queryable, teamId: string, name: string): Promise<void> {
+    await q.query('update teams set name = $2 where id = $1', [teamId, name]);
+  },
 };

@@ -23,6 +23,11 @@ export function createTeamService(db: Db, hubClient: HubClient) {
       return { teams: teams.map((t) => ({ team_slug: t.slug, team_name: t.name, team_type: t.team_type })) };
     },
 
+    async rename(caller: Caller, name: string) {
+      await repo.rename(db, caller.team.id, name);
+      return { team_name: name };
+    },
+
     async auxServices(caller: Caller): Promise<EndpointOutput<typeof auxServicesEndpoint>> {
       // Asked live: a Hub that stopped shows (and guards) as an error at once.
       return { servers: await liveServers(db, hubClient, caller) };

@@ -206,3 +206,19 @@ describe('access rules are enforced by the server', () => {
     }
   });
 });
+
+describe('rename', () => {
+  test('rename family: name required (family name compulsory), super admin only', async () => {
+    const empty = await h.post('/api/v1/team/name/edit/', { team_name: '   ' }, token('family'));
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ code: 'invalid_input', description: 'family name compulsory' });
+    const denied = await h.post('/api/v1/team/name/edit/', { team_name: 'Nope' }, token('admin'));
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({ code: 'forbidden' });
+    const ok = await h.post('/api/v1/team/name/edit/', { team_name: ' The Okafors ' }, token('family'));
+    expect(ok.body).toEqual({ team_name: 'The Okafors' });
+    const info = await h.post('/api/v1/team/info/', {}, token('family'));
+    expect(info.body).toMatchObject({ team_name: 'The Okafors' });
+    await h.post('/api/v1/team/name/edit/', { team_name: 'The Okafor Family' }, token('family'));
+  });
+});

@@ -1,5 +1,5 @@
 import type { Queryable } from '@latchkey/runtime';
-import { plainDetail, recordEvent } from '../events/index.ts';
+import { plainDetail, recordEvent } from '../eventlogs/index.ts';
 
 export interface UserRow {
   id: string;

@@ -1,4 +1,4 @@
-// The security feature's public entry: what other features may use; its other files are internals.
+// The account feature's public entry: what other features may use; its other files are internals.
 export * from './account.repository.ts';
 export * from './limits.ts';
 export * from './password-reset.repository.ts';

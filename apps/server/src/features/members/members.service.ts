@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { dashboardProvisioningEndpoint, EndpointOutput, Member, MemberFilters, Notification } from '@latchkey/contracts';
+import type { Member, MemberFilters } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
-import { type MemberRow, peopleRepository as repo } from './people.repository.ts';
-
-const DAY_MS = 86_400_000;
+import { type MemberRow, membersRepository as repo } from './members.repository.ts';
 
 const toMember = (r: MemberRow): Member => ({
   email: r.email,
@@ -19,19 +17,13 @@ const toMember = (r: MemberRow): Member => ({
 
 const unique = (emails: string[]): string[] => [...new Set(emails)];
 
-/** Days from today (UTC) to `validTill` (YYYY-MM-DD): 0 on the last day, negative once past. */
-export function daysLeft(validTill: string, now = new Date()): number {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Math.round((Date.parse(`${validTill}T00:00:00Z`) - today) / DAY_MS);
-}
-
 /** A CSV cell: quoted, and a leading formula character neutralised (spreadsheet injection). */
 export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-/** The licences a request may take: never above what is available (spec §5, issue 4). */
+/** The licences a request may take: never above what is available (spec §5). */
 export function assertLicencesAvailable(total: number, used: number, wanted: number): void {
   if (total < 0 || wanted <= 0) return;
   const available = Math.max(0, total - used);
@@ -50,7 +42,7 @@ export function assertFilterAllowed(caller: Caller, filters: MemberFilters): voi
   }
 }
 
-export function createPeopleService(db: Db, mail: MailOutbox) {
+export function createMembersService(db: Db, mail: MailOutbox) {
   const missing = (wanted: string[], found: MemberRow[]) => {
     const have = new Set(found.map((m) => m.email));
     const absent = wanted.filter((e) => !have.has(e));
@@ -78,37 +70,6 @@ export function createPeopleService(db: Db, mail: MailOutbox) {
   };
 
   return {
-    notification(caller: Caller): Notification {
-      // Spec §2: the trial banner and popup are for family teams (issue 15).
-      if (caller.team.bill_state !== 'trial' || caller.team.team_type !== 'family')
-        return { code: null, days_left: null, notification: null };
-      const days = daysLeft(caller.team.valid_till);
-      const notification =
-        days < 0 ? 'Your trial has expired.' : days === 0 ? 'Your trial expires today.' : `Your trial ends in ${days} days.`;
-      return { code: 'trial', days_left: days, notification };
-    },
-
-    activity: (caller: Caller) => repo.activity(db, caller.team.id),
-
-    async provisioning(caller: Caller): Promise<EndpointOutput<typeof dashboardProvisioningEndpoint>> {
-      return { data: (await repo.provisioning(db, caller.team.id)).map((r) => ({ ...r, date: Number(r.date) })) };
-    },
-
-    async licenceSummary(caller: Caller) {
-      const { total, used } = await repo.lockLicences(db, caller.team.id);
-      return { active_subscriptions: used, total_subscriptions: total };
-    },
-
-    async renameTeam(caller: Caller, name: string) {
-      await repo.renameTeam(db, caller.team.id, name);
-      return { team_name: name };
-    },
-
-    async analytics(caller: Caller, e: { interaction_type: string; object: string; section: string }) {
-      await repo.recordAnalytics(db, caller.team.id, caller.userId, e);
-      return { code: 'recorded' as const };
-    },
-
     async page(caller: Caller, filters: MemberFilters, after: string | null | undefined, pageSize: number) {
       assertFilterAllowed(caller, filters);
       // One row more than the page tells whether another page follows, without counting.

@@ -4,9 +4,9 @@ import { createTestDb } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
 import { seedDemo } from '../demo/index.ts';
-import { peopleRepository } from './people.repository.ts';
+import { membersRepository } from './members.repository.ts';
 
-// A team larger than the search walk (people.repository.ts SEARCH_WALK), so each path of a search
+// A team larger than the search walk (members.repository.ts SEARCH_WALK), so each path of a search
 // is taken: a common term found by the walk, a rare one only through the trigram index, and one
 // whose matches all lie beyond the walk.
 let db: Db;
@@ -32,7 +32,7 @@ async function allPages(filters: MemberFilters): Promise<string[]> {
   const seen: string[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await peopleRepository.page(db, teamId, filters, after, 10);
+    const page = await membersRepository.page(db, teamId, filters, after, 10);
     seen.push(...page.map((m) => m.email));
     if (page.length < 10) return seen;
     after = page.at(-1)?.email;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { currentRequestOrigin, deviceFromUserAgent, type Queryable } from '@latchkey/runtime';
-import { type OutboxEvent, eventsRepository as repo } from './events.repository.ts';
+import { type OutboxEvent, eventlogsRepository as repo } from './eventlogs.repository.ts';
 
 /**
  * One thing that happened on the server, for the team's event log (issue 12). `actor` is who did

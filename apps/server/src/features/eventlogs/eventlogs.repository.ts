@@ -15,7 +15,7 @@ export interface OutboxEvent {
   detail: Record<string, string | number | boolean | null>;
 }
 
-export const eventsRepository = {
+export const eventlogsRepository = {
   async insert(q: Queryable, teamId: string, event: OutboxEvent): Promise<void> {
     await q.query('insert into event_outbox (id, team_id, event) values ($1, $2, $3)', [event.id, teamId, JSON.stringify(event)]);
   },

@@ -1,9 +1,7 @@
 import { AUDIT_POLICY_DEFAULTS, type TeamPolicy } from '@latchkey/contracts';
-import { AppError, type Db } from '@latchkey/runtime';
+import type { Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/guard.ts';
-import { recordEvent } from '../events/index.ts';
-import { policiesRepository } from '../policies/index.ts';
-import { hubServicesRepository } from './hub-services.repository.ts';
+import { policiesRepository } from './policies.repository.ts';
 
 /**
  * The audit judges vault passwords by the rules the team sets for passwords: shorter than its
@@ -38,30 +36,11 @@ export function auditPolicyFrom(team: TeamPolicy) {
   };
 }
 
-/** The licence server's part of the audit and recovery services. */
-export function createHubServicesService(db: Db) {
+/** The licence server's part of the audit service: the yardstick the Hub's audit judges passwords by. */
+export function createAuditPolicyService(db: Db) {
   return {
     async auditPolicy(caller: Caller) {
       return { policy: auditPolicyFrom(await policiesRepository.teamPolicy(db, caller.team.id)) };
-    },
-
-    async setRecovery(caller: Caller, enabled: boolean) {
-      const updated = await db.transaction(async (tx) => {
-        const done = await hubServicesRepository.setRecovery(tx, caller.team.id, enabled);
-        if (done)
-          await recordEvent(tx, {
-            teamId: caller.team.id,
-            actor: caller.email,
-            activity: enabled ? 'recovery.service_enabled' : 'recovery.service_disabled',
-            component: 'recovery',
-          });
-        return done;
-      });
-      if (!updated)
-        throw new AppError('aux_server_not_connected', 'Connect a Hub before switching its services.', 400).shows(
-          'errors.connect_hub_first',
-        );
-      return { code: 'recovery_service_updated' as const, enable_recovery: enabled };
     },
   };
 }

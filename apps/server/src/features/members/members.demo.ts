@@ -1,7 +1,7 @@
 import type { Queryable } from '@latchkey/runtime';
 
-/** Demo data for the people screens: bought licences, a few invited and suspended members, a small family. */
-export async function seedPeopleDemo(tx: Queryable, northwind: string, family: string): Promise<void> {
+/** Demo data for the members screens: bought licences, a few invited and suspended members, a small family. */
+export async function seedMembersDemo(tx: Queryable, northwind: string, family: string): Promise<void> {
   // A few licences left, fewer than the members waiting for one.
   await tx.query(
     `update teams set total_licences = 6 + (select count(*) from members where team_id = $1 and deboarded_at is null and licensed)

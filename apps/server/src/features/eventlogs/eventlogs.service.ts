@@ -1,5 +1,5 @@
 import type { Db, JobLog, Jobs } from '@latchkey/runtime';
-import { type OutboxEvent, eventsRepository as repo } from './events.repository.ts';
+import { type OutboxEvent, eventlogsRepository as repo } from './eventlogs.repository.ts';
 
 export interface EventHub {
   server_url: string;

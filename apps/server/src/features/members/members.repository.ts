@@ -1,6 +1,6 @@
 import type { AppUsage, LicenseStatus, MemberFilters, MemberStatus } from '@latchkey/contracts';
 import { containsPattern, type Queryable } from '@latchkey/runtime';
-import { fromAction, plainDetail, recordEvents } from '../events/index.ts';
+import { fromAction, plainDetail, recordEvents } from '../eventlogs/index.ts';
 
 export interface MemberRow {
   email: string;
@@ -48,7 +48,7 @@ function memberFilters(teamId: string, filters: MemberFilters): { sql: string; p
   return { sql: clauses.join(' and ') || 'true', params };
 }
 
-export const peopleRepository = {
+export const membersRepository = {
   async page(
     q: Queryable,
     teamId: string,
@@ -248,22 +248,6 @@ export const peopleRepository = {
          extract(year from m)::int as year, coalesce(joined.n, 0) as onboarded, coalesce(departed.n, 0) as deboarded
        from months left join joined using (m) left join departed using (m) order by m`,
       [teamId],
-    );
-  },
-
-  async renameTeam(q: Queryable, teamId: string, name: string): Promise<void> {
-    await q.query('update teams set name = $2 where id = $1', [teamId, name]);
-  },
-
-  async recordAnalytics(
-    q: Queryable,
-    teamId: string,
-    userId: string,
-    e: { interaction_type: string; object: string; section: string },
-  ): Promise<void> {
-    await q.query(
-      'insert into analytics_events (team_id, user_id, interaction_type, object, section) values ($1, $2, $3, $4, $5)',
-      [teamId, userId, e.interaction_type, e.object, e.section],
     );
   },
 };

@@ -3,8 +3,8 @@ import type { Db } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
-import { eventsRepository, type OutboxEvent } from './events.repository.ts';
-import { type EventHub, type EventHubs, forwardTeam } from './events.service.ts';
+import { eventlogsRepository, type OutboxEvent } from './eventlogs.repository.ts';
+import { type EventHub, type EventHubs, forwardTeam } from './eventlogs.service.ts';
 
 let db: Db;
 let teamId: string;
@@ -54,7 +54,7 @@ function twoHubs(down: Set<string>) {
 
 test('a Hub that is down holds back only itself; it gets every event once it is back; then the outbox empties', async () => {
   // More than one batch (500), so the healthy Hub's cursor has to carry on past the first.
-  for (let n = 0; n < 1_203; n++) await eventsRepository.insert(db, teamId, event(n));
+  for (let n = 0; n < 1_203; n++) await eventlogsRepository.insert(db, teamId, event(n));
   const down = new Set(['down']);
   const { hubs, received } = twoHubs(down);
 
@@ -63,10 +63,10 @@ test('a Hub that is down holds back only itself; it gets every event once it is 
   expect(received.get('up')).toEqual(Array.from({ length: 1_203 }, (_, n) => `group ${n}`));
   expect(received.get('down')).toHaveLength(0);
   // Nothing is deleted that the other Hub has not taken.
-  expect(await eventsRepository.count(db, teamId)).toBe(1_203);
+  expect(await eventlogsRepository.count(db, teamId)).toBe(1_203);
 
   // More events while it is down: the healthy Hub gets them at the next run.
-  await eventsRepository.insert(db, teamId, event(1_203));
+  await eventlogsRepository.insert(db, teamId, event(1_203));
   await expect(forwardTeam(db, hubs, teamId)).rejects.toThrow();
   expect(received.get('up')).toHaveLength(1_204);
 
@@ -75,5 +75,5 @@ test('a Hub that is down holds back only itself; it gets every event once it is 
   expect(received.get('down')).toHaveLength(1_204);
   expect(new Set(received.get('down')).size).toBe(1_204);
   expect(received.get('up')).toHaveLength(1_204);
-  expect(await eventsRepository.count(db, teamId)).toBe(0);
+  expect(await eventlogsRepository.count(db, teamId)).toBe(0);
 });
