@@ -139,7 +139,7 @@ describe('the boundary lint', () => {
         'apps/web/src/features/people/bad-cycle.ts':
           "import { useLogoQuery } from '../branding/index.ts';\nexport const logo = useLogoQuery;\n",
         'apps/web/src/features/branding/bad-cycle.ts':
-          "import { peopleKeys } from '../members/index.ts';\nexport const keys = peopleKeys;\n",
+          "import { peopleKeys } from '../people/index.ts';\nexport const keys = peopleKeys;\n",
       },
     },
     {
@@ -149,6 +149,15 @@ describe('the boundary lint', () => {
       files: {
         'apps/server/src/platform/bad.ts':
           "import { usersRepository } from '../features/users/index.ts';\nexport const u = usersRepository;\n",
+      },
+    },
+    {
+      name: 'the request guard importing a feature',
+      rule: 'http-not-to-features',
+      targets: ['apps/server'],
+      files: {
+        'apps/server/src/http/bad.ts':
+          "import { teamRepository } from '../features/team/index.ts';\nexport const t = teamRepository;\n",
       },
     },
     {

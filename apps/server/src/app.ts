@@ -17,10 +17,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { accountRoutes } from './features/account/account.routes.ts';
 import { createAccountService } from './features/account/account.service.ts';
-import { createLimiter, postgresCounters } from './features/account/limits.ts';
 import { createPasswordResetService } from './features/account/password-reset.service.ts';
 import { rekeyLegacyRecoveryCodes } from './features/account/recovery-codes.ts';
-import { connectRedis, redisCounters } from './features/account/redis-counters.ts';
 import { createSecurityKeys } from './features/account/security-keys.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
@@ -58,13 +56,16 @@ import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts'
 import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
 import { ssoRoutes } from './features/sso/sso.routes.ts';
 import { createSsoService } from './features/sso/sso.service.ts';
+import { sessionContexts } from './features/team/session-contexts.ts';
 import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';
 import { loadServerKeys } from './platform/keys.ts';
+import { createLimiter, postgresCounters } from './platform/limits.ts';
 import { createMailer, defineMailOutbox, type Mailer } from './platform/mail.ts';
 import { useOutboundPolicy } from './platform/outbound.ts';
+import { connectRedis, redisCounters } from './platform/redis-counters.ts';
 import { createSealer } from './platform/sealed.ts';
 
 declare module 'fastify' {
@@ -182,7 +183,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     },
     hubSessions.sessionsEnded,
   );
-  const guard = createGuard(db, sessions);
+  // The guard's lookups: http/ knows no feature.
+  const sessionContext = sessionContexts(db);
+  const guard = createGuard({ verifyAccess: (token) => sessions.verifyAccess(token), sessionContext });
   const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
   const sealer = createSealer(serverKeys.sealing);
   // Every mail goes through the queue, sealed: its jobs hold sign-in codes and links.

@@ -19,7 +19,7 @@ import {
 } from '@latchkey/contracts';
 import { AppError, type Router } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
-import { type Caller, type Guard, requireCaller } from '../../http/guard.ts';
+import { type Caller, type Guard, requireCaller } from '../../http/caller.ts';
 import type { AccountCaller, AccountService } from './account.service.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
 

@@ -1,12 +1,12 @@
 import { AppError, type Db } from '@latchkey/runtime';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
+import { type Limiter, type LimitKind, LimitReached } from '../../platform/limits.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import { type UserRow, usersRepository } from '../users/index.ts';
 import { accountRepository as repo } from './account.repository.ts';
-import { type Limiter, type LimitKind, LimitReached } from './limits.ts';
 import { newRecoveryCodes, recoveryCodeInput } from './recovery-codes.ts';
 import type { RelyingParty, SecurityKeys } from './security-keys.ts';
 

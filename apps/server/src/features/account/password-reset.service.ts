@@ -1,11 +1,11 @@
 import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
+import { type Limiter, LimitReached } from '../../platform/limits.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import { teamRepository } from '../team/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { accountRepository } from './account.repository.ts';
-import { type Limiter, LimitReached } from './limits.ts';
 import { passwordResetRepository as repo } from './password-reset.repository.ts';
 
 /** How long a reset link works. Short: it is as good as the password until used. */

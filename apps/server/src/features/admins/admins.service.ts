@@ -1,6 +1,6 @@
 import { roundUpToTen, type Scope } from '@latchkey/contracts';
 import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import { type AdminRow, adminsRepository as repo } from './admins.repository.ts';

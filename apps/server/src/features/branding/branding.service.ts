@@ -1,6 +1,6 @@
 import { LOGO_MAX_BYTES, LOGO_MAX_PX, LOGO_MIN_PX, type LogoType, type TeamLogo } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { membersRepository } from '../members/index.ts';
 import { type LogoMeta, brandingRepository as repo } from './branding.repository.ts';
 import { inspectImage } from './image-check.ts';

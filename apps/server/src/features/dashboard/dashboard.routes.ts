@@ -6,7 +6,7 @@ import {
   notificationEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { createDashboardService } from './dashboard.service.ts';
 
 /** The dashboard's calls: the trial notice and the member and licence counts. */

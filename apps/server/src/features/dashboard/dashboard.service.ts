@@ -1,6 +1,6 @@
 import type { dashboardProvisioningEndpoint, EndpointOutput, Notification } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { membersRepository } from '../members/index.ts';
 import { dashboardRepository as repo } from './dashboard.repository.ts';
 

@@ -1,6 +1,6 @@
 import type { MemberDevice } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { groupNotFound } from '../groups/index.ts';
 import { type DeviceRow, devicesRepository as repo } from './devices.repository.ts';
 

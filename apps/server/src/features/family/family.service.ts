@@ -1,6 +1,6 @@
 import type { EndpointArgs, FamilyBenefit, familyBenefitUpdateEndpoint } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { membersRepository } from '../members/index.ts';
 import { familyRepository as repo } from './family.repository.ts';
 

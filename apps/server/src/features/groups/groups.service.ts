@@ -1,6 +1,6 @@
 import { type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { applyFamilyBenefit } from '../family/index.ts';
 import { membersRepository } from '../members/index.ts';
 import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';

@@ -14,7 +14,7 @@ import {
   teamServiceEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { createIntegrationService, type IntegrationOptions } from './integration.service.ts';
 import { createRecoverySwitchService } from './recovery-switch.service.ts';
 import { adminRole } from './role-check.ts';

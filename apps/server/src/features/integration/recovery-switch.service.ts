@@ -1,5 +1,5 @@
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { recordEvent } from '../eventlogs/index.ts';
 import { integrationRepository } from './integration.repository.ts';
 

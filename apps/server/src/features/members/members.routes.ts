@@ -9,7 +9,7 @@ import {
   membersStatusEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { createMembersService } from './members.service.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Member, MemberFilters } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { type MemberRow, membersRepository as repo } from './members.repository.ts';
 

@@ -10,7 +10,7 @@ import {
   wizardSteps,
 } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { plainDetail, recordEvent } from '../eventlogs/index.ts';
 import { CONSENT_CALLBACK_PATH, type ConsentProviders } from './consent.ts';
 import { onboardingRepository as repo, type WizardRow } from './onboarding.repository.ts';

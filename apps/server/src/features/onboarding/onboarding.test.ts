@@ -1,6 +1,6 @@
 import { ADDED_TO_ENTERPRISE_APPS, Team } from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS, ONBOARDING_DEMO, seedSecurityDemo } from '../demo/index.ts';
 import { googleWorkspaceConsent, microsoftEntraConsent } from './consent.ts';

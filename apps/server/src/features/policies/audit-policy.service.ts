@@ -1,6 +1,6 @@
 import { AUDIT_POLICY_DEFAULTS, type TeamPolicy } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { policiesRepository } from './policies.repository.ts';
 
 /**

@@ -12,7 +12,7 @@ import {
   policyTeamUpdateEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { createAuditPolicyService } from './audit-policy.service.ts';
 import { createPoliciesService } from './policies.service.ts';
 

@@ -9,7 +9,7 @@ import {
   type TeamPolicyEntry,
 } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { type PolicyWorld, resolveEffectivePolicy, samePolicy } from './effective-policy.ts';
 import { type HistoryRow, type OverrideGroup, policiesRepository as repo } from './policies.repository.ts';
 

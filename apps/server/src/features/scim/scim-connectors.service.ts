@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SCIM_REQUESTS_PAGE_SIZE, type ScimConnector, type ScimIdp } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
 import { membersRepository } from '../members/index.ts';
 import { createConnectorCache } from './scim-connector-cache.ts';

@@ -8,11 +8,11 @@ import {
 } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
+import type { Limiter } from '../../platform/limits.ts';
 import { userUrlFetch } from '../../platform/outbound.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
-import type { Limiter } from '../account/index.ts';
 import { loginTokensRepository } from '../auth/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import { usersRepository } from '../users/index.ts';

@@ -7,7 +7,7 @@ import {
   teamNameEditEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { HubClient } from '../integration/index.ts';
 import { createTeamService } from './team.service.ts';
 

@@ -1,6 +1,6 @@
 import type { allTeamsEndpoint, auxServicesEndpoint, EndpointOutput, teamInfoEndpoint } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import type { HubClient } from '../integration/index.ts';
 import { liveServers } from '../integration/index.ts';
 import { usersRepository } from '../users/index.ts';

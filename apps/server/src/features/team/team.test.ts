@@ -2,11 +2,13 @@ import { type AccessRule, defineEndpoint, RULES, type Scope, Team } from '@latch
 import { registerEndpoint } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createGuard, requireCaller } from '../../http/guard.ts';
+import { requireCaller } from '../../http/caller.ts';
+import { createGuard } from '../../http/guard.ts';
 import { loadServerKeys } from '../../platform/keys.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { createSessionsService } from '../auth/index.ts';
 import { DEMO_ADMINS } from '../demo/index.ts';
+import { sessionContexts } from './session-contexts.ts';
 
 /** Throwaway calls with restrictive rules: no served call refuses any admin yet. */
 const probe = (name: string, access: AccessRule) =>
@@ -35,10 +37,13 @@ beforeAll(async () => {
     async beforeListen(app, db, config) {
       // The app's guard over the same database and signing key.
       const secret = loadServerKeys(config).token;
-      const guard = createGuard(
-        db,
-        createSessionsService(db, secret, { accessTtlSeconds: 300, idleMinutes: 60, maxHours: 12, refreshGraceSeconds: 10 }),
-      );
+      const sessions = createSessionsService(db, secret, {
+        accessTtlSeconds: 300,
+        idleMinutes: 60,
+        maxHours: 12,
+        refreshGraceSeconds: 10,
+      });
+      const guard = createGuard({ verifyAccess: (token) => sessions.verifyAccess(token), sessionContext: sessionContexts(db) });
       for (const endpoint of Object.values(PROBES)) {
         registerEndpoint(app, endpoint, guard, async ({ ctx }) => ({ scopes: requireCaller(ctx).scopes }));
       }

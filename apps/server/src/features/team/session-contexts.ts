@@ -1,5 +1,5 @@
 import type { Db } from '@latchkey/runtime';
-import { type SessionContextRow, teamRepository } from '../features/team/team.repository.ts';
+import { type SessionContextRow, teamRepository } from './team.repository.ts';
 
 /** A write to any table a session context is read from (team.repository.ts `findSessionContext`). */
 const CHANGES_A_CONTEXT = /\b(?:insert\s+into|update|delete\s+from)\s+(?:sessions|team_admins|teams|hubs|users)\b/i;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DEMO_ADMINS } from '../features/demo/seed.ts';
-import { type Harness, startHarness } from '../test/harness.ts';
+import { type Harness, startHarness } from '../../test/harness.ts';
+import { DEMO_ADMINS } from '../demo/index.ts';
 import { sessionContexts } from './session-contexts.ts';
 
 let h: Harness;

@@ -1,10 +1,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { buildServer } from '../../app.ts';
-import { type Harness, startHarness } from '../../test/harness.ts';
-import { DEMO_ADMINS } from '../demo/index.ts';
-import { createLimiter, LimitReached } from './limits.ts';
-import { connectRedis, redisCounters } from './redis-counters.ts';
+import { buildServer } from '../app.ts';
+import { DEMO_ADMINS } from '../features/demo/index.ts';
+import { createLimiter, LimitReached } from '../platform/limits.ts';
+import { connectRedis, redisCounters } from '../platform/redis-counters.ts';
+import { type Harness, startHarness } from './harness.ts';
 
 /** Redis runs beside PostgreSQL on the development machines and in CI (STACK.md). */
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
