@@ -23,21 +23,16 @@ import { createSecurityKeys } from './features/account/security-keys.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createAuthService } from './features/auth/auth.service.ts';
-// Sign-in and account security (issue 3)
 import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
 import { createSessionsService } from './features/auth/sessions.service.ts';
 import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
-// Groups, branding, member devices (issue 4)
-// Billing and licences (issue 15)
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { brandingRoutes } from './features/branding/branding.routes.ts';
 import { analyticsRoutes, dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { createEventForwarder } from './features/eventlogs/eventlogs.service.ts';
-// Onboarding wizard, family plan (issue 16)
 import { familyRoutes } from './features/family/family.routes.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
-// Hub integration (issue 6)
 import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { integrationRepository } from './features/integration/integration.repository.ts';
@@ -47,11 +42,9 @@ import { membersRoutes } from './features/members/members.routes.ts';
 import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
 import { onboardingRoutes } from './features/onboarding/onboarding.routes.ts';
 import { createOnboardingService } from './features/onboarding/onboarding.service.ts';
-// Policies (issue 5)
 import { auditPolicyRoutes, policiesRoutes } from './features/policies/policies.routes.ts';
 import { SCIM_PREFIX, scimRoutes } from './features/scim/scim.routes.ts';
 import { createScimService } from './features/scim/scim.service.ts';
-// SCIM provisioning (issue 14)
 import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
 import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
 import { ssoRoutes } from './features/sso/sso.routes.ts';
@@ -243,18 +236,14 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   membersRoutes(router, guard, db, mail);
   adminsRoutes(router, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
 
-  // Sign-in and account security (issue 3)
   signInLinkRoutes(router, guard, auth);
 
-  // Groups, branding, member devices (issue 4)
   groupsRoutes(router, guard, db);
   devicesRoutes(router, guard, db);
   brandingRoutes(app, router, guard, db);
 
-  // Policies (issue 5)
   policiesRoutes(router, guard, db);
 
-  // Hub integration (issue 6)
   integrationRoutes(router, guard, db, {
     allowLoopbackHttp: config.NODE_ENV !== 'production',
     hubClient,
@@ -266,7 +255,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   auditPolicyRoutes(router, guard, db);
   recoverySwitchRoutes(router, guard, db);
 
-  // SCIM provisioning (issue 14): connectors in the console, the SCIM server under /scim/v2.
+  // SCIM provisioning: connectors in the console, the SCIM server under /scim/v2.
   const scimBase = () => `${(config.PUBLIC_URL ?? listeningUrl(app)).replace(/\/$/, '')}${SCIM_PREFIX}`;
   const scimConnectors = createScimConnectorsService(db, codes, scimBase, (error) =>
     app.log.warn({ err: error }, 'scim request log not written'),
@@ -276,12 +265,10 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     perSecond: config.SCIM_RATE_LIMIT_PER_SECOND,
     redis,
   });
-  // Billing and licences (issue 15)
   const billing = billingRoutes(app, router, guard, db, jobs, {
     fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET,
     invoicePaidBy: config.INVOICE_PAID_BY,
   });
-  // Onboarding wizard, family plan (issue 16)
   // A cloud with a configured consent app uses its real admin-consent address; outside production
   // the others get this server's stand-in consent page.
   const standIn = config.NODE_ENV !== 'production';
@@ -306,14 +293,13 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     { standIn },
   );
   familyRoutes(router, guard, db);
-  // SAML single sign-on (issue 13)
   ssoRoutes(
     router,
     guard,
     createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: config.NODE_ENV !== 'production', limiter, hubSessions }),
   );
 
-  // Event logs (issue 12): recordEvent's outbox goes to the team's Hubs, signed, through the queue.
+  // The event log's outbox (recordEvent) goes to the team's Hubs, signed, through the queue.
   const eventForwarder = createEventForwarder(
     db,
     jobs,

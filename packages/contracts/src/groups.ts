@@ -25,7 +25,7 @@ export const Group = z.object({
   priority_level: z.number().int(),
   emails: z.array(z.string()),
   member_count: z.number().int(),
-  /** Provisioned by a SCIM connector: read-only in the console (issue 14). */
+  /** Provisioned by a SCIM connector: read-only in the console. */
   scim_managed: z.boolean(),
 });
 export type Group = z.infer<typeof Group>;

@@ -8,7 +8,7 @@ import { policyDefinition, policyValueProblem } from './policy-catalogue.ts';
 
 export * from './policy-catalogue.ts';
 
-// ── Policies (spec §3 Policy, §4 Policy editing, §5, §7 Team API, §8 Policy save; issue 5) ─────
+// ── Policies (spec §3 Policy, §4 Policy editing, §5, §7 Team API, §8 Policy save) ──────────────
 
 export const PolicyValueSchema = z.union([z.boolean(), z.number(), z.string().max(100)]);
 const Emails = z.array(Email).max(1000);

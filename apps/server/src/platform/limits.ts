@@ -7,7 +7,7 @@ export interface LimitRule {
 }
 
 /**
- * Brute-force limits (issue 3, security finding 6). Each factor has three counters of failures:
+ * Brute-force limits (security finding 6). Each factor has three counters of failures:
  * - account + client: a few wrong answers from one client stop that client only, so an attacker's
  *   five wrong passwords never lock the real admin out of their own sign-in elsewhere;
  * - client (address): one address guessing at many accounts; ten times the pair limit because

@@ -97,17 +97,11 @@ export async function seedDemo(db: Db, options: { hubUrl?: string | undefined; h
     await groups(tx, northwind);
     await seedMembersDemo(tx, northwind, family);
 
-    // Sign-in and account security (issue 3)
-
-    // Groups, branding, member devices (issue 4)
     await seedDevicesDemo(tx, northwind);
 
-    // Policies (issue 5)
     await (await import('../policies/index.ts')).seedPoliciesDemo(tx, northwind, DEMO_ADMINS.superAdmin);
 
-    // Hub integration (issue 6)
-
-    // Security audit, sharing, recovery (issue 6)
+    // The demo Hub, with its audit, sharing and recovery services on.
     // The demo Hub's public key is pinned by `npm start`, which made both keys (no setup key needed).
     if (options.hubUrl && options.hubKey) {
       const active = { enabled: true, status: 2 };

@@ -1,23 +1,19 @@
+import type { EventInput } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import type { z } from 'zod';
 
-/** An event as the Hub's feed takes it (packages/contracts eventlogs.ts `EventInput`). */
-export interface OutboxEvent {
-  id: string;
-  actor: string;
-  actor_type: 'admin' | 'member' | 'app' | 'scim' | 'system';
-  activity: string;
-  component: string;
-  target: string;
-  ip: string;
-  device: string;
-  occurred_at: string;
-  outcome: 'success' | 'failure';
-  detail: Record<string, string | number | boolean | null>;
-}
+/** An event as the Hub's feed takes it: the contracts' `EventInput` with its defaults filled in. */
+export type OutboxEvent = z.output<typeof EventInput>;
 
 export const eventlogsRepository = {
   async insert(q: Queryable, teamId: string, event: OutboxEvent): Promise<void> {
     await q.query('insert into event_outbox (id, team_id, event) values ($1, $2, $3)', [event.id, teamId, JSON.stringify(event)]);
+  },
+
+  /** The email of the admin who acted, for the event's actor. */
+  async actorEmail(q: Queryable, userId: string): Promise<string | undefined> {
+    const [row] = await q.query<{ email: string }>('select email from users where id = $1', [userId]);
+    return row?.email;
   },
 
   async pendingTeams(q: Queryable): Promise<string[]> {

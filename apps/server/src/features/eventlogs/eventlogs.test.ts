@@ -2,7 +2,7 @@ import { deviceFromUserAgent } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/index.ts';
-import { membersRepository } from '../members/index.ts';
+import { recordMemberEvents } from '../members/index.ts';
 import { fromAction } from './record-event.ts';
 
 let h: Harness;
@@ -199,7 +199,7 @@ describe('actions no admin made keep their actor type', () => {
     const email = `scim.${Date.now()}@northwind.example`;
     const [team] = await h.db.query<{ id: string }>("select id from teams where slug = 'northwind'");
     await h.db.transaction((tx) =>
-      membersRepository.recordEvents(tx, team?.id ?? '', null, 'member_invited', [email], {
+      recordMemberEvents(tx, team?.id ?? '', null, 'member_invited', [email], {
         actor_type: 'scim',
         connector: 'c-1',
       }),

@@ -3,7 +3,7 @@ import { currentRequestOrigin, deviceFromUserAgent, type Queryable } from '@latc
 import { type OutboxEvent, eventlogsRepository as repo } from './eventlogs.repository.ts';
 
 /**
- * One thing that happened on the server, for the team's event log (issue 12). `actor` is who did
+ * One thing that happened on the server, for the team's event log. `actor` is who did
  * it (an email, or 'system'); `activity` is `<area>.<verb>` (`member.invited`, `auth.sign_in`);
  * `component` the console area (`members`, `groups`, `policies`, `admins`, `branding`, `integration`,
  * `auth`, `scim`, `sso`, `billing`, `onboarding`…); `target` what it was done to (an email, a group's name).
@@ -18,7 +18,7 @@ export interface ServerEvent {
   ip?: string | undefined;
   device?: string | undefined;
   outcome?: OutboxEvent['outcome'];
-  detail?: Record<string, string | number | boolean | null>;
+  detail?: OutboxEvent['detail'];
 }
 
 /**
@@ -76,4 +76,37 @@ export function plainDetail(detail: object | undefined): Record<string, string |
 /** Several events in one statement (a bulk invite records one per member). */
 export async function recordEvents(q: Queryable, teamId: string, events: readonly Omit<ServerEvent, 'teamId'>[]): Promise<void> {
   for (const e of events) await recordEvent(q, { ...e, teamId });
+}
+
+/**
+ * A console action named the way the server's history tables name it (`member_invited`,
+ * `admin_added`, `billing_plan_changed`): one event per target, by the admin `actorId` (null: no
+ * admin acted, so the system or, when `detail.actor_type` is `scim`, the SCIM connector
+ * `detail.connector`). `targets` may depend on who acted (a member acting on themselves names no target).
+ */
+export async function recordAction(
+  q: Queryable,
+  a: {
+    teamId: string;
+    actorId: string | null;
+    action: string;
+    targets: readonly string[] | ((actorEmail: string | undefined) => readonly string[]);
+    detail?: Record<string, unknown> | object;
+  },
+): Promise<void> {
+  const detail = (a.detail ?? {}) as Record<string, unknown>;
+  const actor = a.actorId ? await repo.actorEmail(q, a.actorId) : undefined;
+  const scim = !actor && detail.actor_type === 'scim';
+  const targets = typeof a.targets === 'function' ? a.targets(actor) : a.targets;
+  await recordEvents(
+    q,
+    a.teamId,
+    targets.map((target) => ({
+      actor: actor ?? (scim ? `scim:${String(detail.connector ?? '')}` : 'system'),
+      actorType: actor ? 'admin' : scim ? 'scim' : 'system',
+      ...fromAction(a.action),
+      target,
+      detail: plainDetail(detail),
+    })),
+  );
 }

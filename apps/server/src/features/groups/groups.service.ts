@@ -2,7 +2,7 @@ import { type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import { applyFamilyBenefit } from '../family/index.ts';
-import { membersRepository } from '../members/index.ts';
+import { recordMemberEvents } from '../members/index.ts';
 import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';
 
 const toGroup = (r: GroupRow): Group => ({
@@ -17,7 +17,7 @@ const toGroup = (r: GroupRow): Group => ({
 
 const unique = (emails: string[]): string[] => [...new Set(emails)];
 
-/** A group an identity provider manages through SCIM is changed there, never in the console (issue 14). */
+/** A group an identity provider manages through SCIM is changed there, never in the console. */
 export const scimManaged = (name: string) =>
   new AppError('forbidden', `The group "${name}" is managed by your identity provider (SCIM).`, 403).shows(
     'errors.group_scim_managed',
@@ -67,7 +67,7 @@ export function createGroupsService(db: Db) {
   };
 
   const record = (q: Queryable, caller: Caller, action: string, group: string, detail: Record<string, unknown> = {}) =>
-    membersRepository.recordEvents(q, caller.team.id, caller.userId, action, [caller.email], { group, ...detail });
+    recordMemberEvents(q, caller.team.id, caller.userId, action, [caller.email], { group, ...detail });
 
   return {
     async list(caller: Caller, search: string | undefined, page: number, pageSize: number) {
@@ -116,7 +116,7 @@ export function createGroupsService(db: Db) {
         if (managed.length > 0) throw scimManaged(managed.join(', '));
         const removed = await repo.remove(tx, caller.team.id, wanted);
         await record(tx, caller, 'groups_removed', removed.join(','), { count: removed.length });
-        // Family plan (issue 16): members covered only by a removed group lose the benefit.
+        // Family plan: members covered only by a removed group lose the benefit.
         await applyFamilyBenefit(tx, caller.team.id, caller.userId, { groups_removed: removed.length });
         return { code: 'updated' as const, removed: removed.length };
       });

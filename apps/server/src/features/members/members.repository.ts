@@ -1,6 +1,5 @@
 import type { AppUsage, LicenseStatus, MemberFilters, MemberStatus } from '@latchkey/contracts';
 import { containsPattern, type Queryable } from '@latchkey/runtime';
-import { fromAction, plainDetail, recordEvents } from '../eventlogs/index.ts';
 
 export interface MemberRow {
   email: string;
@@ -175,39 +174,19 @@ export const membersRepository = {
     await q.query('update members set invited_at = now() where team_id = $1 and email = any($2::text[])', [teamId, emails]);
   },
 
-  async recordEvents(
+  /** The team's member history (member_events): one row per email. */
+  async insertHistory(
     q: Queryable,
     teamId: string,
-    /** The admin who acted; null when no admin did (a SCIM connector: `detail.actor_type` says so). */
     actorId: string | null,
     action: string,
-    emails: string[],
-    detail: Record<string, unknown> = {},
+    emails: readonly string[],
+    detail: Record<string, unknown>,
   ): Promise<void> {
-    if (emails.length === 0) return;
     await q.query(
       `insert into member_events (team_id, actor_id, action, target_email, detail)
        select $1, $2, $3, e, $4 from unnest($5::text[]) as e`,
       [teamId, actorId, action, JSON.stringify(detail), emails],
-    );
-    // The team's event log (issue 12): who did it, to whom (a group or logo change names the group or nothing).
-    const [actor] = actorId ? await q.query<{ email: string }>('select email from users where id = $1', [actorId]) : [];
-    const { activity, component } = fromAction(action);
-    const self = emails.length === 1 && emails[0] === actor?.email;
-    const target = typeof detail.group === 'string' ? detail.group : '';
-    // No admin acted: a SCIM connector (its detail says which) or the system.
-    const scim = !actor && detail.actor_type === 'scim';
-    await recordEvents(
-      q,
-      teamId,
-      (self || target ? [target] : emails).map((t) => ({
-        actor: actor?.email ?? (scim ? `scim:${String(detail.connector ?? '')}` : 'system'),
-        actorType: actor ? 'admin' : scim ? 'scim' : 'system',
-        activity,
-        component,
-        target: t,
-        detail: plainDetail(detail),
-      })),
     );
   },
 

@@ -3,6 +3,7 @@ import type { Member, MemberFilters } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
+import { recordMemberEvents } from './member-events.ts';
 import { type MemberRow, membersRepository as repo } from './members.repository.ts';
 
 const toMember = (r: MemberRow): Member => ({
@@ -92,7 +93,7 @@ export function createMembersService(db: Db, mail: MailOutbox) {
           .map(csvCell)
           .join(','),
       );
-      await repo.recordEvents(db, caller.team.id, caller.userId, 'members_exported', [caller.email], { count: rows.length });
+      await recordMemberEvents(db, caller.team.id, caller.userId, 'members_exported', [caller.email], { count: rows.length });
       return { csv: `${[header.join(','), ...lines].join('\r\n')}\r\n`, count: rows.length };
     },
 
@@ -109,7 +110,7 @@ export function createMembersService(db: Db, mail: MailOutbox) {
         const { total, used } = await repo.lockLicences(tx, caller.team.id);
         assertLicencesAvailable(total, used, wanted.length);
         const rows = await repo.invite(tx, caller.team.id, wanted);
-        await repo.recordEvents(tx, caller.team.id, caller.userId, 'member_invited', rows);
+        await recordMemberEvents(tx, caller.team.id, caller.userId, 'member_invited', rows);
         await queueInvitations(tx, caller, rows);
         return rows;
       });
@@ -129,7 +130,7 @@ export function createMembersService(db: Db, mail: MailOutbox) {
           ).shows('errors.already_joined', { emails: joined.map((m) => m.email).join(', ') });
         }
         await repo.touchInvited(tx, caller.team.id, wanted);
-        await repo.recordEvents(tx, caller.team.id, caller.userId, 'member_invitation_resent', wanted);
+        await recordMemberEvents(tx, caller.team.id, caller.userId, 'member_invitation_resent', wanted);
         await queueInvitations(tx, caller, wanted);
       });
       return { code: 'updated' as const };
@@ -145,7 +146,7 @@ export function createMembersService(db: Db, mail: MailOutbox) {
           assertLicencesAvailable(total, used, found.filter((m) => !m.licensed).length);
         }
         const changed = await repo.setLicensed(tx, caller.team.id, wanted, action === 'assign');
-        await repo.recordEvents(
+        await recordMemberEvents(
           tx,
           caller.team.id,
           caller.userId,
@@ -165,7 +166,7 @@ export function createMembersService(db: Db, mail: MailOutbox) {
           action === 'suspend'
             ? await repo.setStatus(tx, caller.team.id, wanted, 'active', 'suspended')
             : await repo.setStatus(tx, caller.team.id, wanted, 'suspended', 'active');
-        await repo.recordEvents(
+        await recordMemberEvents(
           tx,
           caller.team.id,
           caller.userId,
@@ -182,7 +183,7 @@ export function createMembersService(db: Db, mail: MailOutbox) {
         const found = await repo.current(tx, caller.team.id, wanted);
         missing(wanted, found);
         const removed = await repo.deboard(tx, caller.team.id, wanted);
-        await repo.recordEvents(tx, caller.team.id, caller.userId, 'member_removed', removed);
+        await recordMemberEvents(tx, caller.team.id, caller.userId, 'member_removed', removed);
       });
       return { code: 'updated' as const };
     },

@@ -75,7 +75,7 @@ export function createOnboardingService(db: Db, options: OnboardingOptions) {
           state: input.state,
           payload: input.payload ?? {},
         });
-        // The team's event log has it too (issue 12), with the request's IP and device.
+        // The team's event log has it too, with the request's IP and device.
         await recordEvent(tx, {
           teamId: caller.team.id,
           actor: caller.email,

@@ -1,6 +1,5 @@
 import type { GroupPolicy, NotEnforced, PolicyGroup, TeamPolicy } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { recordEvent } from '../eventlogs/index.ts';
 import { groupsRepository } from '../groups/index.ts';
 
 export interface GroupPolicyRow {
@@ -172,15 +171,6 @@ export const policiesRepository = {
         JSON.stringify(row.after),
       ],
     );
-    // The team's event log (issue 12): the policy change, by whom, on the team or which group.
-    await recordEvent(q, {
-      teamId: row.team_id,
-      actor: row.actor_email,
-      activity: row.scope === 'team' ? `policy.team_${row.action}d` : `policy.group_${row.action}d`,
-      component: 'policies',
-      target: row.group_name ?? 'team',
-      detail: { history_id: inserted?.id ?? '', ...(row.restored_from ? { restored_from: row.restored_from } : {}) },
-    });
     return inserted?.id as string;
   },
 

@@ -12,6 +12,7 @@ import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import { type PolicyWorld, resolveEffectivePolicy, samePolicy } from './effective-policy.ts';
 import { type HistoryRow, type OverrideGroup, policiesRepository as repo } from './policies.repository.ts';
+import { addPolicyHistory } from './policy-history.ts';
 
 type TeamPatch = Record<string, TeamPolicyEntry | { policy: 'auto' }>;
 export interface GroupChange {
@@ -122,7 +123,7 @@ export function createPoliciesService(db: Db) {
     const after = nextGroupState(change, group.priority_level, await repo.nextPriority(tx, caller.team.id, NO_PRIORITY));
     if (Object.keys(after.policy_json).length === 0) await repo.clearGroupPolicy(tx, group.id, NO_PRIORITY);
     else await repo.saveGroupPolicy(tx, caller.team.id, group.id, after, after.priority_level);
-    const id = await repo.addHistory(tx, {
+    const id = await addPolicyHistory(tx, {
       team_id: caller.team.id,
       actor_user_id: caller.userId,
       actor_email: caller.email,
@@ -149,7 +150,7 @@ export function createPoliciesService(db: Db) {
   ) {
     const before = await repo.teamPolicy(tx, caller.team.id);
     await repo.saveTeamPolicy(tx, caller.team.id, next);
-    return repo.addHistory(tx, {
+    return addPolicyHistory(tx, {
       team_id: caller.team.id,
       actor_user_id: caller.userId,
       actor_email: caller.email,
@@ -213,7 +214,7 @@ export function createPoliciesService(db: Db) {
       return { entry: toEntry(row), before: row.before, after: row.after, changes: historyChanges(row) };
     },
 
-    /** Makes the version entry `id` produced current again, as a new change (issue 5). */
+    /** Makes the version entry `id` produced current again, as a new change. */
     async restore(caller: Caller, id: string) {
       return db.transaction(async (tx) => {
         await repo.lockTeam(tx, caller.team.id);

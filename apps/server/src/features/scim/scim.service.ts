@@ -5,7 +5,7 @@ import type { Db, Queryable } from '@latchkey/runtime';
 import type { Filter } from 'scim2-parse-filter';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { groupsRepository } from '../groups/index.ts';
-import { membersRepository } from '../members/index.ts';
+import { membersRepository, recordMemberEvents } from '../members/index.ts';
 import {
   GROUP_COLUMNS,
   isUuid,
@@ -313,7 +313,7 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
   });
 
   const event = (q: Queryable, c: ConnectorRow, action: string, targets: string[], detail: Obj = {}) =>
-    membersRepository.recordEvents(q, c.team_id, null, action, targets, {
+    recordMemberEvents(q, c.team_id, null, action, targets, {
       actor_type: 'scim',
       connector: c.id,
       connector_name: c.name,
