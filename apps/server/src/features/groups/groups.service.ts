@@ -2,7 +2,8 @@ import { type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import { applyFamilyBenefit } from '../family/index.ts';
-import { recordMemberEvents } from '../members/index.ts';
+import { membersRepository, recordMemberEvents } from '../members/index.ts';
+import { teamRepository } from '../team/index.ts';
 import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';
 
 const toGroup = (r: GroupRow): Group => ({
@@ -56,7 +57,7 @@ export function createGroupsService(db: Db) {
   /** Every email must be a current member of the team; returns their member ids. */
   const memberIds = async (q: Queryable, caller: Caller, emails: string[]) => {
     const wanted = unique(emails);
-    const found = await repo.currentMembers(q, caller.team.id, wanted);
+    const found = await membersRepository.currentIds(q, caller.team.id, wanted);
     const have = new Set(found.map((m) => m.email));
     const absent = wanted.filter((e) => !have.has(e));
     if (absent.length > 0)
@@ -125,7 +126,8 @@ export function createGroupsService(db: Db) {
     async priority(caller: Caller, id: string, level: number | undefined, reset: boolean) {
       const next = reset || level === undefined ? NO_PRIORITY : level;
       return db.transaction(async (tx) => {
-        await repo.lockTeamGroups(tx, caller.team.id);
+        // Priority changes within a team queue behind each other: two admins reordering never collide.
+        await teamRepository.lock(tx, caller.team.id);
         const group = await mustFind(tx, caller, id);
         await repo.setPriority(tx, caller.team.id, id, next);
         await record(tx, caller, 'group_priority_updated', group.name, { priority_level: next });

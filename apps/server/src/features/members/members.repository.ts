@@ -229,4 +229,30 @@ export const membersRepository = {
       [teamId],
     );
   },
+
+  /** How many current members the team has. */
+  async countCurrent(q: Queryable, teamId: string): Promise<number> {
+    const [row] = await q.query<{ n: number }>(
+      'select count(*)::int as n from members where team_id = $1 and deboarded_at is null',
+      [teamId],
+    );
+    return row?.n ?? 0;
+  },
+
+  /** Current members of the team among `emails`, with their ids. */
+  async currentIds(q: Queryable, teamId: string, emails: string[]) {
+    return q.query<{ id: string; email: string }>(
+      'select id, email from members where team_id = $1 and deboarded_at is null and email = any($2::text[])',
+      [teamId, emails],
+    );
+  },
+
+  /** One current member by email, with the id other tables refer to. */
+  async findCurrent(q: Queryable, teamId: string, email: string) {
+    const [row] = await q.query<{ id: string; email: string; name: string; status: MemberStatus }>(
+      'select id, email, name, status from members where team_id = $1 and email = $2 and deboarded_at is null',
+      [teamId, email],
+    );
+    return row;
+  },
 };

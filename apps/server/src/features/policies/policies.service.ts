@@ -10,6 +10,7 @@ import {
 } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
+import { teamRepository } from '../team/index.ts';
 import { type PolicyWorld, resolveEffectivePolicy, samePolicy } from './effective-policy.ts';
 import { type HistoryRow, type OverrideGroup, policiesRepository as repo } from './policies.repository.ts';
 import { addPolicyHistory } from './policy-history.ts';
@@ -150,6 +151,7 @@ export function createPoliciesService(db: Db) {
   ) {
     const before = await repo.teamPolicy(tx, caller.team.id);
     await repo.saveTeamPolicy(tx, caller.team.id, next);
+    await teamRepository.setPolicyPresent(tx, caller.team.id, Object.keys(next).length > 0);
     return addPolicyHistory(tx, {
       team_id: caller.team.id,
       actor_user_id: caller.userId,
@@ -172,7 +174,8 @@ export function createPoliciesService(db: Db) {
 
     async updateTeam(caller: Caller, patch: TeamPatch) {
       return db.transaction(async (tx) => {
-        await repo.lockTeam(tx, caller.team.id);
+        // A team's policy changes queue behind each other, so each history entry's "before" is the state it replaced.
+        await teamRepository.lock(tx, caller.team.id);
         await assertMembers(tx, caller.team.id, patch);
         const next = applyTeamPatch(await repo.teamPolicy(tx, caller.team.id), patch);
         await writeTeam(tx, caller, next, 'update');
@@ -194,7 +197,7 @@ export function createPoliciesService(db: Db) {
 
     async updateGroup(caller: Caller, change: GroupChange) {
       return db.transaction(async (tx) => {
-        await repo.lockTeam(tx, caller.team.id);
+        await teamRepository.lock(tx, caller.team.id);
         const { group } = await writeGroup(tx, caller, change, 'update');
         return { code: 'updated' as const, group };
       });
@@ -217,7 +220,7 @@ export function createPoliciesService(db: Db) {
     /** Makes the version entry `id` produced current again, as a new change. */
     async restore(caller: Caller, id: string) {
       return db.transaction(async (tx) => {
-        await repo.lockTeam(tx, caller.team.id);
+        await teamRepository.lock(tx, caller.team.id);
         const row = await repo.historyEntry(tx, caller.team.id, id);
         if (!row) throw new AppError('not_found', 'No such change.', 404).shows('errors.policy_change_not_found');
         if (row.scope === 'team') {

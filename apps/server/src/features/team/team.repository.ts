@@ -41,14 +41,6 @@ export const teamRepository = {
     return row;
   },
 
-  async countActiveMembers(q: Queryable, teamId: string): Promise<number> {
-    const [row] = await q.query<{ n: number }>(
-      'select count(*)::int as n from members where team_id = $1 and deboarded_at is null',
-      [teamId],
-    );
-    return row?.n ?? 0;
-  },
-
   /** Teams where the person is an administrator, by name. */
   async adminTeams(
     q: Queryable,
@@ -72,5 +64,15 @@ export const teamRepository = {
 
   async rename(q: Queryable, teamId: string, name: string): Promise<void> {
     await q.query('update teams set name = $2 where id = $1', [teamId, name]);
+  },
+
+  /** Locks the team's row for the rest of the transaction: a team's policy and group-priority changes queue behind each other. */
+  async lock(q: Queryable, teamId: string): Promise<void> {
+    await q.query('select id from teams where id = $1 for update', [teamId]);
+  },
+
+  /** Whether the team has a team policy (what the console's team info says). */
+  async setPolicyPresent(q: Queryable, teamId: string, present: boolean): Promise<void> {
+    await q.query('update teams set is_team_policy_present = $2 where id = $1', [teamId, present]);
   },
 };

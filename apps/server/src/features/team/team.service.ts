@@ -3,6 +3,7 @@ import type { Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import type { HubClient } from '../integration/index.ts';
 import { liveServers } from '../integration/index.ts';
+import { membersRepository } from '../members/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { teamRepository as repo } from './team.repository.ts';
 
@@ -15,7 +16,7 @@ export function createTeamService(db: Db, hubClient: HubClient) {
 
     async info(caller: Caller): Promise<EndpointOutput<typeof teamInfoEndpoint>> {
       const { id: _id, slug, name, ...team } = caller.team;
-      return { ...team, team_slug: slug, team_name: name, total_users: await repo.countActiveMembers(db, caller.team.id) };
+      return { ...team, team_slug: slug, team_name: name, total_users: await membersRepository.countCurrent(db, caller.team.id) };
     },
 
     async allTeams(caller: Caller): Promise<EndpointOutput<typeof allTeamsEndpoint>> {
