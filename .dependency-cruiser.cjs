@@ -48,8 +48,8 @@ module.exports = {
       severity: 'error',
       comment:
         'http/ (the guard, the request plumbing) sits under the features: it gets its lookups from app.ts and imports no feature. Tests may start features.',
-      from: { path: '^apps/server/src/http/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/server/src/features/' },
+      from: { path: '^apps/(server|hub)/src/http/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/(server|hub)/src/features/' },
     },
     {
       name: 'web-not-to-programs',
