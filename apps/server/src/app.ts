@@ -15,58 +15,50 @@ import {
 } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
+import { accountRoutes } from './features/account/account.routes.ts';
+import { createAccountService } from './features/account/account.service.ts';
+import { createPasswordResetService } from './features/account/password-reset.service.ts';
+import { rekeyLegacyRecoveryCodes } from './features/account/recovery-codes.ts';
+import { createSecurityKeys } from './features/account/security-keys.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createAuthService } from './features/auth/auth.service.ts';
-// Sign-in and account security (issue 3)
 import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
 import { createSessionsService } from './features/auth/sessions.service.ts';
 import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
-// Groups, branding, member devices (issue 4)
-// Billing and licences (issue 15)
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { brandingRoutes } from './features/branding/branding.routes.ts';
+import { analyticsRoutes, dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
-// Event logs (issue 12)
-import { createEventForwarder } from './features/events/events.service.ts';
-// Onboarding wizard, family plan (issue 16)
+import { createEventForwarder } from './features/eventlogs/eventlogs.service.ts';
 import { familyRoutes } from './features/family/family.routes.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
-// Security audit, sharing, recovery (issue 6)
-import { hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
-// Hub integration (issue 6)
 import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { integrationRepository } from './features/integration/integration.repository.ts';
-import { integrationRoutes } from './features/integration/integration.routes.ts';
+import { integrationRoutes, recoverySwitchRoutes } from './features/integration/integration.routes.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
+import { membersRoutes } from './features/members/members.routes.ts';
 import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
 import { onboardingRoutes } from './features/onboarding/onboarding.routes.ts';
 import { createOnboardingService } from './features/onboarding/onboarding.service.ts';
-import { peopleRoutes } from './features/people/people.routes.ts';
-// Policies (issue 5)
-import { policiesRoutes } from './features/policies/policies.routes.ts';
+import { auditPolicyRoutes, policiesRoutes } from './features/policies/policies.routes.ts';
 import { SCIM_PREFIX, scimRoutes } from './features/scim/scim.routes.ts';
 import { createScimService } from './features/scim/scim.service.ts';
-// SCIM provisioning (issue 14)
 import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
 import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
-import { accountRoutes } from './features/security/account.routes.ts';
-import { createAccountService } from './features/security/account.service.ts';
-import { createLimiter, postgresCounters } from './features/security/limits.ts';
-import { createPasswordResetService } from './features/security/password-reset.service.ts';
-import { rekeyLegacyRecoveryCodes } from './features/security/recovery-codes.ts';
-import { connectRedis, redisCounters } from './features/security/redis-counters.ts';
-import { createSecurityKeys } from './features/security/security-keys.ts';
 import { ssoRoutes } from './features/sso/sso.routes.ts';
 import { createSsoService } from './features/sso/sso.service.ts';
-import { teamRoutes } from './features/team/team.routes.ts';
+import { sessionContexts } from './features/team/session-contexts.ts';
+import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
 import { createGuard } from './http/guard.ts';
 import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';
 import { loadServerKeys } from './platform/keys.ts';
+import { createLimiter, postgresCounters } from './platform/limits.ts';
 import { createMailer, defineMailOutbox, type Mailer } from './platform/mail.ts';
 import { useOutboundPolicy } from './platform/outbound.ts';
+import { connectRedis, redisCounters } from './platform/redis-counters.ts';
 import { createSealer } from './platform/sealed.ts';
 
 declare module 'fastify' {
@@ -184,7 +176,9 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     },
     hubSessions.sessionsEnded,
   );
-  const guard = createGuard(db, sessions);
+  // The guard's lookups: http/ knows no feature.
+  const sessionContext = sessionContexts(db);
+  const guard = createGuard({ verifyAccess: (token) => sessions.verifyAccess(token), sessionContext });
   const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
   const sealer = createSealer(serverKeys.sealing);
   // Every mail goes through the queue, sealed: its jobs hold sign-in codes and links.
@@ -235,21 +229,21 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   });
   accountRoutes(router, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
   teamRoutes(router, guard, db, hubClient);
-  peopleRoutes(router, guard, db, mail);
+  // The order of registration is the order of the OpenAPI document's paths (docs/openapi/server.json).
+  dashboardRoutes(router, guard, db);
+  teamRenameRoutes(router, guard, db, hubClient);
+  analyticsRoutes(router, guard, db);
+  membersRoutes(router, guard, db, mail);
   adminsRoutes(router, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
 
-  // Sign-in and account security (issue 3)
   signInLinkRoutes(router, guard, auth);
 
-  // Groups, branding, member devices (issue 4)
   groupsRoutes(router, guard, db);
   devicesRoutes(router, guard, db);
   brandingRoutes(app, router, guard, db);
 
-  // Policies (issue 5)
   policiesRoutes(router, guard, db);
 
-  // Hub integration (issue 6)
   integrationRoutes(router, guard, db, {
     allowLoopbackHttp: config.NODE_ENV !== 'production',
     hubClient,
@@ -257,10 +251,11 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     selfUrl: () => config.PUBLIC_URL ?? listeningUrl(app),
   });
 
-  // Security audit, sharing, recovery (issue 6)
-  hubServicesRoutes(router, guard, db);
+  // The server's part of the Hub's audit and recovery services.
+  auditPolicyRoutes(router, guard, db);
+  recoverySwitchRoutes(router, guard, db);
 
-  // SCIM provisioning (issue 14): connectors in the console, the SCIM server under /scim/v2.
+  // SCIM provisioning: connectors in the console, the SCIM server under /scim/v2.
   const scimBase = () => `${(config.PUBLIC_URL ?? listeningUrl(app)).replace(/\/$/, '')}${SCIM_PREFIX}`;
   const scimConnectors = createScimConnectorsService(db, codes, scimBase, (error) =>
     app.log.warn({ err: error }, 'scim request log not written'),
@@ -270,12 +265,10 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     perSecond: config.SCIM_RATE_LIMIT_PER_SECOND,
     redis,
   });
-  // Billing and licences (issue 15)
   const billing = billingRoutes(app, router, guard, db, jobs, {
     fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET,
     invoicePaidBy: config.INVOICE_PAID_BY,
   });
-  // Onboarding wizard, family plan (issue 16)
   // A cloud with a configured consent app uses its real admin-consent address; outside production
   // the others get this server's stand-in consent page.
   const standIn = config.NODE_ENV !== 'production';
@@ -300,14 +293,13 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     { standIn },
   );
   familyRoutes(router, guard, db);
-  // SAML single sign-on (issue 13)
   ssoRoutes(
     router,
     guard,
     createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: config.NODE_ENV !== 'production', limiter, hubSessions }),
   );
 
-  // Event logs (issue 12): recordEvent's outbox goes to the team's Hubs, signed, through the queue.
+  // The event log's outbox (recordEvent) goes to the team's Hubs, signed, through the queue.
   const eventForwarder = createEventForwarder(
     db,
     jobs,

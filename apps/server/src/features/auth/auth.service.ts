@@ -1,20 +1,14 @@
 import { type EndpointInput, type EndpointOutput, type LoginSuccess, type loginEndpoint, OTP_LENGTH } from '@latchkey/contracts';
 import { AppError, type Db, hashToken, numericCode, randomToken } from '@latchkey/runtime';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
+import { type Limiter, type LimitKind, LimitReached } from '../../platform/limits.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp } from '../../platform/totp.ts';
+import type { RelyingParty, SecurityKeys } from '../account/index.ts';
+import { accountRepository, passwordResetRepository, recoveryCodeInput } from '../account/index.ts';
 import type { ServerKey } from '../integration/index.ts';
-import type { RelyingParty, SecurityKeys } from '../security/index.ts';
-import {
-  accountRepository,
-  type Limiter,
-  type LimitKind,
-  LimitReached,
-  passwordResetRepository,
-  recoveryCodeInput,
-} from '../security/index.ts';
 import { teamRepository } from '../team/index.ts';
 import { type UserRow, usersRepository as users } from '../users/index.ts';
 import { authRepository as repo } from './auth.repository.ts';

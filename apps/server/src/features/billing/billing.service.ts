@@ -19,7 +19,7 @@ import {
   yearlySaving,
 } from '@latchkey/contracts';
 import { AppError, type Db, forbidden, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { type InvoiceChange, type InvoiceRow, billingRepository as repo, type SubscriptionRow } from './billing.repository.ts';
 import { invoiceNumber, renderInvoicePdf } from './invoice-pdf.ts';
 import { providerFor } from './payment-providers.ts';

@@ -11,7 +11,7 @@ import { InvalidFilter, matches, parseFilter } from './scim-filter.ts';
 import { filterToSql } from './scim-filter-sql.ts';
 
 /*
- * Filters in SQL (issue 14) against the in-memory evaluator, the oracle (itself checked against an
+ * Filters in SQL against the in-memory evaluator, the oracle (itself checked against an
  * RFC reference in scim-filter.test.ts): for generated filters — every operator, and/or/not,
  * grouping, value paths, attributes with and without columns, case variants, absent values,
  * dateTimes with microseconds — the list the SCIM service answers (SQL where it can) holds exactly

@@ -5,7 +5,7 @@ import type { Db, Queryable } from '@latchkey/runtime';
 import type { Filter } from 'scim2-parse-filter';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { groupsRepository } from '../groups/index.ts';
-import { peopleRepository } from '../people/index.ts';
+import { membersRepository, recordMemberEvents } from '../members/index.ts';
 import {
   GROUP_COLUMNS,
   isUuid,
@@ -313,7 +313,7 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
   });
 
   const event = (q: Queryable, c: ConnectorRow, action: string, targets: string[], detail: Obj = {}) =>
-    peopleRepository.recordEvents(q, c.team_id, null, action, targets, {
+    recordMemberEvents(q, c.team_id, null, action, targets, {
       actor_type: 'scim',
       connector: c.id,
       connector_name: c.name,
@@ -482,7 +482,7 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
         const { licence_total: licenceTotal, ...row } = inserted;
         // Licences as for the console's invitations; an unlimited team needs no lock (nothing to run out of).
         if (licenceTotal >= 0) {
-          const { total, used } = await peopleRepository.lockLicences(tx, c.team_id);
+          const { total, used } = await membersRepository.lockLicences(tx, c.team_id);
           if (total >= 0 && used > total) {
             throw new ScimError(
               403,
@@ -541,7 +541,7 @@ export function createScimService(db: Db, mail: MailOutbox, baseUrl: () => strin
           throw new ScimError(403, 'An administrator of this team cannot be removed through SCIM.');
         }
         // As the console's remove: deboarded, licence freed.
-        const removed = await peopleRepository.deboard(tx, c.team_id, [row.email]);
+        const removed = await membersRepository.deboard(tx, c.team_id, [row.email]);
         await event(tx, c, 'member_removed', removed);
       });
     },

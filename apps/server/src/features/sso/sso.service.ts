@@ -8,13 +8,13 @@ import {
 } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
+import type { Limiter } from '../../platform/limits.ts';
 import { userUrlFetch } from '../../platform/outbound.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
 import { loginTokensRepository } from '../auth/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
-import type { Limiter } from '../security/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { MetadataInvalid, parseIdpMetadata } from './metadata.ts';
 import {
@@ -41,7 +41,7 @@ export interface SsoDeps {
   consoleUrl: () => string | null;
   /** Development and tests: an identity provider on loopback http. */
   allowLoopbackHttp: boolean;
-  /** The email step's per-client limits (features/security/limits.ts), which SSO start shares. */
+  /** The email step's per-client limits (platform/limits.ts), which SSO start shares. */
   limiter: Limiter;
   /** Tells the Hubs when console sessions end, so the Hub sessions they opened end too. */
   hubSessions: Pick<HubSessionEnder, 'sessionsEnded'>;
