@@ -54,7 +54,10 @@ const sources = modules
   .map((m) => m.source)
   .filter((p) => /^(apps|packages)\/[^/]+\/src\/.*\.tsx?$/.test(p) && !TEST.test(p) && !p.includes('/locales/'));
 const lines = (p) => readFileSync(join(root, p), 'utf8').split('\n').length - 1;
-const big = sources.map((p) => [p, lines(p)]).filter(([, n]) => n > 300).sort((a, b) => b[1] - a[1]);
+const big = sources
+  .map((p) => [p, lines(p)])
+  .filter(([, n]) => n > 300)
+  .sort((a, b) => b[1] - a[1]);
 const issueMentions = sources.filter((p) => /\bissues? \d+/i.test(readFileSync(join(root, p), 'utf8')));
 
 for (const [app, arrows] of Object.entries(report)) {
@@ -65,5 +68,9 @@ console.info(`source files over 300 lines: ${big.length}; over 400: ${big.filter
 for (const [p, n] of big) console.info(`  ${n} ${p}`);
 console.info(`source files citing an issue number: ${issueMentions.length}`);
 for (const app of ['server', 'hub', 'web']) {
-  console.info(`rooms, ${app}: ${readdirSync(join(root, `apps/${app}/src/features`)).sort().join(' ')}`);
+  console.info(
+    `rooms, ${app}: ${readdirSync(join(root, `apps/${app}/src/features`))
+      .sort()
+      .join(' ')}`,
+  );
 }

@@ -102,7 +102,9 @@ const rooms = new Set(modules.map((mod) => featureOf(mod.source)).filter(Boolean
 for (const room of [...rooms].sort()) {
   const name = room.split('/')[1];
   if (!domains.has(name) && !(name in NOT_A_DOMAIN)) {
-    problems.push(`room-names-a-domain: apps/${room.split('/')[0]}/src/features/${name}/ names no contracts module (packages/contracts/src/${name}.ts)`);
+    problems.push(
+      `room-names-a-domain: apps/${room.split('/')[0]}/src/features/${name}/ names no contracts module (packages/contracts/src/${name}.ts)`,
+    );
   }
 }
 
