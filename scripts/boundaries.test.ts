@@ -186,6 +186,14 @@ describe('the boundary lint', () => {
         'packages/contracts/src/bad.ts': "import { AppError } from '../../runtime/src/errors.ts';\nexport const E = AppError;\n",
       },
     },
+    {
+      name: 'a feature room named after no domain',
+      rule: 'room-names-a-domain',
+      targets: ['apps/server'],
+      files: {
+        'apps/server/src/features/misc/misc.service.ts': 'export const misc = 1;\n',
+      },
+    },
   ];
 
   for (const c of cases) {

@@ -1,11 +1,13 @@
 // The boundaries dependency-cruiser cannot hold by module edges alone, checked on its JSON output:
 //   - no cycle between features (auth → security → auth is a cycle even when no single module loops);
-//   - route files run no SQL and name no repository (they may reach one only through a service).
+//   - route files run no SQL and name no repository (they may reach one only through a service);
+//   - every feature room is named after its domain: a contracts module of the same name, so a line's
+//     room is one guess in all four workspaces (the few rooms that are not a domain are listed below).
 // Tests and test helpers are left out of the feature graph: a test seeding data through another
 // feature's demo module is set-up, not a dependency of the product.
 // Usage: node scripts/lint-boundaries.mjs [cruise-root…]; exits 1 and names each violation.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = process.env.BOUNDARIES_ROOT ?? new URL('..', import.meta.url).pathname;
@@ -81,9 +83,34 @@ for (const mod of modules) {
   });
 }
 
+// Rooms that are not a domain of their own, each with why.
+const NOT_A_DOMAIN = {
+  demo: 'the demo teams each program seeds',
+  operator: "the server operator's commands (marking invoices paid), no console call",
+  registrations: "the Hub's record of the servers registered with it",
+  settings: "the console's settings screen, which gathers other domains' forms",
+  users: "the server's console accounts, owned here and used by account, auth and admins",
+  connector: "the Hub's connector call (contracts hub.ts)",
+  health: "the Hub's health call (contracts hub.ts)",
+};
+const domains = new Set(
+  readdirSync(join(root, 'packages/contracts/src'))
+    .filter((f) => /^[a-z-]+\.ts$/.test(f))
+    .map((f) => f.replace(/\.ts$/, '')),
+);
+const rooms = new Set(modules.map((mod) => featureOf(mod.source)).filter(Boolean));
+for (const room of [...rooms].sort()) {
+  const name = room.split('/')[1];
+  if (!domains.has(name) && !(name in NOT_A_DOMAIN)) {
+    problems.push(
+      `room-names-a-domain: apps/${room.split('/')[0]}/src/features/${name}/ names no contracts module (packages/contracts/src/${name}.ts)`,
+    );
+  }
+}
+
 for (const p of problems) console.error(`  error ${p}`);
 if (problems.length) {
   console.error(`\n✘ ${problems.length} boundary violations`);
   process.exit(1);
 }
-console.info('✔ no feature cycles; route files run no SQL');
+console.info('✔ no feature cycles; route files run no SQL; every room names a domain');
