@@ -26,18 +26,9 @@ import * as signInLinks from './sign-in-links.ts';
 import * as sso from './sso.ts';
 import * as team from './team.ts';
 
-/** A module's exports in the order a module namespace lists them (by name), for a module made of several. */
-function inNamespaceOrder<T extends object>(exports: T): T {
-  return Object.fromEntries(Object.entries(exports).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as T;
-}
-
 /**
  * The domain modules whose endpoints make up the API. A new call is one `defineEndpoint` in one
  * of these (a new domain module is added here once); every export that is an endpoint is found.
- * The calls are listed in this order, each module's by name: `endpointsOf`, the route table and
- * the fuzz tests' seeds follow it. The dashboard, the members and the team rename keep the place
- * of the one module (`people`) they were declared in first, and the SIEM calls theirs in the event
- * logs, so that order has not moved.
  */
 const MODULES = {
   account,
@@ -46,22 +37,23 @@ const MODULES = {
   auth,
   billing,
   branding,
+  dashboard,
   devices,
-  family,
   eventlogs,
-  siem,
+  family,
   groups,
   hub,
   hubIntegration,
   ingestion,
   integration,
+  members,
   onboarding,
-  people: inNamespaceOrder({ ...dashboard, ...members, teamNameEditEndpoint: team.teamNameEditEndpoint }),
   policies,
   recovery,
   scim,
   securityKeys,
   sharing,
+  siem,
   signInLinks,
   sso,
   team,

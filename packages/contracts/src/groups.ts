@@ -140,7 +140,7 @@ export const groupMembersAddEndpoint = defineEndpoint({
   path: '/api/v1/team/group/members/add/',
   auth: 'session',
   access: RULES.people,
-  errors: ['member_not_found'],
+  errors: ['group_not_found', 'member_not_found'],
   summary: 'Add current members of the team to a group (those already in it are left as they are).',
   input: GroupMembersChange,
   output: z.object({ code: z.literal('updated'), added: z.number().int() }),
