@@ -31,7 +31,7 @@ interface DemoTeam {
 }
 
 /**
- * Billing demo (issue 15): Northwind billed yearly on manual invoices, the family on its trial, and
+ * Billing demo: Northwind billed yearly on manual invoices, the family on its trial, and
  * one team per other subscription state: in grace period with an overdue invoice, ended, managed
  * by a reseller (unlimited licences), by a benefit (refunded), and billed through FastSpring.
  * Idempotent: a second run adds nothing.
