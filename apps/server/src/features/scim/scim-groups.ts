@@ -1,6 +1,7 @@
 import type { Queryable } from '@latchkey/runtime';
 import { groupsRepository } from '../groups/index.ts';
-import { GROUP_COLUMNS, isUuid, scimRepository as repo, type ScimGroupRow } from './scim.repository.ts';
+import { isUuid, scimRepository as repo, type ScimGroupRow } from './scim.repository.ts';
+import { GROUP_COLUMNS } from './scim-columns.ts';
 import type { ConnectorRow } from './scim-connectors.repository.ts';
 import { getProp, matches } from './scim-filter.ts';
 import { filterToSql, sortToSql } from './scim-filter-sql.ts';
