@@ -28,7 +28,7 @@ export function authRoutes(router: Router, guard: Guard, auth: ReturnType<typeof
   router.handle(signoutEndpoint, guard, async ({ ctx, input, request }) => {
     if (ctx) {
       await sessions.revoke(ctx.sessionId, 'signed_out');
-      // A team switch is its own event (issue 12), else the sign-out.
+      // A team switch is its own event, else the sign-out.
       if (input.reason === 'team_switch') await auth.recordTeamSwitch(ctx, request.ip, input.to_team ?? '');
       else await auth.recordSignOut(ctx, request.ip);
     }

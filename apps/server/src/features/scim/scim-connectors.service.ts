@@ -34,7 +34,7 @@ export function createScimConnectorsService(
   onLogError: (error: unknown) => void = () => {},
 ) {
   // Every SCIM request needs its connector and leaves a log line: a short-lived cache and batched
-  // writes keep both off the request's path (issue 14's speed targets; docs/security.md).
+  // writes keep both off the request's path (the SCIM speed targets; docs/security.md).
   const cache = createConnectorCache((hashes) => repo.byToken(db, hashes));
   const log = createRequestLog(db, onLogError);
   const record = (caller: Caller, action: string, connector: ConnectorRow | { id: string; name: string; idp: string }) =>

@@ -4,6 +4,7 @@ import { ScimError } from './scim-patch.ts';
 import { CORE_GROUP, CORE_USER, ENTERPRISE_USER, isCaseExact, LIST_RESPONSE, MAX_RESULTS } from './scim-schema.ts';
 import { isObj, type Obj } from './scim-shared.ts';
 
+/** A list call's query parameters (RFC 7644 §3.4.2), as the request carries them. */
 export interface ListQuery {
   filter?: string;
   startIndex?: string;
@@ -101,6 +102,7 @@ export function project(resource: Obj, attributes: string[], excluded: string[])
   return out;
 }
 
+/** sortBy / sortOrder in memory (for filters SQL cannot finish): missing values last. */
 export function sortResources(resources: Obj[], sortBy: string | undefined, sortOrder: string | undefined): Obj[] {
   if (!sortBy) return resources;
   const descending = sortOrder?.toLowerCase() === 'descending';

@@ -1,7 +1,7 @@
 import { attributeNames, type IdpType } from '@latchkey/contracts';
 import { children, elements, NS, parseUntrustedXml, pureText } from './xml.ts';
 
-/** The tester's names for what a response is checked for (issue 13), in the order they run. */
+/** The tester's names for what a response is checked for, in the order they run. */
 export const CHECKS = [
   'xml',
   'structure',
@@ -67,7 +67,7 @@ export interface ResponseFacts {
 const attr = (el: Element, name: string): string | null => (el.hasAttribute(name) ? el.getAttribute(name) : null);
 
 /**
- * What the ACS checks before the SAML library sees a response (issue 13: the library alone was seen
+ * What the ACS checks before the SAML library sees a response (the library alone was seen
  * accepting a wrong Recipient or Destination, another Issuer, SHA-1, a DOCTYPE, and a Response
  * signature that fails when only the assertion must be signed). The shape is held to exactly what
  * a plain response is, which defeats signature wrapping: one Assertion, a direct child of the

@@ -17,7 +17,7 @@ import type { Router } from '@latchkey/runtime';
 import { type Guard, requireCaller } from '../../http/guard.ts';
 import type { SsoService } from './sso.service.ts';
 
-/** SAML single sign-on (issue 13): the ten connector calls of spec §7, the SAML request, the tester and the ACS. */
+/** SAML single sign-on: the ten connector calls of spec §7, the SAML request, the tester and the ACS. */
 export function ssoRoutes(router: Router, guard: Guard, sso: SsoService) {
   router.handle(ssoConfigsEndpoint, guard, ({ ctx }) => sso.list(requireCaller(ctx)));
   router.handle(ssoConfigCreateEndpoint, guard, ({ ctx, input }) => sso.create(requireCaller(ctx), input));
