@@ -73,6 +73,14 @@ module.exports = {
       to: { path: '^(apps|e2e|scripts)/' },
     },
     {
+      name: 'web-features-not-to-app',
+      severity: 'error',
+      comment:
+        "The console's app/ composes the features (routes, frame); features and the shared lib/ and components/ never reach back up into it. What they need from the frame (the console context, the route type) lives in lib/.",
+      from: { path: '^apps/web/src/(features|lib|components)/' },
+      to: { path: '^apps/web/src/app/' },
+    },
+    {
       name: 'feature-through-its-index',
       severity: 'error',
       comment:

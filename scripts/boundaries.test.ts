@@ -110,7 +110,17 @@ describe('the boundary lint', () => {
       rule: 'feature-through-its-index',
       targets: ['apps/web'],
       files: {
-        'apps/web/src/features/groups/Bad.tsx': "import { Members } from '../people/Members.tsx';\nexport const Bad = Members;\n",
+        'apps/web/src/features/groups/Bad.tsx':
+          "import { Members } from '../members/Members.tsx';\nexport const Bad = Members;\n",
+      },
+    },
+    {
+      name: 'a web feature importing from the app shell',
+      rule: 'web-features-not-to-app',
+      targets: ['apps/web'],
+      files: {
+        'apps/web/src/features/members/Bad.tsx':
+          "import { CONSOLE_ROUTES } from '../../app/routes.ts';\nexport const Bad = CONSOLE_ROUTES;\n",
       },
     },
     {
@@ -136,10 +146,10 @@ describe('the boundary lint', () => {
       rule: 'no-feature-cycle',
       targets: ['apps/web'],
       files: {
-        'apps/web/src/features/people/bad-cycle.ts':
+        'apps/web/src/features/members/bad-cycle.ts':
           "import { useLogoQuery } from '../branding/index.ts';\nexport const logo = useLogoQuery;\n",
         'apps/web/src/features/branding/bad-cycle.ts':
-          "import { peopleKeys } from '../people/index.ts';\nexport const keys = peopleKeys;\n",
+          "import { memberKeys } from '../members/index.ts';\nexport const keys = memberKeys;\n",
       },
     },
     {

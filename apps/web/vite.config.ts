@@ -19,7 +19,7 @@ function tagPerChunk(name: string, pick: (c: Chunk) => boolean, tag: (fileName: 
 /**
  * `<link rel="modulepreload">` in index.html for chunks every page loads but only asks for once
  * its code runs: English (the fallback language) and the table of call paths. Fetched while the
- * entry downloads, not after it has been evaluated (issue 17: cold load).
+ * entry downloads, not after it has been evaluated (a faster cold load).
  */
 const preloadAtStart = (modules: RegExp[]) =>
   tagPerChunk(
@@ -30,7 +30,7 @@ const preloadAtStart = (modules: RegExp[]) =>
 
 /**
  * The `early` entry (src/early.ts) as an async module script in index.html: it runs once its own
- * few modules have arrived, before the main entry's React and Mantine (issue 17: cold load).
+ * few modules have arrived, before the main entry's React and Mantine (a faster cold load).
  */
 const earlyEntry = () =>
   tagPerChunk(
@@ -58,7 +58,7 @@ export default defineConfig({
         // Everything the first page imports statically goes in one chunk (App and its dependencies,
         // recursively). Left alone, the bundler splits what the first page shares with lazy screens
         // into many tiny chunks, and each costs the sign-in page its own request and overhead.
-        // The same for the signed-in frame and for the usual landing screens (issue 17): a cold
+        // The same for the signed-in frame and for the usual landing screens: a cold
         // load of the dashboard fetches three chunks, not seventy (each waits for a connection).
         codeSplitting: {
           groups: [
@@ -66,9 +66,9 @@ export default defineConfig({
             { name: 'cold-start', test: /\/src\/app\/cold-start\.ts$/ },
             { name: 'boot', test: /\/src\/app\/App\.tsx$/ },
             // Before the console's: what the sign-in steps share with it stays theirs to load.
-            { name: 'login', test: /\/src\/features\/login\/login-steps\.ts$/ },
+            { name: 'login', test: /\/src\/features\/auth\/login-steps\.ts$/ },
             { name: 'console', test: /\/src\/app\/layout\/Shell\.tsx$/ },
-            { name: 'people', test: /\/src\/app\/layout\/people-screens\.ts$/ },
+            { name: 'landing', test: /\/src\/app\/landing-screens\.ts$/ },
           ],
         },
       },

@@ -136,7 +136,7 @@ export async function seenTexts(page: Page): Promise<string[]> {
 }
 
 /**
- * Marks the family team's trial popup as seen today (features/people/rules.ts), as an admin who
+ * Marks the family team's trial popup as seen today (features/dashboard/rules.ts), as an admin who
  * closed it would: the seeded trial ends in two days, and its once-a-day popup would otherwise
  * cover the page of a test that is about something else.
  */

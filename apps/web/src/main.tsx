@@ -12,5 +12,5 @@ import { getSession } from './lib/session.ts';
 const plan = coldLoadPlan(location.hash, getSession() !== null);
 await Promise.all([setupI18n(), plan ? loadConsoleCode(plan.peopleScreens) : undefined]);
 const root = document.getElementById('root');
-// As a transition the first render yields to the browser every few milliseconds: no long task (issue 17, TBT).
+// As a transition the first render yields to the browser every few milliseconds: no long task.
 if (root) startTransition(() => createRoot(root).render(<App />));

@@ -1,13 +1,13 @@
 import { DirectionProvider, MantineProvider, mergeThemeOverrides } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 import { installFocusReturn } from '../lib/focus-return.ts';
+import { cssVariablesResolver, theme } from '../lib/theme.ts';
 import { useTranslation } from '../lib/use-translation.ts';
 import { AppRoutes } from './router.tsx';
-import { cssVariablesResolver, theme } from './theme.ts';
 
 export function App() {
   const { t, language } = useTranslation();
-  // Every dialog gives the focus back to the element that opened it (issue 17).
+  // Every dialog gives the focus back to the element that opened it.
   useEffect(() => installFocusReturn(), []);
   // Close buttons (dialogs, toasts, drawers) have only an ×: their name comes from here, in the
   // admin's language.

@@ -3,18 +3,18 @@ import { prefetchCall } from '../lib/api.ts';
 import { getSession } from '../lib/session.ts';
 
 /**
- * A cold load of a signed-in page (issue 17): what to start at boot, all at once, instead of one
+ * A cold load of a signed-in page: what to start at boot, all at once, instead of one
  * step after another (frame code → setup calls → screen code → data calls).
  */
 type Prefetch = { [K in keyof ApiMap]: [K, EndpointInput<ApiMap[K]>] }[keyof ApiMap];
 
 export interface ColdLoadPlan {
-  /** The people screens' chunk (dashboard, users, groups, profile): the usual landing screens. */
+  /** The landing screens' chunk (dashboard, users, groups, profile; landing-screens.ts). */
   peopleScreens: boolean;
   calls: Prefetch[];
 }
 
-/** What the frame asks for on every signed-in page (features/console/api.ts, the top bar's logo). */
+/** What the frame asks for on every signed-in page (features/team/api.ts, the top bar's logo). */
 const SETUP: Prefetch[] = [
   ['teamInfo', {}],
   ['adminScope', {}],
@@ -24,7 +24,7 @@ const SETUP: Prefetch[] = [
   ['branding', {}],
 ];
 
-/** What a landing screen asks for first, with the same inputs (features/people/api.ts). */
+/** What a landing screen asks for first, with the same inputs (features/dashboard/api.ts, features/members/api.ts). */
 const LANDING: Record<string, Prefetch[]> = {
   '/dashboard': [
     ['notification', {}],
@@ -56,6 +56,6 @@ export function startColdLoad(hash: string): void {
   const plan = coldLoadPlan(hash, getSession() !== null);
   if (!plan) return;
   void import('./layout/Shell.tsx');
-  if (plan.peopleScreens) void import('./layout/people-screens.ts');
+  if (plan.peopleScreens) void import('./landing-screens.ts');
   for (const [name, input] of plan.calls) prefetchCall(name, input as never);
 }

@@ -2,15 +2,15 @@ import { Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense, useEffect } from 'react';
 import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
-import { EmailStep } from '../features/login/EmailStep.tsx';
-import { LoginLayout } from '../features/login/LoginLayout.tsx';
+import { EmailStep } from '../features/auth/EmailStep.tsx';
+import { LoginLayout } from '../features/auth/LoginLayout.tsx';
 import { setNavigator } from '../lib/auth.ts';
 import { setConsolePreloader } from '../lib/preload.ts';
 import { lazyFrom, remembered } from '../lib/remembered.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 // Only /login's first step is in the initial bundle; every other screen is a lazy chunk.
-const loginSteps = () => import('../features/login/login-steps.ts');
+const loginSteps = () => import('../features/auth/login-steps.ts');
 const PasswordStep = lazy(async () => ({ default: (await loginSteps()).PasswordStep }));
 const OtpStep = lazy(async () => ({ default: (await loginSteps()).OtpStep }));
 const ForgotPasswordStep = lazy(async () => ({ default: (await loginSteps()).ForgotPasswordStep }));
@@ -33,10 +33,10 @@ const Shell = lazyFrom(shellModule, 'Shell');
  * remembered (or failed: the lazy route then asks again and shows it). A cold load of a console
  * page awaits it before its first render (main.tsx), so no Suspense fallback holds the page back.
  */
-export function loadConsoleCode(peopleScreens: boolean): Promise<void> {
+export function loadConsoleCode(landingScreens: boolean): Promise<void> {
   return new Promise((resolve) => {
     shellModule()
-      .then((m) => (peopleScreens ? m.preloadPeopleScreens() : undefined))
+      .then((m) => (landingScreens ? m.preloadLandingScreens() : undefined))
       .then(
         () => resolve(),
         () => resolve(),

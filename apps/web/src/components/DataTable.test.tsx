@@ -2,8 +2,8 @@ import { MantineProvider } from '@mantine/core';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { type ReactNode, useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { theme } from '../app/theme.ts';
 import { setupI18n } from '../lib/i18n.ts';
+import { theme } from '../lib/theme.ts';
 import { CARD_QUERY, type Column, DataTable, type Sorting } from './DataTable.tsx';
 import { Pager } from './Pager.tsx';
 

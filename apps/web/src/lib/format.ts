@@ -3,7 +3,7 @@ import { currentLocale } from './i18n.ts';
 /**
  * Numbers and dates in the console's current language (UI.md: through Intl). A formatter is made
  * once per language and style: making one costs far more than using it (60 ms of the dashboard's
- * first render went to new formatters for its chart; issue 17).
+ * first render went to new formatters for its chart).
  */
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
@@ -46,3 +46,6 @@ export const formatMonth = (epochMs: number): string => dates(MONTH).format(new 
 /** Prices with 2 decimals in a currency (spec §9), as the locale writes them. */
 export const formatMoney = (amount: number, currency: string): string =>
   numbers({ style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+
+/** First letter of the name, else of the email (spec §3 Admin profile): the avatar's letter. */
+export const initialOf = (name: string, email: string): string => (name.trim() || email).charAt(0).toUpperCase();

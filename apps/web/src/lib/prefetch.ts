@@ -1,5 +1,5 @@
 /**
- * Calls started ahead of the code that needs them (issue 17: cold load). On a cold load of a
+ * Calls started ahead of the code that needs them. On a cold load of a
  * signed-in page the shell's setup calls and the landing screen's data calls start at boot, in
  * parallel with the screen's code, instead of one after another once each piece of code has
  * arrived. The first `call` with the same name and input takes the answer; an answer is taken

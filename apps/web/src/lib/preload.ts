@@ -1,5 +1,5 @@
 /**
- * Fetches the signed-in console's code ahead of time (issue 17: cold load). The sign-in steps
+ * Fetches the signed-in console's code ahead of time, for a fast first signed-in page. The sign-in steps
  * call `preloadConsole()` while the admin types a code, so that when the code is accepted the
  * frame and the landing screen are already in the browser. The app registers what to fetch
  * (router.tsx): the sign-in steps do not import the console itself.

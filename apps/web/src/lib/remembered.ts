@@ -1,7 +1,7 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 /**
- * Lazy code that React renders at once when it is already here (issue 17: cold load).
+ * Lazy code that React renders at once when it is already here (a cold load's screens).
  *
  * `React.lazy` suspends on first render even when the import has finished, and a Suspense
  * fallback once shown holds back the content that replaces it (React throttles the reveal, about

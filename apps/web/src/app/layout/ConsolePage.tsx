@@ -6,16 +6,15 @@ import { Link, Redirect } from 'wouter';
 import { Icon } from '../../components/Icon.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { NotBuiltYet, UnavailableOnMobile } from '../../components/StatusScreens.tsx';
+import { useConsoleContext } from '../../lib/console-context.ts';
+import { type ConsoleRoute, guardRedirect, type LazyScreen } from '../../lib/console-route.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { type ConsoleRoute, guardRedirect } from '../console-routes.ts';
-import { useConsoleContext } from './console-context.ts';
-import { wizardMustShow } from './nav.ts';
-import { SCREENS } from './screens.ts';
+import { wizardMustShow } from './sidebar-nav.ts';
 
 /** The screen for a route, or "coming in a later release" when it is not built yet. */
-function Screen({ path }: { path: string }) {
-  const Built = SCREENS[path];
-  if (!Built) return <NotBuiltYet />;
+function Screen({ screen }: { screen: LazyScreen | undefined }) {
+  if (!screen) return <NotBuiltYet />;
+  const Built = screen.Component;
   return (
     // The screen's code may still be on its way: its place is held at once, never left blank.
     <Suspense fallback={<ScreenSkeleton />}>
@@ -57,7 +56,7 @@ export function ConsolePage({ route }: { route: ConsoleRoute }) {
         </Anchor>
       )}
       {!route.ownHeader && <PageHeader titleKey={route.titleKey} />}
-      {route.desktopOnly && small ? <UnavailableOnMobile /> : <Screen path={route.path} />}
+      {route.desktopOnly && small ? <UnavailableOnMobile /> : <Screen screen={route.screen} />}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Redirect, Route, Switch } from 'wouter';
-import { CONSOLE_ROUTES, ROUTE_ALIASES } from '../console-routes.ts';
+import { CONSOLE_ROUTES, ROUTE_ALIASES } from '../routes.ts';
 import { ConsolePage, Landing } from './ConsolePage.tsx';
 
 /** The route table under the console layout (spec §2); any other path goes to '/'. */

@@ -6,12 +6,10 @@ import { Icon } from '../../components/Icon.tsx';
 import { LanguageSelect } from '../../components/LanguageSelect.tsx';
 import { logout } from '../../lib/auth.ts';
 import { runBeforeLogout } from '../../lib/before-logout.ts';
+import { initialOf } from '../../lib/format.ts';
 import { confirmLeave } from '../../lib/unsaved-changes.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { SwitchTeamDialog } from './SwitchTeamDialog.tsx';
-
-/** First letter of the name, else of the email (spec §3 Admin profile). */
-export const initialOf = (name: string, email: string): string => (name.trim() || email).charAt(0).toUpperCase();
 
 /** The plan label of the profile menu. */
 export const planLabelKey = (team: Team): string =>

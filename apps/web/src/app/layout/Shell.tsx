@@ -11,25 +11,25 @@ import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { TeamLogo } from '../../features/branding/TeamLogo.tsx';
+import { useHubReachability } from '../../features/integration/use-hub-reachability.ts';
 import {
   useAccessContext,
   useAdminInfoQuery,
   useAllTeamsQuery,
   useAuxServicesQuery,
   useTeamInfoQuery,
-} from '../../features/console/api.ts';
-import { useHubReachability } from '../../features/integration/use-hub-reachability.ts';
+} from '../../features/team/index.ts';
 import { scheduleRefresh } from '../../lib/auth.ts';
+import { ConsoleContextProvider } from '../../lib/console-context.ts';
 import { onSessionEnd, rememberPath, useSession } from '../../lib/session.ts';
+import { preloadLandingScreens, SETTINGS_ROUTES } from '../routes.ts';
 import { ConsoleRoutes } from './ConsoleRoutes.tsx';
-import { ConsoleContextProvider } from './console-context.ts';
 import { useGuardedHashLocation } from './guarded-location.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
 import { Sidebar } from './Sidebar.tsx';
-import { preloadPeopleScreens } from './screens.ts';
 import { UnsavedChangesDialog } from './UnsavedChangesDialog.tsx';
 
-export { preloadPeopleScreens };
+export { preloadLandingScreens };
 
 const WIDE = '(min-width: 62em)';
 
@@ -75,7 +75,7 @@ function SignedInShell() {
   const settled = useSettled(ready);
 
   useEffect(scheduleRefresh, []);
-  useEffect(() => void preloadPeopleScreens(), []);
+  useEffect(() => void preloadLandingScreens(), []);
   useHubReachability(ctx, servers.data?.[0]);
   // Below 992 px the sidebar is a drawer that closes itself on navigation (spec §2).
   // biome-ignore lint/correctness/useExhaustiveDependencies: close on every path change
@@ -142,7 +142,9 @@ function SignedInShell() {
           {isError ? (
             <DataFetchError onRetry={refetch} />
           ) : ready ? (
-            <ConsoleContextProvider value={{ ctx, team: team.data, restricted: isRestricted(ctx.scopes) }}>
+            <ConsoleContextProvider
+              value={{ ctx, team: team.data, restricted: isRestricted(ctx.scopes), settingsRoutes: SETTINGS_ROUTES }}
+            >
               <ConsoleRoutes />
             </ConsoleContextProvider>
           ) : (
@@ -157,8 +159,8 @@ function SignedInShell() {
 
 /**
  * True once the first page has its data (no call under way), and from then on. The footer waits
- * for it: under skeletons it would be pushed down when the content arrives, a layout shift
- * (issue 17); shown after them it only appears below the page.
+ * for it: under skeletons it would be pushed down when the content arrives, a layout shift;
+ * shown after them it only appears below the page.
  */
 function useSettled(ready: boolean): boolean {
   const fetching = useIsFetching();

@@ -14,7 +14,7 @@ import {
   MAIN_NAV,
   type NavItem,
   SETTINGS_NAV,
-} from './nav.ts';
+} from './sidebar-nav.ts';
 
 const resumeStage = (stage: string): OnboardingStage =>
   (ONBOARDING_STAGES as readonly string[]).includes(stage) ? (stage as OnboardingStage) : 'welcome';
@@ -75,7 +75,7 @@ export function Sidebar({ ctx, team, hubVersion, onNavigate }: SidebarProps) {
 
   return (
     // Native scrolling: Mantine's ScrollArea measured itself on every render (forced layouts, ~25 ms
-    // of a cold load; issue 17).
+    // of a cold load).
     <Box h="100%" style={{ overflowY: 'auto' }}>
       <Stack gap={2} p="sm" component="nav" aria-label={t('nav.label')}>
         {canResumeOnboarding(team, isRestricted(ctx.scopes)) && (

@@ -2,8 +2,8 @@ import { Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/cor
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
-import { useAllTeamsQuery } from '../../features/console/api.ts';
-import { resetLoginState } from '../../features/login/login-state.ts';
+import { resetLoginState } from '../../features/auth/login-state.ts';
+import { useAllTeamsQuery } from '../../features/team/index.ts';
 import { call } from '../../lib/api.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -20,7 +20,7 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
   const switchTeam = useMutation({
     mutationFn: async () => {
       const reply = await call('login', { email, team_slug: chosen, device: deviceInfo() });
-      // A team that offers SSO (issue 13): its choice page; one that enforces it: its identity provider.
+      // A team that offers SSO: its choice page; one that enforces it: its identity provider.
       if (reply.code === 'signin_with_sso_or_otp' || reply.code === 'sso_enforced') {
         const team = { email, team_slug: reply.team_slug, team_name: reply.team_name };
         resetLoginState({ ...team, auth: 'default', sso_configurations: reply.sso_configurations });

@@ -1,7 +1,7 @@
 import type { ApiMap, EndpointInput } from '@latchkey/contracts/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the account security screen; the team slug scopes the cache. */
 export const accountKeys = {
@@ -9,8 +9,6 @@ export const accountKeys = {
   security: (team: string) => [...accountKeys.all(team), 'security'] as const,
   securityKeys: (team: string) => [...accountKeys.all(team), 'security-keys'] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 /** How the signed-in admin signs in: method, password, authenticator, backup codes left. */
 export const useSecuritySummaryQuery = () =>

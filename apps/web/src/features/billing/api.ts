@@ -1,8 +1,9 @@
 import { INVOICES_PAGE_SIZE } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
-import { peopleKeys } from '../people/index.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
+import { dashboardKeys } from '../dashboard/index.ts';
+import { memberKeys } from '../members/index.ts';
 
 /** Query keys of the billing screen; the team slug scopes the cache. */
 export const billingKeys = {
@@ -13,8 +14,6 @@ export const billingKeys = {
   licenceQuote: (team: string, quantity: number) => [...billingKeys.all(team), 'licence-quote', quantity] as const,
   planQuote: (team: string, planId: string) => [...billingKeys.all(team), 'plan-quote', planId] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 export const useSubscriptionQuery = () =>
   useQuery({ queryKey: billingKeys.subscription(useTeamSlug()), queryFn: () => call('billingSubscription', {}) });
@@ -73,7 +72,8 @@ export function useBillingMutation() {
     onSettled: async () => {
       await Promise.all([
         client.invalidateQueries({ queryKey: billingKeys.all(team) }),
-        client.invalidateQueries({ queryKey: peopleKeys.all(team) }),
+        client.invalidateQueries({ queryKey: memberKeys.all(team) }),
+        client.invalidateQueries({ queryKey: dashboardKeys.all(team) }),
       ]);
     },
   });

@@ -1,2 +1,2 @@
-/** The billing screen (lazy chunk, app/layout/screens.ts). */
+/** The billing screen (lazy chunk, see routes.ts). */
 export { Billing } from './Billing.tsx';

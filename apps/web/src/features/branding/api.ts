@@ -1,11 +1,9 @@
 import type { LogoType } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 
 export const brandingKeys = { logo: (team: string) => ['branding', team, 'logo'] as const };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 /** The team's logo (top bar, dashboard, branding page); null when none is uploaded. */
 export const useLogoQuery = () =>

@@ -1,3 +1,3 @@
-/** The branding screen (bundled with the people screens in app/layout/people-screens.ts). */
+/** The branding screen (in the landing screens' chunk, app/landing-screens.ts). */
 
 export { Branding } from './Branding.tsx';

@@ -2,8 +2,8 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { theme } from '../../app/theme.ts';
 import { setupI18n } from '../../lib/i18n.ts';
+import { theme } from '../../lib/theme.ts';
 import type { ChainVerification } from './api.ts';
 import { VerifyChainButton, VerifyChainResult } from './ChainVerify.tsx';
 

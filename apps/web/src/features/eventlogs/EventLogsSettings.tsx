@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import { useAuxServicesQuery } from '../console/index.ts';
+import { useAuxServicesQuery } from '../team/index.ts';
 import { PullTokenCard } from './settings/PullTokenCard.tsx';
 import { RetentionCard } from './settings/RetentionCard.tsx';
 import { ServiceCard } from './settings/ServiceCard.tsx';

@@ -3,8 +3,8 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { theme } from '../../app/theme.ts';
 import { setupI18n } from '../../lib/i18n.ts';
+import { theme } from '../../lib/theme.ts';
 import { SiemFormModal } from './SiemForm.tsx';
 
 const SECRET_AGAIN = 'The destination changed: enter the secret again. A stored secret is never sent to a new address.';

@@ -10,7 +10,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { call, refreshSession, routeTable } from '../../lib/api.ts';
 import { ApiError } from '../../lib/api-error.ts';
 import { newRequestId, REQUEST_ID_HEADER } from '../../lib/request-id.ts';
-import { getSession, needsRefresh, useSession } from '../../lib/session.ts';
+import { getSession, needsRefresh } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the event log screens; the team slug scopes the cache. */
 export const eventKeys = {
@@ -20,8 +21,6 @@ export const eventKeys = {
   config: (team: string) => [...eventKeys.all(team), 'config'] as const,
   siem: (team: string) => [...eventKeys.all(team), 'siem'] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 export type EventRow = EndpointOutput<ApiMap['auditLogsFetch']>['results'][number];
 export type Filters = Required<Omit<EventFilters, 'dates'>> & {

@@ -1,3 +1,3 @@
-/** The event log screens (issue 12), one lazy chunk. */
+/** The event log and its settings, one lazy chunk. */
 export { EventLogs } from './EventLogs.tsx';
 export { EventLogsSettings } from './EventLogsSettings.tsx';

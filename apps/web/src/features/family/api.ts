@@ -1,7 +1,7 @@
 import { type BenefitGrantType, GROUPS_PAGE_SIZE } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the family plan screen; the team slug scopes the cache. */
 export const familyKeys = {
@@ -9,8 +9,6 @@ export const familyKeys = {
   benefit: (team: string) => [...familyKeys.all(team), 'benefit'] as const,
   groups: (team: string) => [...familyKeys.all(team), 'groups'] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 export const useFamilyBenefitQuery = () =>
   useQuery({ queryKey: familyKeys.benefit(useTeamSlug()), queryFn: () => call('familyBenefit', {}) });

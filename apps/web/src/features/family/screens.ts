@@ -1,2 +1,2 @@
-/** The family plan settings screen (issue 16). */
+/** The family plan settings screen, its own lazy chunk. */
 export { FamilyPlan } from './FamilyPlan.tsx';

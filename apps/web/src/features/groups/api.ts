@@ -1,8 +1,8 @@
 import { GROUPS_PAGE_SIZE } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
-import { peopleKeys } from '../people/index.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
+import { memberKeys } from '../members/index.ts';
 
 /** Query keys of the groups screens; the team slug scopes the cache. */
 export const groupKeys = {
@@ -12,8 +12,6 @@ export const groupKeys = {
   devices: (team: string, email: string, groupId: string | undefined) =>
     [...groupKeys.all(team), 'devices', email, groupId ?? null] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 /** Spec §9: the whole list in one huge page; the table pages it. */
 export const useGroupsQuery = (search: string) =>
@@ -35,7 +33,7 @@ export const useMemberDevicesQuery = (email: string, groupId: string | undefined
 /** Members matching a search, for the member pickers. */
 export const useMemberSearchQuery = (search: string) =>
   useQuery({
-    queryKey: [...peopleKeys.members(useTeamSlug()), 'picker', search],
+    queryKey: [...memberKeys.members(useTeamSlug()), 'picker', search],
     queryFn: async () =>
       (await call('members', { ...(search ? { search_value: search } : {}), page_size: 20 })).results.map((m) => m.email),
     placeholderData: keepPreviousData,

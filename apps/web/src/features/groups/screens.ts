@@ -1,4 +1,4 @@
-/** The groups and member-device screens (bundled with the people screens in app/layout/people-screens.ts). */
+/** The groups and member-device screens (in the landing screens' chunk, app/landing-screens.ts). */
 
 export { GroupMembers } from './GroupMembers.tsx';
 export { Groups } from './Groups.tsx';

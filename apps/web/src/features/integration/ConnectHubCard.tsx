@@ -5,9 +5,9 @@ import { SectionCard } from '../../components/SectionCard.tsx';
 import { errorValues } from '../../lib/api-error.ts';
 import { logout } from '../../lib/auth.ts';
 import { limitProps, SETUP_KEY_MAX, trimPasted, URL_MAX } from '../../lib/limits.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/index.ts';
+import { teamKeys } from '../team/index.ts';
 import { callHubDirect, connectHub, hubAddressProblem, integrationKeys } from './api.ts';
 import { integrationErrorMessage } from './hub-features.ts';
 import { Hint } from './Section.tsx';
@@ -20,7 +20,7 @@ import { Hint } from './Section.tsx';
  */
 export function ConnectHubCard() {
   const { t } = useTranslation();
-  const team = useSession()?.team_slug ?? '';
+  const team = useTeamSlug();
   const client = useQueryClient();
   const [url, setUrl] = useState('');
   const [touched, setTouched] = useState(false);
@@ -39,7 +39,7 @@ export function ConnectHubCard() {
     mutationFn: () => connectHub(url, setupKey),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });
-      await client.invalidateQueries({ queryKey: consoleKeys.services(team) });
+      await client.invalidateQueries({ queryKey: teamKeys.services(team) });
       // The Hub's own tokens come with a new sign-in (spec §4 integration_successful).
       logout('integration_successful');
     },

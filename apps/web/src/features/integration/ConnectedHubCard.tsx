@@ -5,9 +5,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { SectionCard } from '../../components/SectionCard.tsx';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/index.ts';
+import { teamKeys } from '../team/index.ts';
 import { deleteConnector, integrationKeys } from './api.ts';
 
 /** The connected Hub: address, version, whether it answers, and deleting the connector. */
@@ -45,14 +45,14 @@ export function ConnectedHubCard({ hub }: { hub: HubServer }) {
 /** Delete connector (spec §7 /delete/connector/): asks first, then the Hub and the server forget the connection. */
 function DeleteConnectorDialog({ hub, onClose }: { hub: HubServer; onClose: () => void }) {
   const { t } = useTranslation();
-  const team = useSession()?.team_slug ?? '';
+  const team = useTeamSlug();
   const client = useQueryClient();
   const remove = useMutation({
     mutationFn: () => deleteConnector(hub, team),
     onSuccess: async () => {
       notifications.show({ color: 'teal', message: t('integration.connection.deleted') });
       await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });
-      await client.invalidateQueries({ queryKey: consoleKeys.services(team) });
+      await client.invalidateQueries({ queryKey: teamKeys.services(team) });
       onClose();
     },
   });

@@ -6,18 +6,18 @@ import { type ReactNode, useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
 import { logout } from '../../lib/auth.ts';
 import { limitProps, SETUP_KEY_MAX, trimPasted, URL_MAX } from '../../lib/limits.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/index.ts';
+import { teamKeys } from '../team/index.ts';
 import { credentials, hubAddressProblem, integrationKeys } from './api.ts';
 import { integrationErrorMessage } from './hub-features.ts';
 
 function useRefreshIntegration() {
-  const team = useSession()?.team_slug ?? '';
+  const team = useTeamSlug();
   const client = useQueryClient();
   return async () => {
     await client.invalidateQueries({ queryKey: integrationKeys.credentials(team) });
-    await client.invalidateQueries({ queryKey: consoleKeys.services(team) });
+    await client.invalidateQueries({ queryKey: teamKeys.services(team) });
   };
 }
 

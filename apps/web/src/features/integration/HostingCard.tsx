@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SectionCard } from '../../components/SectionCard.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { integrationKeys, saveHostingPreference, useHostingQuery } from './api.ts';
 import { Hint } from './Section.tsx';
@@ -12,7 +12,7 @@ import { Hint } from './Section.tsx';
 /** Where the team runs its auxiliary services (spec §7 api/v1/aux/hosting/preferences/). */
 export function HostingCard() {
   const { t } = useTranslation();
-  const team = useSession()?.team_slug ?? '';
+  const team = useTeamSlug();
   const client = useQueryClient();
   const hosting = useHostingQuery();
   const save = useMutation({

@@ -1,7 +1,7 @@
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { useAuxServicesQuery } from '../console/index.ts';
+import { useAuxServicesQuery } from '../team/index.ts';
 import { ConnectedHubCard } from './ConnectedHubCard.tsx';
 import { ConnectHubCard } from './ConnectHubCard.tsx';
 import { CredentialsCard } from './CredentialsCard.tsx';

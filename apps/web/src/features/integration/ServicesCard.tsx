@@ -4,9 +4,9 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SectionCard } from '../../components/SectionCard.tsx';
 import { errorValues } from '../../lib/api-error.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { consoleKeys } from '../console/index.ts';
+import { teamKeys } from '../team/index.ts';
 import { switchAuxService } from './api.ts';
 import { featureState, SERVICE_ROWS, toggleErrorMessage } from './hub-features.ts';
 import { Hint } from './Section.tsx';
@@ -14,18 +14,18 @@ import { Hint } from './Section.tsx';
 /** Switches each auxiliary service on or off; the server asks the Hub before it agrees. */
 export function ServicesCard({ hub }: { hub: HubServer | null }) {
   const { t } = useTranslation();
-  const team = useSession()?.team_slug ?? '';
+  const team = useTeamSlug();
   const client = useQueryClient();
   const toggle = useMutation({
     mutationFn: ({ flag, on }: { flag: AuxServiceFlag; on: boolean }) => switchAuxService(hub?.credential_id ?? '', flag, on),
     onSuccess: (reply) => {
-      client.setQueryData(consoleKeys.services(team), (old: HubServer[] | undefined) =>
+      client.setQueryData(teamKeys.services(team), (old: HubServer[] | undefined) =>
         old?.map((s) => (s.credential_id === reply.server.credential_id ? reply.server : s)),
       );
       notifications.show({ color: 'teal', message: t('integration.services.updated') });
     },
     onError: (error) => notifications.show({ color: 'red', message: t(toggleErrorMessage(error), errorValues(error)) }),
-    onSettled: () => void client.invalidateQueries({ queryKey: consoleKeys.services(team) }),
+    onSettled: () => void client.invalidateQueries({ queryKey: teamKeys.services(team) }),
   });
 
   return (

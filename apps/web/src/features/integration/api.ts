@@ -14,15 +14,14 @@ import { call, routeTable } from '../../lib/api.ts';
 import { ApiError, replyError } from '../../lib/api-error.ts';
 import { deviceInfo } from '../../lib/auth.ts';
 import { newRequestId, REQUEST_ID_HEADER } from '../../lib/request-id.ts';
-import { getSession, setSession, useSession } from '../../lib/session.ts';
+import { getSession, setSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the integration screen; the team slug scopes the cache. */
 export const integrationKeys = {
   credentials: (team: string) => ['integration', team, 'credentials'] as const,
   hosting: (team: string) => ['integration', team, 'hosting'] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 export const useCredentialsQuery = () =>
   useQuery({

@@ -1,8 +1,8 @@
 import type { ApiMap, DownloadId, EndpointInput, Team } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
-import { consoleKeys } from '../console/index.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
+import { teamKeys } from '../team/index.ts';
 
 type WizardState = EndpointInput<ApiMap['onboardingUpdate']>['state'];
 export type WizardEvent = EndpointInput<ApiMap['onboardingAction']>;
@@ -15,8 +15,6 @@ export const onboardingKeys = {
   helpLink: (team: string, cloud: OnboardingCloud) => [...onboardingKeys.all(team), 'help-link', cloud] as const,
 };
 
-const useTeamSlug = () => useSession()?.team_slug ?? '';
-
 /** Saves the wizard's stage and flags and returns the wizard as the server now holds it. */
 export const saveWizardState = (state: WizardState) => call('onboardingUpdate', { state });
 
@@ -27,7 +25,7 @@ export function useWizardUpdate() {
   return useMutation({
     mutationFn: saveWizardState,
     onSuccess: (wizard) => {
-      client.setQueryData<Team>(consoleKeys.team(team), (old) => (old ? { ...old, onboarding_wizard: wizard } : old));
+      client.setQueryData<Team>(teamKeys.team(team), (old) => (old ? { ...old, onboarding_wizard: wizard } : old));
     },
   });
 }

@@ -1,2 +1,2 @@
-/** The onboarding wizard (issue 16). */
+/** The onboarding wizard, its own lazy chunk. */
 export { Onboarding } from './Onboarding.tsx';

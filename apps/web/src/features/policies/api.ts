@@ -2,8 +2,8 @@ import type { ApiMap, EndpointInput } from '@latchkey/contracts/client';
 import { DEFAULT_PAGE_SIZE } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
-import { consoleKeys } from '../console/index.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
+import { teamKeys } from '../team/index.ts';
 
 /** Query keys of the policy screens; the team slug scopes the cache. */
 export const policyKeys = {
@@ -17,8 +17,6 @@ export const policyKeys = {
   effective: (team: string, email: string) => [...policyKeys.all(team), 'effective', email] as const,
   memberPicker: (team: string, search: string) => [...policyKeys.all(team), 'member-picker', search] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 export type TeamPatch = EndpointInput<ApiMap['policyTeamUpdate']>['policy_json'];
 export type GroupUpdate = EndpointInput<ApiMap['policyGroupUpdate']>;
@@ -82,7 +80,7 @@ function useInvalidatePolicies() {
   const team = useTeamSlug();
   return async () => {
     await client.invalidateQueries({ queryKey: policyKeys.all(team) });
-    void client.invalidateQueries({ queryKey: consoleKeys.team(team) });
+    void client.invalidateQueries({ queryKey: teamKeys.team(team) });
   };
 }
 

@@ -1,9 +1,7 @@
 import type { ScimIdp } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 
 export const scimKeys = {
   all: (team: string) => ['scim', team] as const,

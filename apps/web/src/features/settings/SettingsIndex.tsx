@@ -1,9 +1,8 @@
 import { accessDenial } from '@latchkey/contracts/client';
 import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
 import { Link } from 'wouter';
-import { SETTINGS_ROUTES } from '../../app/console-routes.ts';
-import { useConsoleContext } from '../../app/layout/console-context.ts';
 import { Icon, type IconName } from '../../components/Icon.tsx';
+import { useConsoleContext } from '../../lib/console-context.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 
 const ICONS: Record<string, IconName> = {
@@ -23,8 +22,8 @@ const ICONS: Record<string, IconName> = {
  */
 export function SettingsIndex() {
   const { t } = useTranslation();
-  const { ctx } = useConsoleContext();
-  const open = SETTINGS_ROUTES.filter((route) => accessDenial(route.rule, ctx) === null);
+  const { ctx, settingsRoutes } = useConsoleContext();
+  const open = settingsRoutes.filter((route) => accessDenial(route.rule, ctx) === null);
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid="settings-index">
       {open.map((route) => (

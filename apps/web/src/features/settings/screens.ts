@@ -1,2 +1,2 @@
-/** The settings index (issue 16). */
+/** The settings index, its own lazy chunk. */
 export { SettingsIndex } from './SettingsIndex.tsx';

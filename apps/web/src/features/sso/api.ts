@@ -1,7 +1,7 @@
 import type { EndpointInput } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
+import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the SSO connector screen; the team slug scopes the cache. */
 export const ssoKeys = {
@@ -10,8 +10,6 @@ export const ssoKeys = {
   policy: (team: string) => [...ssoKeys.all(team), 'policy'] as const,
   test: (team: string, id: string) => [...ssoKeys.all(team), 'test', id] as const,
 };
-
-const useTeamSlug = () => useSession()?.team_slug ?? '';
 
 export const useSsoConfigsQuery = () =>
   useQuery({ queryKey: ssoKeys.configs(useTeamSlug()), queryFn: () => call('ssoConfigs', {}) });

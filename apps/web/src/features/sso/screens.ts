@@ -1,2 +1,2 @@
-/** The SSO connector screen (issue 13). */
+/** The SSO connector screen, its own lazy chunk. */
 export { SsoConnector } from './SsoConnector.tsx';

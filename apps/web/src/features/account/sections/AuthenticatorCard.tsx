@@ -2,7 +2,7 @@ import { OTP_LENGTH } from '@latchkey/contracts/client';
 import { Alert, Anchor, Badge, Button, Code, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../../lib/use-translation.ts';
-import { digitsOnly } from '../../login/index.ts';
+import { digitsOnly } from '../../auth/index.ts';
 import { Section, useSubmit } from '../account-ui.tsx';
 import { authenticator, useAccountRefresh } from '../api.ts';
 

@@ -9,11 +9,11 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { useConsoleContext } from '../../../app/layout/console-context.ts';
 import { SOMETHING_WENT_WRONG } from '../../../lib/api-error.ts';
 import { registerBeforeLogout } from '../../../lib/before-logout.ts';
-import { useSession } from '../../../lib/session.ts';
-import { consoleKeys } from '../../console/index.ts';
+import { useConsoleContext } from '../../../lib/console-context.ts';
+import { useTeamSlug } from '../../../lib/team-slug.ts';
+import { teamKeys } from '../../team/index.ts';
 import { checkCloudConnection, postWizardEvent, saveWizardState, useWizardUpdate } from '../api.ts';
 import { stateOnLogout, stepIndexOf } from '../flow.ts';
 import { codeOf, type Problem, problemOf } from './problem.ts';
@@ -23,7 +23,7 @@ export function useWizardFlow() {
   const { team } = useConsoleContext();
   const [, navigate] = useLocation();
   const client = useQueryClient();
-  const slug = useSession()?.team_slug ?? '';
+  const slug = useTeamSlug();
   const update = useWizardUpdate();
   const steps = wizardSteps(team.business_cloud);
   const saved = team.onboarding_wizard.state.stage;
@@ -47,7 +47,7 @@ export function useWizardFlow() {
         await postWizardEvent({ stage: s.stage, action: 'logout', event: 'click', state: 'success' }).catch(() => undefined);
         const wizard = await saveWizardState({ ...stateOnLogout(s), resume_notification: false });
         // The next sign-in in this tab reads the saved state, not the one cached before.
-        client.setQueryData<Team>(consoleKeys.team(slug), (old) => (old ? { ...old, onboarding_wizard: wizard } : old));
+        client.setQueryData<Team>(teamKeys.team(slug), (old) => (old ? { ...old, onboarding_wizard: wizard } : old));
       }),
     [client, slug],
   );
@@ -133,7 +133,7 @@ export function useWizardFlow() {
   };
 
   /** The team's cached onboarding state is read again after the cloud lists the product. */
-  const onAdded = () => void client.invalidateQueries({ queryKey: consoleKeys.team(slug) });
+  const onAdded = () => void client.invalidateQueries({ queryKey: teamKeys.team(slug) });
 
   return {
     steps,

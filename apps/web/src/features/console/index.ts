@@ -1,2 +1,0 @@
-// The console feature's public entry: what other features may use; its other files are internals.
-export * from './api.ts';

@@ -1,0 +1,2 @@
+// The members feature's public entry: what other features may use; its other files are internals.
+export { memberKeys } from './api.ts';

@@ -1,2 +1,0 @@
-// The people feature's public entry: what other features may use; its other files are internals.
-export * from './api.ts';

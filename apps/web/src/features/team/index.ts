@@ -1,0 +1,2 @@
+// The team feature's public entry: what other features may use; its other files are internals.
+export * from './api.ts';
