@@ -44,6 +44,14 @@ module.exports = {
       to: { path: '^apps/(server|hub)/src/features/' },
     },
     {
+      name: 'http-not-to-features',
+      severity: 'error',
+      comment:
+        'http/ (the guard, the request plumbing) sits under the features: it gets its lookups from app.ts and imports no feature. Tests may start features.',
+      from: { path: '^apps/(server|hub)/src/http/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/(server|hub)/src/features/' },
+    },
+    {
       name: 'web-not-to-programs',
       severity: 'error',
       comment: 'The console shares only the contracts with the server and the Hub.',

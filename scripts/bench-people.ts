@@ -12,7 +12,7 @@ import { buildServer } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { MIGRATIONS_DIR } from '../apps/server/src/db/migrations-dir.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD, seedDemo } from '../apps/server/src/features/demo/seed.ts';
-import { peopleRepository } from '../apps/server/src/features/people/people.repository.ts';
+import { membersRepository } from '../apps/server/src/features/members/members.repository.ts';
 import type { Mail } from '../apps/server/src/platform/mail.ts';
 import { type LoadResult, line, load, summary } from './bench-stats.ts';
 
@@ -147,7 +147,8 @@ try {
     });
     let k = 0;
     const raw = await sql(
-      () => peopleRepository.page(db, teamId, c.filters[k++ % c.filters.length] as MemberFilters, c.after, DEFAULT_PAGE_SIZE + 1),
+      () =>
+        membersRepository.page(db, teamId, c.filters[k++ % c.filters.length] as MemberFilters, c.after, DEFAULT_PAGE_SIZE + 1),
       SECONDS,
       CONCURRENCY,
     );

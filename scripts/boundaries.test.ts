@@ -162,6 +162,15 @@ describe('the boundary lint', () => {
       },
     },
     {
+      name: 'the request guard importing a feature',
+      rule: 'http-not-to-features',
+      targets: ['apps/server'],
+      files: {
+        'apps/server/src/http/bad.ts':
+          "import { teamRepository } from '../features/team/index.ts';\nexport const t = teamRepository;\n",
+      },
+    },
+    {
       name: 'the console importing the server',
       rule: 'web-not-to-programs',
       targets: ['apps/web', 'apps/server'],

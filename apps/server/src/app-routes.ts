@@ -5,32 +5,32 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { listeningUrl, type SharedServices } from './app-services.ts';
 import type { Config } from './config.ts';
+import { accountRoutes } from './features/account/account.routes.ts';
+import { createAccountService } from './features/account/account.service.ts';
+import { createPasswordResetService } from './features/account/password-reset.service.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
 import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { brandingRoutes } from './features/branding/branding.routes.ts';
+import { analyticsRoutes, dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { familyRoutes } from './features/family/family.routes.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
-import { hubServicesRoutes } from './features/hub-services/hub-services.routes.ts';
-import { integrationRoutes } from './features/integration/integration.routes.ts';
+import { integrationRoutes, recoverySwitchRoutes } from './features/integration/integration.routes.ts';
+import { membersRoutes } from './features/members/members.routes.ts';
 import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
 import { onboardingRoutes } from './features/onboarding/onboarding.routes.ts';
 import { createOnboardingService } from './features/onboarding/onboarding.service.ts';
-import { peopleRoutes } from './features/people/people.routes.ts';
-import { policiesRoutes } from './features/policies/policies.routes.ts';
+import { auditPolicyRoutes, policiesRoutes } from './features/policies/policies.routes.ts';
 import { SCIM_PREFIX, scimRoutes } from './features/scim/scim.routes.ts';
 import { createScimService } from './features/scim/scim.service.ts';
 import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
 import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
-import { accountRoutes } from './features/security/account.routes.ts';
-import { createAccountService } from './features/security/account.service.ts';
-import { createPasswordResetService } from './features/security/password-reset.service.ts';
 import { ssoRoutes } from './features/sso/sso.routes.ts';
 import { createSsoService } from './features/sso/sso.service.ts';
-import { teamRoutes } from './features/team/team.routes.ts';
+import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
 
 export interface FeatureRouteDeps {
   app: FastifyInstance;
@@ -59,7 +59,11 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
   });
   accountRoutes(router, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
   teamRoutes(router, guard, db, hubClient);
-  peopleRoutes(router, guard, db, mail);
+  // The order of registration is the order of the OpenAPI document's paths (docs/openapi/server.json).
+  dashboardRoutes(router, guard, db);
+  teamRenameRoutes(router, guard, db, hubClient);
+  analyticsRoutes(router, guard, db);
+  membersRoutes(router, guard, db, mail);
   adminsRoutes(router, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
   signInLinkRoutes(router, guard, auth);
 
@@ -76,7 +80,9 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
     // Where a Hub calls back (session checks): PUBLIC_URL, else the address this server listens on.
     selfUrl: () => config.PUBLIC_URL ?? listeningUrl(app),
   });
-  hubServicesRoutes(router, guard, db);
+  // The server's part of the Hub's audit and recovery services.
+  auditPolicyRoutes(router, guard, db);
+  recoverySwitchRoutes(router, guard, db);
 
   // SCIM provisioning: connectors in the console, the SCIM server under /scim/v2.
   const scimBase = () => `${(config.PUBLIC_URL ?? listeningUrl(app)).replace(/\/$/, '')}${SCIM_PREFIX}`;

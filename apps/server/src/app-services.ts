@@ -4,19 +4,20 @@ import type { Db, Jobs } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
+import { rekeyLegacyRecoveryCodes } from './features/account/recovery-codes.ts';
+import { createSecurityKeys } from './features/account/security-keys.ts';
 import { createAuthService } from './features/auth/auth.service.ts';
 import { createSessionsService } from './features/auth/sessions.service.ts';
 import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
-import { createLimiter, postgresCounters } from './features/security/limits.ts';
-import { rekeyLegacyRecoveryCodes } from './features/security/recovery-codes.ts';
-import { redisCounters } from './features/security/redis-counters.ts';
-import { createSecurityKeys } from './features/security/security-keys.ts';
+import { sessionContexts } from './features/team/session-contexts.ts';
 import { createGuard } from './http/guard.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';
 import { loadServerKeys } from './platform/keys.ts';
+import { createLimiter, postgresCounters } from './platform/limits.ts';
 import { createMailer, defineMailOutbox, type Mailer } from './platform/mail.ts';
+import { redisCounters } from './platform/redis-counters.ts';
 import { createSealer } from './platform/sealed.ts';
 
 export interface SharedServiceDeps {
@@ -48,7 +49,9 @@ export async function createSharedServices({ app, config, db, jobs, redis, maile
     },
     hubSessions.sessionsEnded,
   );
-  const guard = createGuard(db, sessions);
+  // The guard's lookups: http/ knows no feature.
+  const sessionContext = sessionContexts(db);
+  const guard = createGuard({ verifyAccess: (token) => sessions.verifyAccess(token), sessionContext });
   const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
   const sealer = createSealer(serverKeys.sealing);
   // Every mail goes through the queue, sealed: its jobs hold sign-in codes and links.

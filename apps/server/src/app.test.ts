@@ -73,7 +73,7 @@ describe('operations', () => {
     ]);
     const served = h.app.servedRoutes
       .filter((r) => r.method !== 'HEAD' && !notCalls.has(r.url))
-      // The SCIM server (issue 14) is RFC 7644's protocol, not a console call: documented by its own /ServiceProviderConfig.
+      // The SCIM server is RFC 7644's protocol, not a console call: documented by its own /ServiceProviderConfig.
       .filter((r) => !r.url.startsWith('/scim/v2'))
       .map((r) => `${r.method} ${r.url}`);
     expect(documentedOperations(res.body).sort()).toEqual([...new Set(served)].sort());

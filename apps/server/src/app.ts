@@ -14,13 +14,13 @@ import {
 import { registerFeatureRoutes } from './app-routes.ts';
 import { createSharedServices } from './app-services.ts';
 import type { Config } from './config.ts';
-import { createEventForwarder } from './features/events/events.service.ts';
+import { createEventForwarder } from './features/eventlogs/eventlogs.service.ts';
 import { integrationRepository } from './features/integration/integration.repository.ts';
 import { SCIM_PREFIX } from './features/scim/scim.routes.ts';
-import { connectRedis } from './features/security/redis-counters.ts';
 import { addProtections } from './http/protections.ts';
 import type { Mailer } from './platform/mail.ts';
 import { useOutboundPolicy } from './platform/outbound.ts';
+import { connectRedis } from './platform/redis-counters.ts';
 
 export interface ServerDeps {
   config: Config;

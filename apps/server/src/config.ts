@@ -77,7 +77,7 @@ const Config = z.object({
    */
   INVOICE_PAID_BY: z.enum(INVOICE_PAYERS).default('super_admin'),
   /**
-   * Onboarding (issue 16): the admin-consent apps that add the product to a team's enterprise apps.
+   * Onboarding: the admin-consent apps that add the product to a team's enterprise apps.
    * A cloud whose client id is set uses its real consent address; without one, outside production,
    * the server's own stand-in consent page answers (demo and tests); in production the step then
    * answers url_fetch_failed.

@@ -4,54 +4,42 @@
  */
 export * from './access.ts';
 export type { LoginSuccess, TokenPair } from './auth.ts';
-// Billing and licences (issue 15)
 export type { Invoice, Plan, PlanQuote, ProRated, Subscription } from './billing.ts';
 export * from './billing-constants.ts';
 export type { TeamLogo } from './branding.ts';
 export * from './constants.ts';
+export type { ActivityStats, LicenceSummary, Notification, ProvisioningEntry } from './dashboard.ts';
 export type { MemberDevice } from './devices.ts';
 export type { EndpointInput, EndpointOutput } from './endpoint.ts';
 export type { ApiMap, EndpointName } from './endpoints.ts';
 export type { ErrorReply } from './errors.ts';
-// Event logs and SIEM export (issue 12)
-export type { EventFilters, EventRecord, SiemForm, SiemTool } from './eventlogs.ts';
+export type { EventFilters, EventRecord } from './eventlogs.ts';
 export * from './eventlogs-constants.ts';
 export type { FamilyBenefit } from './family.ts';
 export type { Group, GroupMember } from './groups.ts';
 export * from './groups-constants.ts';
 export type { HubTokens } from './hub.ts';
 export type { Credential } from './integration.ts';
-// Hub integration (issue 6)
 export * from './integration-constants.ts';
 export * from './locales.ts';
 export { LOGOUT_REASONS, type LogoutReason } from './logout.ts';
+export type { Member, MemberFilters } from './members.ts';
+export * from './members-constants.ts';
 export * from './messages.ts';
-// Onboarding, family plan (issue 16)
 export * from './onboarding-constants.ts';
 export * from './password-rules.ts';
-export type {
-  ActivityStats,
-  LicenceSummary,
-  Member,
-  MemberFilters,
-  Notification,
-  ProvisioningEntry,
-} from './people.ts';
-export * from './people-constants.ts';
-// Policies (issue 5)
 export type { EffectivePolicyItem, HistoryEntry, PolicyGroup } from './policies.ts';
 export * from './policy-catalogue.ts';
 export type { RouteInfo } from './route-info.ts';
 export type { RouteName } from './routes.ts';
 export type { ScimConnector, ScimRequest } from './scim.ts';
-// SCIM provisioning (issue 14)
 export * from './scim-constants.ts';
 export type { SecurityKey } from './security-keys.ts';
 export * from './services-constants.ts';
+export type { SiemForm, SiemTool } from './siem.ts';
 export * from './siem-secret-address.ts';
 export * from './sign-in-constants.ts';
 export type { SsoConfig, SsoTestResult } from './sso.ts';
-// SAML single sign-on (issue 13)
 export * from './sso-constants.ts';
 export * from './sso-presets.ts';
 export type { HubServer, Team } from './team.ts';

@@ -3,7 +3,7 @@ import { RULES } from './access.ts';
 import { Email } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { DEVICE_TYPES } from './groups-constants.ts';
-import { MEMBER_STATUSES } from './people-constants.ts';
+import { MEMBER_STATUSES } from './members-constants.ts';
 
 /** A device a member uses the apps on (spec §3 Device info), as the apps last reported it. */
 export const MemberDevice = z.object({

@@ -34,7 +34,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   too_many_requests_msg: 429,
   hub_not_registered: 403,
-  // Hub integration (issue 6): toggle-service codes (spec §8) and Hub-side refusals.
+  // Hub integration: toggle-service codes (spec §8) and Hub-side refusals.
   auth_not_set: 409,
   not_allowed: 409,
   aux_server_not_connected: 502,
@@ -64,7 +64,7 @@ export const ERROR_STATUS = {
   share_unavailable: 410,
   user_key_missing: 400,
   recovery_in_progress: 409,
-  // Billing and licences (issue 15)
+  // Billing and licences
   billing_managed: 409,
   licence_cap_exceeded: 400,
   licence_removal_below_in_use: 400,
@@ -73,13 +73,13 @@ export const ERROR_STATUS = {
   invoice_not_found: 404,
   invoice_not_open: 409,
   signature_invalid: 401,
-  // Onboarding (issue 16, spec §8)
+  // Onboarding (spec §8)
   url_fetch_failed: 502,
   app_addition_not_verified: 409,
   cloud_not_connected: 409,
-  // Event logs and SIEM export (issue 12): the SIEM destination did not take a test event.
+  // Event logs and SIEM export: the SIEM destination did not take a test event.
   url_not_accessible: 400,
-  // SAML single sign-on (issue 13)
+  // SAML single sign-on
   sso_metadata_invalid: 400,
   sso_not_tested: 409,
   sso_config_already_tested: 409,

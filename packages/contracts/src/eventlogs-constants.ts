@@ -1,4 +1,4 @@
-/** Event logs and SIEM export (issue 12): the plain constants the console shares with the schemas. */
+/** Event logs and SIEM export: the plain constants the console shares with the schemas. */
 export const ACTOR_TYPES = ['admin', 'member', 'app', 'scim', 'system'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 export const EVENT_OUTCOMES = ['success', 'failure'] as const;

@@ -4,7 +4,7 @@ import { Email } from './auth.ts';
 import { NO_PRIORITY } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { GROUPS_PAGE_SIZE, MAX_GROUP_NAME, MAX_PRIORITY_LEVEL } from './groups-constants.ts';
-import { MAX_BULK_EMAILS, MEMBER_STATUSES } from './people-constants.ts';
+import { MAX_BULK_EMAILS, MEMBER_STATUSES } from './members-constants.ts';
 
 export * from './groups-constants.ts';
 
@@ -25,7 +25,7 @@ export const Group = z.object({
   priority_level: z.number().int(),
   emails: z.array(z.string()),
   member_count: z.number().int(),
-  /** Provisioned by a SCIM connector: read-only in the console (issue 14). */
+  /** Provisioned by a SCIM connector: read-only in the console. */
   scim_managed: z.boolean(),
 });
 export type Group = z.infer<typeof Group>;

@@ -112,7 +112,7 @@ export const hubRevokeSessionsEndpoint = defineEndpoint({
     /**
      * The admin whose role changed on the server, and their scopes now ([] once removed). The
      * server's `recovery_agent` scope is the one recovery role: without it the Hub takes them out of
-     * its recovery group (issue 17).
+     * its recovery group.
      */
     admin: z.object({ email: z.string().max(254), scopes: z.array(z.enum(SCOPES)).max(SCOPES.length) }).optional(),
   }),

@@ -3,12 +3,12 @@ import { RULES } from './access.ts';
 import { Email } from './auth.ts';
 import { DEFAULT_PAGE_SIZE, NO_PRIORITY } from './constants.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { MAX_PAGE_SIZE } from './people-constants.ts';
+import { MAX_PAGE_SIZE } from './members-constants.ts';
 import { policyDefinition, policyValueProblem } from './policy-catalogue.ts';
 
 export * from './policy-catalogue.ts';
 
-// ── Policies (spec §3 Policy, §4 Policy editing, §5, §7 Team API, §8 Policy save; issue 5) ─────
+// ── Policies (spec §3 Policy, §4 Policy editing, §5, §7 Team API, §8 Policy save) ──────────────
 
 export const PolicyValueSchema = z.union([z.boolean(), z.number(), z.string().max(100)]);
 const Emails = z.array(Email).max(1000);

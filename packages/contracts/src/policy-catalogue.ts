@@ -1,7 +1,7 @@
 import { MP_MIN_LENGTH_CAP } from './constants.ts';
 
 /**
- * Every policy the members' apps follow (spec §3 Policy, issue 5), zod-free so the console's
+ * Every policy the members' apps follow (spec §3 Policy), zod-free so the console's
  * policy screens and the server read the same list.
  *
  * - `readonly`: fixed by the product; shown for information, never in a saved policy.

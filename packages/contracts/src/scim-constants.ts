@@ -1,4 +1,4 @@
-/** Identity providers a SCIM connector is set up for (issue 14): each has its own setup steps. */
+/** Identity providers a SCIM connector is set up for: each has its own setup steps. */
 export const SCIM_IDPS = ['entra', 'okta', 'onelogin', 'jumpcloud', 'google', 'generic'] as const;
 export type ScimIdp = (typeof SCIM_IDPS)[number];
 /** How long the previous token keeps working after a rotation, at most (hours). */

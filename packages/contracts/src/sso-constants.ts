@@ -1,4 +1,4 @@
-/** Identity provider presets of the connector form (issue 13); 'azure' is Microsoft Entra ID. */
+/** Identity provider presets of the connector form; 'azure' is Microsoft Entra ID. */
 export const IDP_TYPES = ['azure', 'okta', 'google', 'onelogin', 'jumpcloud', 'generic_saml'] as const;
 export type IdpType = (typeof IDP_TYPES)[number];
 /** Which signature the ACS demands of a response. */

@@ -6,7 +6,7 @@ const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
 
 /**
  * What each identity provider does by default, and where the ACS and the tester look for a person's
- * email, name and groups (issue 13). Checked against each vendor's published sample metadata
+ * email, name and groups. Checked against each vendor's published sample metadata
  * (apps/server/src/features/sso/fixtures/README.md) and admin documentation (docs/sso.md).
  */
 export interface IdpPreset {

@@ -101,3 +101,18 @@ export const auxServicesEndpoint = defineEndpoint({
   input: Empty,
   output: z.object({ servers: z.array(HubServer) }),
 });
+
+/** A team's (a family team's family) name, as the rename takes it. */
+export const TeamName = z.string().trim().min(1, 'family name compulsory').max(100, 'The name can be at most 100 characters.');
+
+export const teamNameEditEndpoint = defineEndpoint({
+  name: 'teamNameEdit',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/team/name/edit/',
+  auth: 'session',
+  access: RULES.superAdminAnyTeam,
+  summary: "Rename the team (a family team's family name).",
+  input: z.object({ team_name: TeamName }),
+  output: z.object({ team_name: z.string() }),
+});

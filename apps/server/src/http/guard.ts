@@ -1,34 +1,26 @@
-import { type AccessContext, accessDenial, type Endpoint, type Scope } from '@latchkey/contracts';
-import { AppError, type Db, forbidden, unauthorized } from '@latchkey/runtime';
-import type { FastifyRequest } from 'fastify';
-import type { SessionsService } from '../features/auth/sessions.service.ts';
-import type { TeamRow } from '../features/team/team.repository.ts';
-import { sessionContexts } from './session-contexts.ts';
+import { type AccessContext, accessDenial } from '@latchkey/contracts';
+import { AppError, forbidden, unauthorized } from '@latchkey/runtime';
+import type { Guard, SessionContext } from './caller.ts';
 
-/** Who is calling, established before any handler runs. */
-export interface Caller {
-  userId: string;
-  email: string;
-  sessionId: string;
-  scopes: Scope[];
-  team: TeamRow;
-  access: AccessContext;
+/** What the guard looks up, handed in by app.ts: http/ knows no feature. */
+export interface GuardLookups {
+  /** The session an access token names; throws when the token is invalid or expired. */
+  verifyAccess(token: string): { sessionId: string };
+  /** The session's live context: session, admin scopes, team and the first Hub's services. */
+  sessionContext(sessionId: string): Promise<SessionContext | undefined>;
 }
-
-export type Guard = (request: FastifyRequest, endpoint: Endpoint) => Promise<Caller | null>;
 
 /**
  * Authenticates a `session` call with its bearer token and checks the endpoint's access rule
  * against the live session, team and services: the same rule the console's guard uses.
  */
-export function createGuard(db: Db, sessions: SessionsService): Guard {
-  const sessionContext = sessionContexts(db);
+export function createGuard(lookups: GuardLookups): Guard {
   return async (request, endpoint) => {
     if (endpoint.auth === 'public') return null;
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) throw unauthorized();
-    const claims = sessions.verifyAccess(header.slice(7));
-    const row = await sessionContext(claims.sessionId);
+    const claims = lookups.verifyAccess(header.slice(7));
+    const row = await lookups.sessionContext(claims.sessionId);
     if (!row || row.revoked_at || row.absolute_expires_at.getTime() <= Date.now()) {
       throw new AppError('token_expired', 'The session has ended. Sign in again.', 401);
     }
@@ -49,10 +41,4 @@ export function createGuard(db: Db, sessions: SessionsService): Guard {
     }
     return { userId: row.user_id, email: row.email, sessionId: row.session_id, scopes, team: row.team, access };
   };
-}
-
-/** The caller of a `session` endpoint, which the guard has always established. */
-export function requireCaller(caller: Caller | null): Caller {
-  if (!caller) throw unauthorized();
-  return caller;
 }

@@ -27,7 +27,7 @@ function rawGet(
   });
 }
 
-describe('the built console is served precompressed and cached by kind (issue 17)', () => {
+describe('the built console is served precompressed and cached by kind', () => {
   let h: Harness;
   let dist: string;
   const script = `console.log(${JSON.stringify('latchkey '.repeat(400))});`;

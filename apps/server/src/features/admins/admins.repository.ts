@@ -1,6 +1,5 @@
 import type { Scope } from '@latchkey/contracts';
 import { containsPattern, type Queryable } from '@latchkey/runtime';
-import { fromAction, plainDetail, recordEvent } from '../events/index.ts';
 
 export interface AdminRow {
   user_id: string;
@@ -96,7 +95,8 @@ export const adminsRepository = {
     );
   },
 
-  async recordEvent(
+  /** The team's admin history (security_events). */
+  async insertSecurityEvent(
     q: Queryable,
     teamId: string,
     actorId: string | null,
@@ -111,15 +111,5 @@ export const adminsRepository = {
       teamId,
       JSON.stringify(detail),
     ]);
-    // The team's event log (issue 12).
-    const [actor] = actorId ? await q.query<{ email: string }>('select email from users where id = $1', [actorId]) : [];
-    await recordEvent(q, {
-      teamId,
-      actor: actor?.email ?? 'system',
-      actorType: actor ? 'admin' : 'system',
-      ...fromAction(kind),
-      target: email,
-      detail: plainDetail(detail),
-    });
   },
 };

@@ -7,7 +7,7 @@ import {
   adminRemoveEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { OnboardingInvites } from '../auth/index.ts';
 import { type AdminsServiceDeps, createAdminsService, createInvitationAcceptance } from './admins.service.ts';
 

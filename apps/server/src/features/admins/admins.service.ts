@@ -1,8 +1,9 @@
 import { roundUpToTen, type Scope } from '@latchkey/contracts';
 import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
+import { recordAdminEvent } from './admin-events.ts';
 import { type AdminRow, adminsRepository as repo } from './admins.repository.ts';
 import { invitationsRepository as invitations } from './invitations.repository.ts';
 
@@ -21,7 +22,7 @@ function invitationMail(base: string, caller: Caller, email: string, scopes: Sco
 
 const isSuper = (a: Pick<AdminRow, 'scopes'>) => a.scopes.includes('super_admin');
 
-/** A removal that would leave the team without a super admin is refused (issue 4). */
+/** A removal that would leave the team without a super admin is refused. */
 export function assertKeepsSuperAdmin(admins: Pick<AdminRow, 'email' | 'scopes'>[], removing: string): void {
   const remaining = admins.filter((a) => a.email !== removing && isSuper(a));
   if (remaining.length === 0) {
@@ -88,7 +89,7 @@ export function createAdminsService(db: Db, { hubSessions, mail, consoleUrl }: A
         if (!existing) {
           const userId = await repo.ensureUser(tx, email);
           await repo.upsert(tx, caller.team.id, userId, scopes);
-          await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_added', email, { scopes });
+          await recordAdminEvent(tx, caller.team.id, caller.userId, 'admin_added', email, { scopes });
           return { code: 'updated' as const };
         }
         const base = consoleUrl();
@@ -105,7 +106,7 @@ export function createAdminsService(db: Db, { hubSessions, mail, consoleUrl }: A
           invitedBy: caller.userId,
           days: INVITATION_DAYS,
         });
-        await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_invited', email, { scopes });
+        await recordAdminEvent(tx, caller.team.id, caller.userId, 'admin_invited', email, { scopes });
         await mail.send(tx, invitationMail(base, caller, email, scopes, token), `admin-invitation:${hashToken(token)}`);
         return { code: 'invited' as const };
       });
@@ -117,13 +118,13 @@ export function createAdminsService(db: Db, { hubSessions, mail, consoleUrl }: A
         // Removing someone still invited cancels the invitation.
         const invited = !admins.some((a) => a.email === email && a.scopes.length > 0) && (await repo.findUserId(tx, email));
         if (invited && (await invitations.cancel(tx, caller.team.id, invited))) {
-          await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_invitation_cancelled', email, {});
+          await recordAdminEvent(tx, caller.team.id, caller.userId, 'admin_invitation_cancelled', email, {});
           return null;
         }
         const admin = findIn(admins, email);
         assertKeepsSuperAdmin(admins, email);
         await repo.remove(tx, caller.team.id, admin.user_id);
-        await repo.recordEvent(tx, caller.team.id, caller.userId, 'admin_removed', email, { scopes: admin.scopes });
+        await recordAdminEvent(tx, caller.team.id, caller.userId, 'admin_removed', email, { scopes: admin.scopes });
         return admin.user_id;
       });
       // Their Hub sessions for this team end with their console sessions, and with no scope left the
@@ -169,7 +170,7 @@ export async function resetAdminAuth(
       ).shows('errors.admin_in_other_team', { email });
     }
     await repo.resetAuth(tx, teamId, admin.user_id);
-    await repo.recordEvent(tx, teamId, actorId, 'admin_auth_reset', email, {});
+    await recordAdminEvent(tx, teamId, actorId, 'admin_auth_reset', email, {});
     return admin.user_id;
   });
   await hubSessions.sessionsEnded({ teamId, userId });
@@ -189,7 +190,7 @@ export function createInvitationAcceptance(db: Db) {
         const row = await invitations.accept(tx, hashToken(token));
         if (!row) return undefined;
         await repo.upsert(tx, row.team_id, row.user_id, row.scopes);
-        await repo.recordEvent(tx, row.team_id, row.user_id, 'admin_invitation_accepted', row.email, { scopes: row.scopes });
+        await recordAdminEvent(tx, row.team_id, row.user_id, 'admin_invitation_accepted', row.email, { scopes: row.scopes });
         return row;
       });
       if (!found) throw invalid();

@@ -11,7 +11,7 @@ import {
   verifyU2fEndpoint,
 } from '@latchkey/contracts';
 import type { Router } from '@latchkey/runtime';
-import type { Guard } from '../../http/guard.ts';
+import type { Guard } from '../../http/caller.ts';
 import type { createAuthService } from './auth.service.ts';
 import type { SessionsService } from './sessions.service.ts';
 

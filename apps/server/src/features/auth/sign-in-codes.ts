@@ -1,7 +1,7 @@
 import type { LoginSuccess } from '@latchkey/contracts';
 import { AppError, hashToken, randomToken } from '@latchkey/runtime';
 import { matchTotp } from '../../platform/totp.ts';
-import { accountRepository, passwordResetRepository, recoveryCodeInput } from '../security/index.ts';
+import { accountRepository, passwordResetRepository, recoveryCodeInput } from '../account/index.ts';
 import { authRepository as repo } from './auth.repository.ts';
 import { loginTokensRepository as tokens } from './login-tokens.ts';
 import { type AuthDeps, emailCodeInput, MAX_CODE_ATTEMPTS, SET_PASSWORD_MINUTES, type SignInSteps } from './sign-in-steps.ts';

@@ -6,7 +6,7 @@ import {
   ssoVerifyTokenEndpoint,
 } from '@latchkey/contracts';
 import { AppError, type Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { createAuthService } from './auth.service.ts';
 
 /** The token of 'Authorization: Basic {token}' (spec §7); anything else is a 401 like a bad token. */

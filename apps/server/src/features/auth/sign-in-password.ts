@@ -1,7 +1,7 @@
 import type { EndpointInput, EndpointOutput, LoginSuccess, loginEndpoint } from '@latchkey/contracts';
 import { AppError, hashToken } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
-import { accountRepository, passwordResetRepository } from '../security/index.ts';
+import { accountRepository, passwordResetRepository } from '../account/index.ts';
 import { usersRepository as users } from '../users/index.ts';
 import type { AuthDeps, SignInSteps } from './sign-in-steps.ts';
 import { ssoRepository } from './sso.repository.ts';

@@ -2,12 +2,12 @@ import type { EndpointOutput, LoginSuccess, loginEndpoint } from '@latchkey/cont
 import { OTP_LENGTH } from '@latchkey/contracts';
 import { AppError, type Db, numericCode } from '@latchkey/runtime';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
+import { type Limiter, type LimitKind, LimitReached } from '../../platform/limits.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
+import type { RelyingParty, SecurityKeys } from '../account/index.ts';
 import type { ServerKey } from '../integration/index.ts';
-import type { RelyingParty, SecurityKeys } from '../security/index.ts';
-import { type Limiter, type LimitKind, LimitReached } from '../security/index.ts';
 import { teamRepository } from '../team/index.ts';
 import { type UserRow, usersRepository as users } from '../users/index.ts';
 import { authRepository as repo } from './auth.repository.ts';

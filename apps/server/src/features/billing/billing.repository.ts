@@ -1,6 +1,6 @@
 import type { BillFrequency, BillState, BillType, PlanType, PurchasePartner } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { fromAction, plainDetail, recordEvent } from '../events/index.ts';
+import { recordAction } from '../eventlogs/index.ts';
 import { invoicesRepository } from './invoices.repository.ts';
 
 /** A team's subscription with the team's own billing columns, as one row. */
@@ -160,15 +160,7 @@ const subscriptionQueries = {
       JSON.stringify(detail),
     ]);
     // The team's event log: the admin who acted, else the schedule or the payment provider (system).
-    const [actor] = actorId ? await q.query<{ email: string }>('select email from users where id = $1', [actorId]) : [];
-    await recordEvent(q, {
-      teamId,
-      actor: actor?.email ?? 'system',
-      actorType: actor ? 'admin' : 'system',
-      ...fromAction(action),
-      target,
-      detail: plainDetail(detail),
-    });
+    await recordAction(q, { teamId, actorId, action, targets: [target], detail });
   },
 };
 

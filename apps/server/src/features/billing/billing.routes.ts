@@ -16,7 +16,7 @@ import {
 } from '@latchkey/contracts';
 import type { Db, Jobs, Router } from '@latchkey/runtime';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { type BillingDeps, createBillingService } from './billing.service.ts';
 
 const rawBodies = new WeakMap<FastifyRequest, Buffer>();

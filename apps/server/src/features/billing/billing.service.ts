@@ -1,7 +1,7 @@
 // The billing service: one command per file in this folder, composed here so routes, the CLI and
 // the job queue hold one object.
 import type { Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { type BillingDeps, billingContext } from './billing-context.ts';
 import { updateAutorenew, updateBillingEmail } from './billing-settings.ts';
 import { sweepBilling } from './billing-sweep.ts';

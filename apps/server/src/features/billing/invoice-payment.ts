@@ -1,6 +1,6 @@
 import { MAX_LICENCES } from '@latchkey/contracts';
 import { AppError, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository.ts';
 import { type BillingContext, loadSubscription } from './billing-context.ts';
 import { invoiceNumber } from './invoice-pdf.ts';

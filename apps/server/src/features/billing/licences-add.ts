@@ -1,6 +1,6 @@
 import { MAX_LICENCES } from '@latchkey/contracts';
 import { AppError } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { billingRepository as repo } from './billing.repository.ts';
 import { assertPurchasable, type BillingContext, billTo, loadSubscription, planName, toInvoice } from './billing-context.ts';
 import { invoiceNumber } from './invoice-pdf.ts';

@@ -1,5 +1,5 @@
 import { AppError } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { billingRepository as repo } from './billing.repository.ts';
 import { assertPurchasable, type BillingContext, loadSubscription } from './billing-context.ts';
 

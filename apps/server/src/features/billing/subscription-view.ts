@@ -8,7 +8,7 @@ import {
   savingPlanOf,
   yearlySaving,
 } from '@latchkey/contracts';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { billingRepository as repo } from './billing.repository.ts';
 import { type BillingContext, isManaged, loadSubscription, planUnit } from './billing-context.ts';
 import { toMoney } from './proration.ts';

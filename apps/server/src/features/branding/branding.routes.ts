@@ -1,7 +1,7 @@
 import { brandingEndpoint, logoRemoveEndpoint, logoUpdateEndpoint, logoUploadEndpoint } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { createBrandingService, LOGO_FILE_PATH } from './branding.service.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

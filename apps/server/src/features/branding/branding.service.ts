@@ -1,7 +1,7 @@
 import { LOGO_MAX_BYTES, LOGO_MAX_PX, LOGO_MIN_PX, type LogoType, type TeamLogo } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
-import { peopleRepository } from '../people/index.ts';
+import type { Caller } from '../../http/caller.ts';
+import { recordMemberEvents } from '../members/index.ts';
 import { type LogoMeta, brandingRepository as repo } from './branding.repository.ts';
 import { inspectImage } from './image-check.ts';
 
@@ -51,7 +51,7 @@ export function createBrandingService(db: Db) {
         throw new AppError('not_found', 'There is no logo to update; upload one first.', 404).shows('errors.no_logo');
       }
       await repo.save(tx, caller.team.id, image);
-      await peopleRepository.recordEvents(tx, caller.team.id, caller.userId, 'logo_updated', [caller.email], {
+      await recordMemberEvents(tx, caller.team.id, caller.userId, 'logo_updated', [caller.email], {
         content_type: type,
         size: image.bytes.length,
       });
@@ -72,7 +72,7 @@ export function createBrandingService(db: Db) {
       await db.transaction(async (tx) => {
         if (!(await repo.remove(tx, caller.team.id)))
           throw new AppError('not_found', 'There is no logo to remove.', 404).shows('errors.no_logo');
-        await peopleRepository.recordEvents(tx, caller.team.id, caller.userId, 'logo_removed', [caller.email]);
+        await recordMemberEvents(tx, caller.team.id, caller.userId, 'logo_removed', [caller.email]);
       });
       return { code: 'updated' as const };
     },

@@ -41,7 +41,6 @@ export async function seedSecurityDemo(db: Db): Promise<void> {
         await tx.query('insert into team_admins (team_id, user_id, scopes) values ($1, $2, $3)', [team.id, user.id, scopes]);
     }
     await seedSignInDemo(tx);
-    // Onboarding wizard (issue 16)
     await seedOnboardingDemo(tx);
     await seedSsoDemo(tx);
   });

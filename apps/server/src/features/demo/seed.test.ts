@@ -29,7 +29,7 @@ test('seeds once: a second run changes nothing', async () => {
   ).toBe(false);
   expect(await count('users')).toBe(5);
   expect(await count('teams')).toBe(2);
-  // 250 at Northwind, 3 in the family (features/people/people.demo.ts).
+  // 250 at Northwind, 3 in the family (features/members/members.demo.ts).
   expect(await count('members')).toBe(253);
   expect(await count('team_admins')).toBe(6);
   expect(await count('hubs')).toBe(1);

@@ -2,7 +2,7 @@ import { Ed25519JwkSchema } from '@latchkey/contracts';
 import type { Db, Queryable } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
 import { seedDevicesDemo } from '../devices/index.ts';
-import { seedPeopleDemo } from '../people/index.ts';
+import { seedMembersDemo } from '../members/index.ts';
 
 export const DEMO_PASSWORD = 'Latchkey-demo-2026';
 export const DEMO_ADMINS = {
@@ -95,19 +95,13 @@ export async function seedDemo(db: Db, options: { hubUrl?: string | undefined; h
     }
     await members(tx, northwind);
     await groups(tx, northwind);
-    await seedPeopleDemo(tx, northwind, family);
+    await seedMembersDemo(tx, northwind, family);
 
-    // Sign-in and account security (issue 3)
-
-    // Groups, branding, member devices (issue 4)
     await seedDevicesDemo(tx, northwind);
 
-    // Policies (issue 5)
     await (await import('../policies/index.ts')).seedPoliciesDemo(tx, northwind, DEMO_ADMINS.superAdmin);
 
-    // Hub integration (issue 6)
-
-    // Security audit, sharing, recovery (issue 6)
+    // The demo Hub, with its audit, sharing and recovery services on.
     // The demo Hub's public key is pinned by `npm start`, which made both keys (no setup key needed).
     if (options.hubUrl && options.hubKey) {
       const active = { enabled: true, status: 2 };

@@ -55,7 +55,7 @@ export async function seedSignInDemo(tx: Queryable): Promise<void> {
 }
 
 /**
- * Alpine Ski House, a demo team without SSO for the SSO connector walk-through (issue 13): Fiona, its
+ * Alpine Ski House, a demo team without SSO for the SSO connector walk-through: Fiona, its
  * super admin, sets up a connector against an identity provider and enforces it; Felix, an admin,
  * then signs in by SSO. Gus is an admin of Alpine Ski House too, and the super admin of a second
  * team, Alpine Rentals (no SSO), from which he switches into Alpine Ski House once it enforces SSO.

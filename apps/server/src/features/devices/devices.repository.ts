@@ -27,14 +27,6 @@ export interface DeviceReport {
 }
 
 export const devicesRepository = {
-  async member(q: Queryable, teamId: string, email: string) {
-    const [row] = await q.query<{ id: string; email: string; name: string; status: 'invited' | 'active' | 'suspended' }>(
-      'select id, email, name, status from members where team_id = $1 and email = $2 and deboarded_at is null',
-      [teamId, email],
-    );
-    return row;
-  },
-
   async groupOfMember(q: Queryable, teamId: string, groupId: string, memberId: string) {
     const [row] = await q.query<{ id: string; name: string; is_member: boolean }>(
       `select g.id, g.name, exists (select 1 from group_members gm where gm.group_id = g.id and gm.member_id = $3) as is_member

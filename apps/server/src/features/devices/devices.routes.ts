@@ -1,6 +1,6 @@
 import { memberDevicesEndpoint } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { createDevicesService } from './devices.service.ts';
 
 export function devicesRoutes(router: Router, guard: Guard, db: Db) {

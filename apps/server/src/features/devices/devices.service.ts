@@ -1,7 +1,8 @@
 import type { MemberDevice } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { groupNotFound } from '../groups/index.ts';
+import { membersRepository } from '../members/index.ts';
 import { type DeviceRow, devicesRepository as repo } from './devices.repository.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -22,7 +23,7 @@ export function createDevicesService(db: Db) {
   return {
     /** A current member's devices; through a group, only when the member is in it. */
     async ofMember(caller: Caller, email: string, groupId: string | undefined) {
-      const member = await repo.member(db, caller.team.id, email);
+      const member = await membersRepository.findCurrent(db, caller.team.id, email);
       if (!member)
         throw new AppError('member_not_found', `Not a member of this team: ${email}.`).shows('errors.not_members', {
           emails: email,

@@ -1,6 +1,6 @@
 import { familyBenefitEndpoint, familyBenefitUpdateEndpoint } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { createFamilyService } from './family.service.ts';
 
 export function familyRoutes(router: Router, guard: Guard, db: Db) {

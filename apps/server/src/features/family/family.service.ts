@@ -1,7 +1,7 @@
 import type { EndpointArgs, FamilyBenefit, familyBenefitUpdateEndpoint } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
-import { peopleRepository } from '../people/index.ts';
+import type { Caller } from '../../http/caller.ts';
+import { recordMemberEvents } from '../members/index.ts';
 import { familyRepository as repo } from './family.repository.ts';
 
 async function current(q: Queryable, teamId: string): Promise<FamilyBenefit> {
@@ -21,8 +21,8 @@ async function current(q: Queryable, teamId: string): Promise<FamilyBenefit> {
  */
 export async function applyFamilyBenefit(tx: Queryable, teamId: string, actorId: string, reason: Record<string, unknown>) {
   const { granted, removed } = await repo.applyToMembers(tx, teamId);
-  await peopleRepository.recordEvents(tx, teamId, actorId, 'family_benefit_granted', granted, reason);
-  await peopleRepository.recordEvents(tx, teamId, actorId, 'family_benefit_removed', removed, reason);
+  await recordMemberEvents(tx, teamId, actorId, 'family_benefit_granted', granted, reason);
+  await recordMemberEvents(tx, teamId, actorId, 'family_benefit_removed', removed, reason);
   return { granted, removed };
 }
 

@@ -99,14 +99,6 @@ export const groupsRepository = {
     return rows.map((r) => r.id);
   },
 
-  /** Current members of the team among `emails`, with their ids. */
-  async currentMembers(q: Queryable, teamId: string, emails: string[]) {
-    return q.query<{ id: string; email: string }>(
-      'select id, email from members where team_id = $1 and deboarded_at is null and email = any($2::text[])',
-      [teamId, emails],
-    );
-  },
-
   async addMembers(q: Queryable, groupId: string, memberIds: string[]): Promise<number> {
     const rows = await q.query(
       `insert into group_members (group_id, member_id) select $1, unnest($2::uuid[])
@@ -144,10 +136,5 @@ export const groupsRepository = {
       }
     }
     await q.query('update groups set priority_level = $3 where team_id = $1 and id = $2', [teamId, id, level]);
-  },
-
-  /** Serialises priority changes within a team, so two admins reordering never collide. */
-  async lockTeamGroups(q: Queryable, teamId: string): Promise<void> {
-    await q.query('select id from teams where id = $1 for update', [teamId]);
   },
 };

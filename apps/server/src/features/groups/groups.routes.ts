@@ -9,7 +9,7 @@ import {
   groupsEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { createGroupsService } from './groups.service.ts';
 
 export function groupsRoutes(router: Router, guard: Guard, db: Db) {

@@ -1,8 +1,9 @@
 import { type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { applyFamilyBenefit } from '../family/index.ts';
-import { peopleRepository } from '../people/index.ts';
+import { membersRepository, recordMemberEvents } from '../members/index.ts';
+import { teamRepository } from '../team/index.ts';
 import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';
 
 const toGroup = (r: GroupRow): Group => ({
@@ -17,7 +18,7 @@ const toGroup = (r: GroupRow): Group => ({
 
 const unique = (emails: string[]): string[] => [...new Set(emails)];
 
-/** A group an identity provider manages through SCIM is changed there, never in the console (issue 14). */
+/** A group an identity provider manages through SCIM is changed there, never in the console. */
 export const scimManaged = (name: string) =>
   new AppError('forbidden', `The group "${name}" is managed by your identity provider (SCIM).`, 403).shows(
     'errors.group_scim_managed',
@@ -56,7 +57,7 @@ export function createGroupsService(db: Db) {
   /** Every email must be a current member of the team; returns their member ids. */
   const memberIds = async (q: Queryable, caller: Caller, emails: string[]) => {
     const wanted = unique(emails);
-    const found = await repo.currentMembers(q, caller.team.id, wanted);
+    const found = await membersRepository.currentIds(q, caller.team.id, wanted);
     const have = new Set(found.map((m) => m.email));
     const absent = wanted.filter((e) => !have.has(e));
     if (absent.length > 0)
@@ -67,7 +68,7 @@ export function createGroupsService(db: Db) {
   };
 
   const record = (q: Queryable, caller: Caller, action: string, group: string, detail: Record<string, unknown> = {}) =>
-    peopleRepository.recordEvents(q, caller.team.id, caller.userId, action, [caller.email], { group, ...detail });
+    recordMemberEvents(q, caller.team.id, caller.userId, action, [caller.email], { group, ...detail });
 
   return {
     async list(caller: Caller, search: string | undefined, page: number, pageSize: number) {
@@ -116,7 +117,7 @@ export function createGroupsService(db: Db) {
         if (managed.length > 0) throw scimManaged(managed.join(', '));
         const removed = await repo.remove(tx, caller.team.id, wanted);
         await record(tx, caller, 'groups_removed', removed.join(','), { count: removed.length });
-        // Family plan (issue 16): members covered only by a removed group lose the benefit.
+        // Family plan: members covered only by a removed group lose the benefit.
         await applyFamilyBenefit(tx, caller.team.id, caller.userId, { groups_removed: removed.length });
         return { code: 'updated' as const, removed: removed.length };
       });
@@ -125,7 +126,8 @@ export function createGroupsService(db: Db) {
     async priority(caller: Caller, id: string, level: number | undefined, reset: boolean) {
       const next = reset || level === undefined ? NO_PRIORITY : level;
       return db.transaction(async (tx) => {
-        await repo.lockTeamGroups(tx, caller.team.id);
+        // Priority changes within a team queue behind each other: two admins reordering never collide.
+        await teamRepository.lock(tx, caller.team.id);
         const group = await mustFind(tx, caller, id);
         await repo.setPriority(tx, caller.team.id, id, next);
         await record(tx, caller, 'group_priority_updated', group.name, { priority_level: next });

@@ -111,7 +111,7 @@ export function createHubClient(key: ServerKey) {
         },
         hubRegisterEndpoint.output,
       ),
-    /** The team's events recorded here (event logs, issue 12); the Hub stores each id once. */
+    /** The team's events recorded here, for its event log; the Hub stores each id once. */
     sendEvents: (hub: HubTarget, teamSlug: string, events: z.input<typeof hubEventsFeedEndpoint.input>['events']) =>
       ask(hub, teamSlug, hubEventsFeedEndpoint.path, { team_slug: teamSlug, events }, hubEventsFeedEndpoint.output),
     revokeSessions: (

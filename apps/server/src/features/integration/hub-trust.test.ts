@@ -58,7 +58,7 @@ describe('ending the console session ends the Hub session at once', () => {
   });
 
   test('removal of a recovery agent, who then cannot approve recovery requests', async () => {
-    // One recovery role (issue 17): the agent is also in the Hub's recovery group, beside another member.
+    // One recovery role: the agent is also in the Hub's recovery group, beside another member.
     const hubDb = h.hub?.db;
     if (!hubDb) throw new Error('no Hub');
     const inGroup = async () =>

@@ -2,7 +2,7 @@
 
 export type { HubClient } from './hub-client.ts';
 export type { HubSessionEnder, SessionsEnded } from './hub-session-ender.ts';
-// Event logs (issue 12): the Hubs the server's events go to.
+// The Hubs the server's events go to (the event log's forwarder).
 export { integrationRepository } from './integration.repository.ts';
 export { liveServers } from './live-state.ts';
 export type { ServerKey } from './server-key.ts';

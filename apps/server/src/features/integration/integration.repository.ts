@@ -1,4 +1,11 @@
-import type { AuxService, Ed25519Jwk, HostingPreference, Scope, ServiceState } from '@latchkey/contracts';
+import {
+  type AuxService,
+  type Ed25519Jwk,
+  type HostingPreference,
+  type Scope,
+  SERVICE_STATUS,
+  type ServiceState,
+} from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
 export interface CredentialRow {
@@ -178,5 +185,19 @@ export const integrationRepository = {
 
   async setHosting(q: Queryable, teamId: string, hosting: HostingPreference): Promise<void> {
     await q.query('update teams set aux_hosting = $2 where id = $1', [teamId, hosting]);
+  },
+
+  /**
+   * Switches recovery on the team's first Hub (the one the console talks to), in one statement
+   * so a concurrent change to another service is kept. False when the team has no Hub.
+   */
+  async setRecovery(q: Queryable, teamId: string, enabled: boolean): Promise<boolean> {
+    const state = { enabled, status: enabled ? SERVICE_STATUS.active : SERVICE_STATUS.disabled };
+    const rows = await q.query(
+      `update hubs set services = jsonb_set(services, '{recovery}', $2::jsonb)
+       where id = (select id from hubs where team_id = $1 order by created_at limit 1) returning id`,
+      [teamId, JSON.stringify(state)],
+    );
+    return rows.length > 0;
   },
 };

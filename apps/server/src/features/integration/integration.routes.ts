@@ -10,11 +10,13 @@ import {
   hostingPreferencesEndpoint,
   hubAdminRoleEndpoint,
   hubSessionCheckEndpoint,
+  recoveryServiceUpdateEndpoint,
   teamServiceEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { createIntegrationService, type IntegrationOptions } from './integration.service.ts';
+import { createRecoverySwitchService } from './recovery-switch.service.ts';
 import { adminRole } from './role-check.ts';
 import { checkConsoleSession } from './session-check.ts';
 
@@ -44,4 +46,15 @@ export function integrationRoutes(router: Router, guard: Guard, db: Db, options:
   );
   router.handle(disableAuxServicesEndpoint, guard, ({ ctx, input }) => hubs.disable(requireCaller(ctx), input.services));
   router.handle(teamServiceEndpoint, guard, ({ ctx, input }) => hubs.serviceState(requireCaller(ctx), input.service));
+}
+
+/**
+ * The recovery switch on the team's Hub (registered after the audit policy: the OpenAPI document
+ * lists calls in registration order).
+ */
+export function recoverySwitchRoutes(router: Router, guard: Guard, db: Db) {
+  const recovery = createRecoverySwitchService(db);
+  router.handle(recoveryServiceUpdateEndpoint, guard, async ({ input, ctx }) =>
+    recovery.setRecovery(requireCaller(ctx), input.enable_recovery),
+  );
 }

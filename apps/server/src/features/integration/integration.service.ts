@@ -11,8 +11,8 @@ import {
   SERVICE_STATUS,
 } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable, randomToken } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
-import { recordEvent } from '../events/index.ts';
+import type { Caller } from '../../http/caller.ts';
+import { recordEvent } from '../eventlogs/index.ts';
 import type { HubClient } from './hub-client.ts';
 import { type CredentialRow, integrationRepository as repo } from './integration.repository.ts';
 import { type ServiceStates, statesAfterSetup, toHubServer } from './service-state.ts';

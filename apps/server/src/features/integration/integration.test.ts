@@ -8,6 +8,7 @@ import { type Harness, startHarness } from '../../test/harness.ts';
 import { mintTestSetupKey, startTestHub, type TestHub } from '../../test/hub-process.ts';
 import { createSessionsService } from '../auth/index.ts';
 import { DEMO_ADMINS } from '../demo/index.ts';
+import { sessionContexts } from '../team/index.ts';
 
 /** Calls guarded by the Hub-service rules: what the services' own calls will be gated by. */
 const probe = (name: string, access: AccessRule) =>
@@ -34,10 +35,13 @@ beforeAll(async () => {
     hub: true,
     async beforeListen(app, db, config) {
       const secret = loadServerKeys(config).token;
-      const guard = createGuard(
-        db,
-        createSessionsService(db, secret, { accessTtlSeconds: 300, idleMinutes: 60, maxHours: 12, refreshGraceSeconds: 10 }),
-      );
+      const sessions = createSessionsService(db, secret, {
+        accessTtlSeconds: 300,
+        idleMinutes: 60,
+        maxHours: 12,
+        refreshGraceSeconds: 10,
+      });
+      const guard = createGuard({ verifyAccess: (token) => sessions.verifyAccess(token), sessionContext: sessionContexts(db) });
       for (const endpoint of Object.values(PROBES)) registerEndpoint(app, endpoint, guard, async () => ({}));
     },
   });

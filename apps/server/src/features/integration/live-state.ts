@@ -1,6 +1,6 @@
 import { AUX_SERVICES, type HubServer, type HubState } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import type { HubClient } from './hub-client.ts';
 import { integrationRepository as repo } from './integration.repository.ts';
 import { liveStates, toHubServer } from './service-state.ts';

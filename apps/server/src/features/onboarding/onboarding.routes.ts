@@ -8,7 +8,7 @@ import {
 } from '@latchkey/contracts';
 import type { Router } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import { CONSENT_CALLBACK_PATH, CONSENT_SCRIPT_PATH, STAND_IN_PATH } from './consent.ts';
 import { consentPage, consentScript, standInPage } from './consent-pages.ts';
 import type { OnboardingService } from './onboarding.service.ts';

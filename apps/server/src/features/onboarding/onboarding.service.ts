@@ -10,8 +10,8 @@ import {
   wizardSteps,
 } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
-import { plainDetail, recordEvent } from '../events/index.ts';
+import type { Caller } from '../../http/caller.ts';
+import { plainDetail, recordEvent } from '../eventlogs/index.ts';
 import { CONSENT_CALLBACK_PATH, type ConsentProviders } from './consent.ts';
 import { onboardingRepository as repo, type WizardRow } from './onboarding.repository.ts';
 
@@ -75,7 +75,7 @@ export function createOnboardingService(db: Db, options: OnboardingOptions) {
           state: input.state,
           payload: input.payload ?? {},
         });
-        // The team's event log has it too (issue 12), with the request's IP and device.
+        // The team's event log has it too, with the request's IP and device.
         await recordEvent(tx, {
           teamId: caller.team.id,
           actor: caller.email,

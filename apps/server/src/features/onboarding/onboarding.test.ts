@@ -1,6 +1,6 @@
 import { ADDED_TO_ENTERPRISE_APPS, Team } from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS, ONBOARDING_DEMO, seedSecurityDemo } from '../demo/index.ts';
 import { googleWorkspaceConsent, microsoftEntraConsent } from './consent.ts';
@@ -71,7 +71,7 @@ describe('onboarding wizard state (spec §3, §4, §7)', () => {
     expect(res.body).toEqual({ code: 'recorded' });
     const rows = await h.db.query('select stage, action, event, state, payload from onboarding_events order by id');
     expect(rows).toEqual([{ stage: 'setup', action: 'download', event: 'click', state: 'success', payload: { os: 'windows' } }]);
-    // The team's event log has it too (issue 12: the outbox to its Hub), as the admin's onboarding event.
+    // The team's event log has it too (the outbox to its Hub), as the admin's onboarding event.
     const logged = await h.db.query<{ event: Record<string, unknown> }>(
       "select o.event from event_outbox o join teams t on t.id = o.team_id where t.slug = 'tailspin' and o.event->>'component' = 'onboarding'",
     );

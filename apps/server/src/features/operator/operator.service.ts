@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { TEAM_TYPES, type TeamType } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import { z } from 'zod';
-import { adminsRepository, resetAdminAuth } from '../admins/index.ts';
+import { adminsRepository, recordAdminEvent, resetAdminAuth } from '../admins/index.ts';
 import { issueOnboardingLink } from '../auth/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import { teamRepository } from '../team/index.ts';
@@ -61,7 +61,7 @@ export function createOperatorService(db: Db, deps: { hubSessions: HubSessionEnd
         if (!teamId) throw new AppError('conflict', `A team "${t.slug}" exists already.`, 409);
         const userId = await adminsRepository.ensureUser(tx, t.admin);
         await adminsRepository.upsert(tx, teamId, userId, ['super_admin']);
-        await adminsRepository.recordEvent(tx, teamId, null, 'admin_added', t.admin, { scopes: ['super_admin'], by: 'operator' });
+        await recordAdminEvent(tx, teamId, null, 'admin_added', t.admin, { scopes: ['super_admin'], by: 'operator' });
         const hasPassword = Boolean((await repo.admins(tx, teamId))[0]?.has_password);
         const onboarding =
           !hasPassword && deps.consoleUrl ? (await issueOnboardingLink(tx, deps.consoleUrl, userId, teamId)).link : null;

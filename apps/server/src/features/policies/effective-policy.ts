@@ -8,7 +8,7 @@ export interface PolicyWorld {
 }
 
 /**
- * THE effective policy of one member (issue 5), key by key:
+ * THE effective policy of one member, key by key:
  * 1. the enforced value of the member's highest-priority group that sets the key (lowest
  *    priority_level; ties by name), so a group overrides the team policy;
  * 2. else the team policy's value, when its include / exclude scoping applies to the member;

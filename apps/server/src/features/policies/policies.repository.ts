@@ -1,6 +1,5 @@
 import type { GroupPolicy, NotEnforced, PolicyGroup, TeamPolicy } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { recordEvent } from '../events/index.ts';
 import { groupsRepository } from '../groups/index.ts';
 
 export interface GroupPolicyRow {
@@ -36,11 +35,6 @@ const HISTORY_COLUMNS = `id::text as id, created_at, actor_email, scope, group_i
   restored_from::text as restored_from, before, after`;
 
 export const policiesRepository = {
-  /** Serialises the team's policy changes, so each history entry's "before" is the state it replaced. */
-  async lockTeam(q: Queryable, teamId: string): Promise<void> {
-    await q.query('select id from teams where id = $1 for update', [teamId]);
-  },
-
   async teamPolicy(q: Queryable, teamId: string): Promise<TeamPolicy> {
     const [row] = await q.query<{ policy_json: TeamPolicy }>('select policy_json from team_policies where team_id = $1', [
       teamId,
@@ -54,7 +48,6 @@ export const policiesRepository = {
        on conflict (team_id) do update set policy_json = excluded.policy_json, updated_at = now()`,
       [teamId, JSON.stringify(policy)],
     );
-    await q.query('update teams set is_team_policy_present = $2 where id = $1', [teamId, Object.keys(policy).length > 0]);
   },
 
   async groups(q: Queryable, teamId: string): Promise<PolicyGroup[]> {
@@ -172,15 +165,6 @@ export const policiesRepository = {
         JSON.stringify(row.after),
       ],
     );
-    // The team's event log (issue 12): the policy change, by whom, on the team or which group.
-    await recordEvent(q, {
-      teamId: row.team_id,
-      actor: row.actor_email,
-      activity: row.scope === 'team' ? `policy.team_${row.action}d` : `policy.group_${row.action}d`,
-      component: 'policies',
-      target: row.group_name ?? 'team',
-      detail: { history_id: inserted?.id ?? '', ...(row.restored_from ? { restored_from: row.restored_from } : {}) },
-    });
     return inserted?.id as string;
   },
 

@@ -1,4 +1,5 @@
 import {
+  auditPolicyEndpoint,
   policyEffectiveEndpoint,
   policyGroupEndpoint,
   policyGroupsEndpoint,
@@ -11,7 +12,8 @@ import {
   policyTeamUpdateEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
+import { createAuditPolicyService } from './audit-policy.service.ts';
 import { createPoliciesService } from './policies.service.ts';
 
 /** Team and group policies, their history and the effective policy; access rules come from each contract. */
@@ -29,4 +31,13 @@ export function policiesRoutes(router: Router, guard: Guard, db: Db) {
   router.handle(policyHistoryRestoreEndpoint, guard, ({ ctx, input }) => policies.restore(requireCaller(ctx), input.id));
   router.handle(policyImpactEndpoint, guard, ({ ctx, input }) => policies.impact(requireCaller(ctx), input));
   router.handle(policyEffectiveEndpoint, guard, ({ ctx, input }) => policies.effective(requireCaller(ctx), input.email));
+}
+
+/**
+ * The audit policy the Hub's audit reads (registered after the integration calls: the OpenAPI
+ * document lists calls in registration order).
+ */
+export function auditPolicyRoutes(router: Router, guard: Guard, db: Db) {
+  const audit = createAuditPolicyService(db);
+  router.handle(auditPolicyEndpoint, guard, async ({ ctx }) => audit.auditPolicy(requireCaller(ctx)));
 }

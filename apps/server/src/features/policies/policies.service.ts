@@ -9,9 +9,11 @@ import {
   type TeamPolicyEntry,
 } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
+import { teamRepository } from '../team/index.ts';
 import { type PolicyWorld, resolveEffectivePolicy, samePolicy } from './effective-policy.ts';
 import { type HistoryRow, type OverrideGroup, policiesRepository as repo } from './policies.repository.ts';
+import { addPolicyHistory } from './policy-history.ts';
 
 type TeamPatch = Record<string, TeamPolicyEntry | { policy: 'auto' }>;
 export interface GroupChange {
@@ -122,7 +124,7 @@ export function createPoliciesService(db: Db) {
     const after = nextGroupState(change, group.priority_level, await repo.nextPriority(tx, caller.team.id, NO_PRIORITY));
     if (Object.keys(after.policy_json).length === 0) await repo.clearGroupPolicy(tx, group.id, NO_PRIORITY);
     else await repo.saveGroupPolicy(tx, caller.team.id, group.id, after, after.priority_level);
-    const id = await repo.addHistory(tx, {
+    const id = await addPolicyHistory(tx, {
       team_id: caller.team.id,
       actor_user_id: caller.userId,
       actor_email: caller.email,
@@ -149,7 +151,8 @@ export function createPoliciesService(db: Db) {
   ) {
     const before = await repo.teamPolicy(tx, caller.team.id);
     await repo.saveTeamPolicy(tx, caller.team.id, next);
-    return repo.addHistory(tx, {
+    await teamRepository.setPolicyPresent(tx, caller.team.id, Object.keys(next).length > 0);
+    return addPolicyHistory(tx, {
       team_id: caller.team.id,
       actor_user_id: caller.userId,
       actor_email: caller.email,
@@ -171,7 +174,8 @@ export function createPoliciesService(db: Db) {
 
     async updateTeam(caller: Caller, patch: TeamPatch) {
       return db.transaction(async (tx) => {
-        await repo.lockTeam(tx, caller.team.id);
+        // A team's policy changes queue behind each other, so each history entry's "before" is the state it replaced.
+        await teamRepository.lock(tx, caller.team.id);
         await assertMembers(tx, caller.team.id, patch);
         const next = applyTeamPatch(await repo.teamPolicy(tx, caller.team.id), patch);
         await writeTeam(tx, caller, next, 'update');
@@ -193,7 +197,7 @@ export function createPoliciesService(db: Db) {
 
     async updateGroup(caller: Caller, change: GroupChange) {
       return db.transaction(async (tx) => {
-        await repo.lockTeam(tx, caller.team.id);
+        await teamRepository.lock(tx, caller.team.id);
         const { group } = await writeGroup(tx, caller, change, 'update');
         return { code: 'updated' as const, group };
       });
@@ -213,10 +217,10 @@ export function createPoliciesService(db: Db) {
       return { entry: toEntry(row), before: row.before, after: row.after, changes: historyChanges(row) };
     },
 
-    /** Makes the version entry `id` produced current again, as a new change (issue 5). */
+    /** Makes the version entry `id` produced current again, as a new change. */
     async restore(caller: Caller, id: string) {
       return db.transaction(async (tx) => {
-        await repo.lockTeam(tx, caller.team.id);
+        await teamRepository.lock(tx, caller.team.id);
         const row = await repo.historyEntry(tx, caller.team.id, id);
         if (!row) throw new AppError('not_found', 'No such change.', 404).shows('errors.policy_change_not_found');
         if (row.scope === 'team') {

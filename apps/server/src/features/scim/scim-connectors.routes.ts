@@ -6,7 +6,7 @@ import {
   scimConnectorsEndpoint,
 } from '@latchkey/contracts';
 import type { Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { ScimConnectorsService } from './scim-connectors.service.ts';
 
 /** The console's calls for SCIM connectors (super admin; enterprise, standard and starter organisations). */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { SCIM_REQUESTS_PAGE_SIZE, type ScimConnector, type ScimIdp } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
-import { peopleRepository } from '../people/index.ts';
+import { recordMemberEvents } from '../members/index.ts';
 import { createConnectorCache } from './scim-connector-cache.ts';
 import { type ConnectorRow, scimConnectorsRepository as repo } from './scim-connectors.repository.ts';
 import { createRequestLog } from './scim-request-log.ts';
@@ -38,7 +38,7 @@ export function createScimConnectorsService(
   const cache = createConnectorCache((hashes) => repo.byToken(db, hashes));
   const log = createRequestLog(db, onLogError);
   const record = (caller: Caller, action: string, connector: ConnectorRow | { id: string; name: string; idp: string }) =>
-    peopleRepository.recordEvents(db, caller.team.id, caller.userId, action, [caller.email], {
+    recordMemberEvents(db, caller.team.id, caller.userId, action, [caller.email], {
       connector: connector.id,
       name: connector.name,
       idp: connector.idp,
@@ -60,7 +60,7 @@ export function createScimConnectorsService(
       const token = newScimToken();
       const id = await db.transaction(async (tx) => {
         const created = await repo.create(tx, caller.team.id, idp, name, codes.hash(token), token.slice(-4));
-        await peopleRepository.recordEvents(tx, caller.team.id, caller.userId, 'scim_connector_created', [caller.email], {
+        await recordMemberEvents(tx, caller.team.id, caller.userId, 'scim_connector_created', [caller.email], {
           connector: created,
           name,
           idp,
@@ -88,7 +88,7 @@ export function createScimConnectorsService(
         const row = await repo.find(tx, caller.team.id, id, true);
         if (!row) throw notFound();
         await repo.revoke(tx, id);
-        await peopleRepository.recordEvents(tx, caller.team.id, caller.userId, 'scim_connector_revoked', [caller.email], {
+        await recordMemberEvents(tx, caller.team.id, caller.userId, 'scim_connector_revoked', [caller.email], {
           connector: row.id,
           name: row.name,
           idp: row.idp,

@@ -12,7 +12,7 @@ import { filterToSql } from './scim-filter-sql.ts';
 import { sortResources } from './scim-list-query.ts';
 
 /*
- * Filters in SQL (issue 14) against the in-memory evaluator, the oracle (itself checked against an
+ * Filters in SQL against the in-memory evaluator, the oracle (itself checked against an
  * RFC reference in scim-filter.test.ts): for generated filters — every operator, and/or/not,
  * grouping, value paths, attributes with and without columns, case variants, absent values,
  * dateTimes with microseconds — the list the SCIM service answers (SQL where it can) holds exactly

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/index.ts';
 
-// Each connector's own budget (issue 14): 4 requests a second here. The per-address limit (6 a
+// Each connector's own budget: 4 requests a second here. The per-address limit (6 a
 // minute: the sign-in and two connector creations use 5) does not count SCIM requests, or the
 // second SCIM request from this address would already fail.
 const PER_SECOND = 4;

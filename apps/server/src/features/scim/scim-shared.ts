@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
-import { peopleRepository } from '../people/index.ts';
+import { recordMemberEvents } from '../members/index.ts';
 import type { ConnectorRow } from './scim-connectors.repository.ts';
 import { getProp } from './scim-filter.ts';
 import { ScimError } from './scim-patch.ts';
@@ -46,7 +46,7 @@ export function checkSchemas(body: unknown): Obj {
 
 /** A change made through SCIM, in the team's member history and event log, with the connector that made it. */
 export const scimEvent = (q: Queryable, c: ConnectorRow, action: string, targets: string[], detail: Obj = {}) =>
-  peopleRepository.recordEvents(q, c.team_id, null, action, targets, {
+  recordMemberEvents(q, c.team_id, null, action, targets, {
     actor_type: 'scim',
     connector: c.id,
     connector_name: c.name,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { Email } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { peopleRepository } from '../people/index.ts';
+import { membersRepository } from '../members/index.ts';
 import { scimRepository as repo, type ScimMemberRow } from './scim.repository.ts';
 import { USER_COLUMNS } from './scim-columns.ts';
 import type { ConnectorRow } from './scim-connectors.repository.ts';
@@ -147,7 +147,7 @@ export function createScimUsers({ db, mail, baseUrl }: ScimContext) {
         const { licence_total: licenceTotal, ...row } = inserted;
         // Licences as for the console's invitations; an unlimited team needs no lock (nothing to run out of).
         if (licenceTotal >= 0) {
-          const { total, used } = await peopleRepository.lockLicences(tx, c.team_id);
+          const { total, used } = await membersRepository.lockLicences(tx, c.team_id);
           if (total >= 0 && used > total) {
             throw new ScimError(
               403,
@@ -203,7 +203,7 @@ export function createScimUsers({ db, mail, baseUrl }: ScimContext) {
           throw new ScimError(403, 'An administrator of this team cannot be removed through SCIM.');
         }
         // As the console's remove: deboarded, licence freed.
-        const removed = await peopleRepository.deboard(tx, c.team_id, [row.email]);
+        const removed = await membersRepository.deboard(tx, c.team_id, [row.email]);
         await scimEvent(tx, c, 'member_removed', removed);
       });
     },

@@ -111,7 +111,7 @@ export const scimRepository = {
 
   /**
    * A new member (or a former one coming back) as invited and licensed, as the console's invite
-   * (peopleRepository.invite) makes them, with the SCIM attributes in the same statement, and the
+   * (membersRepository.invite) makes them, with the SCIM attributes in the same statement, and the
    * team's licence total (-1: unlimited, read without a lock); undefined when a current member has that email.
    */
   async insertMember(

@@ -1,7 +1,7 @@
 import { type EndpointArgs, IDP_PRESETS, type IdpType, type SsoConfig, type ssoConfigUpdateEndpoint } from '@latchkey/contracts';
 import { AppError, type Queryable } from '@latchkey/runtime';
 import { SAML } from '@node-saml/node-saml';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { userUrlFetch } from '../../platform/outbound.ts';
 import { MetadataInvalid, parseIdpMetadata } from './metadata.ts';
 import { type ConnectorRow, ssoRepository as repo } from './sso.repository.ts';

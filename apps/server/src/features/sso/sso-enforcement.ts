@@ -1,5 +1,5 @@
 import { AppError, type Queryable } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { usersRepository } from '../users/index.ts';
 import { ssoRepository as repo } from './sso.repository.ts';
 import type { SsoDeps } from './sso-service-provider.ts';

@@ -1,7 +1,7 @@
 import type { IdpType, SsoTestResult } from '@latchkey/contracts';
 import { AppError } from '@latchkey/runtime';
 import type { CacheProvider } from '@node-saml/node-saml';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import { loginTokensRepository } from '../auth/index.ts';
 import { usersRepository } from '../users/index.ts';
 import {

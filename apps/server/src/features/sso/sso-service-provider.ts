@@ -1,10 +1,10 @@
 import { IDP_PRESETS, type IdpType } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import type { Limiter } from '../../platform/limits.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
-import type { Limiter } from '../security/index.ts';
 import type { ResponseFacts } from './saml-response.ts';
 import { type ConnectorRow, ssoRepository as repo } from './sso.repository.ts';
 
@@ -21,7 +21,7 @@ export interface SsoDeps {
   consoleUrl: () => string | null;
   /** Development and tests: an identity provider on loopback http. */
   allowLoopbackHttp: boolean;
-  /** The email step's per-client limits (features/security/limits.ts), which SSO start shares. */
+  /** The email step's per-client limits (platform/limits.ts), which SSO start shares. */
   limiter: Limiter;
   /** Tells the Hubs when console sessions end, so the Hub sessions they opened end too. */
   hubSessions: Pick<HubSessionEnder, 'sessionsEnded'>;

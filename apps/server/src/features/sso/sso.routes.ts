@@ -14,7 +14,7 @@ import {
   ssoTestStartEndpoint,
 } from '@latchkey/contracts';
 import type { Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { SsoService } from './sso.service.ts';
 
 /** SAML single sign-on: the ten connector calls of spec §7, the SAML request, the tester and the ACS. */

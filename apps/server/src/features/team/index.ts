@@ -1,2 +1,4 @@
 // The team feature's public entry: what other features may use; its other files are internals.
+
+export { sessionContexts } from './session-contexts.ts';
 export * from './team.repository.ts';

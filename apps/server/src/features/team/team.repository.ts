@@ -1,21 +1,9 @@
-import type { AuxService, BusinessCloud, OrganizationType, Scope, ServiceState, TeamType } from '@latchkey/contracts';
+import type { AuxService, Scope, ServiceState } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import type { CallerTeam, SessionContext } from '../../http/caller.ts';
 
-export interface TeamRow {
-  id: string;
-  slug: string;
-  name: string;
-  team_type: TeamType;
-  organization_type: OrganizationType;
-  bill_state: string;
-  bill_type: string;
-  business_cloud: BusinessCloud;
-  purchase_partner: string | null;
-  is_team_policy_present: boolean;
-  started_on: string;
-  valid_till: string;
-  onboarding_wizard: { show_wizard: boolean; enable_console: boolean; resume_notification: boolean; state: { stage: string } };
-}
+/** A teams row as the console reads it: the caller's team (http/caller.ts). */
+export type TeamRow = CallerTeam;
 
 export interface HubRow {
   id: string;
@@ -26,16 +14,7 @@ export interface HubRow {
 }
 
 /** Everything a request's access decision needs, read in one query. */
-export interface SessionContextRow {
-  session_id: string;
-  user_id: string;
-  email: string;
-  revoked_at: Date | null;
-  absolute_expires_at: Date;
-  scopes: Scope[] | null;
-  team: TeamRow;
-  first_hub_services: Partial<Record<AuxService, ServiceState>> | null;
-}
+export type SessionContextRow = SessionContext;
 
 const TEAM_COLUMNS = `t.id, t.slug, t.name, t.team_type, t.organization_type, t.bill_state, t.bill_type, t.business_cloud,
   t.purchase_partner, t.is_team_policy_present, to_char(t.started_on, 'YYYY-MM-DD') as started_on,
@@ -62,14 +41,6 @@ export const teamRepository = {
     return row;
   },
 
-  async countActiveMembers(q: Queryable, teamId: string): Promise<number> {
-    const [row] = await q.query<{ n: number }>(
-      'select count(*)::int as n from members where team_id = $1 and deboarded_at is null',
-      [teamId],
-    );
-    return row?.n ?? 0;
-  },
-
   /** Teams where the person is an administrator, by name. */
   async adminTeams(
     q: Queryable,
@@ -89,5 +60,19 @@ export const teamRepository = {
        where team_id = $1 and server_url is not null and hub_key is not null order by created_at, id`,
       [teamId],
     );
+  },
+
+  async rename(q: Queryable, teamId: string, name: string): Promise<void> {
+    await q.query('update teams set name = $2 where id = $1', [teamId, name]);
+  },
+
+  /** Locks the team's row for the rest of the transaction: a team's policy and group-priority changes queue behind each other. */
+  async lock(q: Queryable, teamId: string): Promise<void> {
+    await q.query('select id from teams where id = $1 for update', [teamId]);
+  },
+
+  /** Whether the team has a team policy (what the console's team info says). */
+  async setPolicyPresent(q: Queryable, teamId: string, present: boolean): Promise<void> {
+    await q.query('update teams set is_team_policy_present = $2 where id = $1', [teamId, present]);
   },
 };

@@ -4,9 +4,10 @@ import {
   allTeamsEndpoint,
   auxServicesEndpoint,
   teamInfoEndpoint,
+  teamNameEditEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
-import { type Guard, requireCaller } from '../../http/guard.ts';
+import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { HubClient } from '../integration/index.ts';
 import { createTeamService } from './team.service.ts';
 
@@ -17,4 +18,10 @@ export function teamRoutes(router: Router, guard: Guard, db: Db, hubClient: HubC
   router.handle(adminInfoEndpoint, guard, ({ ctx }) => team.adminInfo(requireCaller(ctx)));
   router.handle(allTeamsEndpoint, guard, ({ ctx }) => team.allTeams(requireCaller(ctx)));
   router.handle(auxServicesEndpoint, guard, ({ ctx }) => team.auxServices(requireCaller(ctx)));
+}
+
+/** The team rename (its own registration: the OpenAPI document lists calls in registration order). */
+export function teamRenameRoutes(router: Router, guard: Guard, db: Db, hubClient: HubClient) {
+  const team = createTeamService(db, hubClient);
+  router.handle(teamNameEditEndpoint, guard, ({ ctx, input }) => team.rename(requireCaller(ctx), input.team_name));
 }

@@ -1,8 +1,9 @@
 import type { allTeamsEndpoint, auxServicesEndpoint, EndpointOutput, teamInfoEndpoint } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
-import type { Caller } from '../../http/guard.ts';
+import type { Caller } from '../../http/caller.ts';
 import type { HubClient } from '../integration/index.ts';
 import { liveServers } from '../integration/index.ts';
+import { membersRepository } from '../members/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { teamRepository as repo } from './team.repository.ts';
 
@@ -15,12 +16,17 @@ export function createTeamService(db: Db, hubClient: HubClient) {
 
     async info(caller: Caller): Promise<EndpointOutput<typeof teamInfoEndpoint>> {
       const { id: _id, slug, name, ...team } = caller.team;
-      return { ...team, team_slug: slug, team_name: name, total_users: await repo.countActiveMembers(db, caller.team.id) };
+      return { ...team, team_slug: slug, team_name: name, total_users: await membersRepository.countCurrent(db, caller.team.id) };
     },
 
     async allTeams(caller: Caller): Promise<EndpointOutput<typeof allTeamsEndpoint>> {
       const teams = await repo.adminTeams(db, caller.userId);
       return { teams: teams.map((t) => ({ team_slug: t.slug, team_name: t.name, team_type: t.team_type })) };
+    },
+
+    async rename(caller: Caller, name: string) {
+      await repo.rename(db, caller.team.id, name);
+      return { team_name: name };
     },
 
     async auxServices(caller: Caller): Promise<EndpointOutput<typeof auxServicesEndpoint>> {

@@ -2,11 +2,13 @@ import { type AccessRule, defineEndpoint, RULES, type Scope, Team } from '@latch
 import { registerEndpoint } from '@latchkey/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createGuard, requireCaller } from '../../http/guard.ts';
+import { requireCaller } from '../../http/caller.ts';
+import { createGuard } from '../../http/guard.ts';
 import { loadServerKeys } from '../../platform/keys.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { createSessionsService } from '../auth/index.ts';
 import { DEMO_ADMINS } from '../demo/index.ts';
+import { sessionContexts } from './session-contexts.ts';
 
 /** Throwaway calls with restrictive rules: no served call refuses any admin yet. */
 const probe = (name: string, access: AccessRule) =>
@@ -35,10 +37,13 @@ beforeAll(async () => {
     async beforeListen(app, db, config) {
       // The app's guard over the same database and signing key.
       const secret = loadServerKeys(config).token;
-      const guard = createGuard(
-        db,
-        createSessionsService(db, secret, { accessTtlSeconds: 300, idleMinutes: 60, maxHours: 12, refreshGraceSeconds: 10 }),
-      );
+      const sessions = createSessionsService(db, secret, {
+        accessTtlSeconds: 300,
+        idleMinutes: 60,
+        maxHours: 12,
+        refreshGraceSeconds: 10,
+      });
+      const guard = createGuard({ verifyAccess: (token) => sessions.verifyAccess(token), sessionContext: sessionContexts(db) });
       for (const endpoint of Object.values(PROBES)) {
         registerEndpoint(app, endpoint, guard, async ({ ctx }) => ({ scopes: requireCaller(ctx).scopes }));
       }
@@ -204,5 +209,21 @@ describe('access rules are enforced by the server', () => {
         DEMO_ADMINS.admin,
       ]);
     }
+  });
+});
+
+describe('rename', () => {
+  test('rename family: name required (family name compulsory), super admin only', async () => {
+    const empty = await h.post('/api/v1/team/name/edit/', { team_name: '   ' }, token('family'));
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ code: 'invalid_input', description: 'family name compulsory' });
+    const denied = await h.post('/api/v1/team/name/edit/', { team_name: 'Nope' }, token('admin'));
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({ code: 'forbidden' });
+    const ok = await h.post('/api/v1/team/name/edit/', { team_name: ' The Okafors ' }, token('family'));
+    expect(ok.body).toEqual({ team_name: 'The Okafors' });
+    const info = await h.post('/api/v1/team/info/', {}, token('family'));
+    expect(info.body).toMatchObject({ team_name: 'The Okafors' });
+    await h.post('/api/v1/team/name/edit/', { team_name: 'The Okafor Family' }, token('family'));
   });
 });

@@ -1,5 +1,5 @@
 import type { Queryable } from '@latchkey/runtime';
-import { plainDetail, recordEvent } from '../events/index.ts';
+import { plainDetail, recordEvent, type ServerEvent } from '../eventlogs/index.ts';
 
 export interface UserRow {
   id: string;
@@ -35,7 +35,7 @@ export const usersRepository = {
       teamId?: string;
       ip?: string;
       /** By default a failure when the kind says so (`sign_in_failed`, `…_refused`). */
-      outcome?: 'success' | 'failure';
+      outcome?: ServerEvent['outcome'];
       detail?: Record<string, unknown>;
     },
   ): Promise<void> {
@@ -47,7 +47,7 @@ export const usersRepository = {
       event.ip ?? null,
       JSON.stringify(event.detail ?? {}),
     ]);
-    // The team's event log gets the same (issue 12): sign-ins and their failures, sign-outs, resets.
+    // The team's event log gets the same: sign-ins and their failures, sign-outs, resets.
     if (event.teamId) {
       await recordEvent(q, {
         teamId: event.teamId,

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { currentRequestOrigin, deviceFromUserAgent, type Queryable } from '@latchkey/runtime';
+import { type OutboxEvent, eventlogsRepository as repo } from './eventlogs.repository.ts';
+
+/**
+ * One thing that happened on the server, for the team's event log. `actor` is who did
+ * it (an email, or 'system'); `activity` is `<area>.<verb>` (`member.invited`, `auth.sign_in`);
+ * `component` the console area (`members`, `groups`, `policies`, `admins`, `branding`, `integration`,
+ * `auth`, `scim`, `sso`, `billing`, `onboarding`…); `target` what it was done to (an email, a group's name).
+ */
+export interface ServerEvent {
+  teamId: string;
+  actor: string;
+  actorType?: OutboxEvent['actor_type'];
+  activity: string;
+  component: string;
+  target?: string | undefined;
+  ip?: string | undefined;
+  device?: string | undefined;
+  outcome?: OutboxEvent['outcome'];
+  detail?: OutboxEvent['detail'];
+}
+
+/**
+ * Records an event in `q`, the caller's transaction: it reaches the team's Hub if and only if the
+ * change commits, even when the Hub is down meanwhile (outbox → job → signed call, idempotent by id).
+ * Made while handling a console request, the event carries that request's IP address and device
+ * (from its User-Agent) unless the caller gives them; a job's events carry none.
+ */
+export async function recordEvent(q: Queryable, e: ServerEvent): Promise<void> {
+  const origin = currentRequestOrigin();
+  await repo.insert(q, e.teamId, {
+    id: randomUUID(),
+    actor: e.actor.slice(0, 320),
+    actor_type: e.actorType ?? 'admin',
+    activity: e.activity,
+    component: e.component,
+    target: (e.target ?? '').slice(0, 320),
+    ip: (e.ip || origin.ip || '').slice(0, 64),
+    device: (e.device || deviceFromUserAgent(origin.userAgent)).slice(0, 200),
+    occurred_at: new Date().toISOString(),
+    outcome: e.outcome ?? 'success',
+    detail: e.detail ?? {},
+  });
+}
+
+/** Components by the first word of the actions the server's tables already name (member_invited, group_created, logo_updated…). */
+const COMPONENTS: Record<string, string> = {
+  member: 'members',
+  members: 'members',
+  group: 'groups',
+  groups: 'groups',
+  logo: 'branding',
+  admin: 'admins',
+  billing: 'billing',
+  family: 'family_plan',
+};
+
+/** `member_invited` → activity `member.invited`, component `members`. */
+export function fromAction(action: string): { activity: string; component: string } {
+  const [first = action, ...rest] = action.split('_');
+  return { activity: rest.length ? `${first}.${rest.join('_')}` : action, component: COMPONENTS[first] ?? 'console' };
+}
+
+/** Short plain values only: a table's detail may hold more than the event log should. */
+export function plainDetail(detail: object | undefined): Record<string, string | number | boolean> {
+  return Object.fromEntries(
+    Object.entries(detail ?? {})
+      .map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v] as const)
+      .filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+      .slice(0, 20)
+      .map(([k, v]) => [k.slice(0, 50), typeof v === 'string' ? v.slice(0, 200) : (v as number | boolean)]),
+  );
+}
+
+/** Several events in one statement (a bulk invite records one per member). */
+export async function recordEvents(q: Queryable, teamId: string, events: readonly Omit<ServerEvent, 'teamId'>[]): Promise<void> {
+  for (const e of events) await recordEvent(q, { ...e, teamId });
+}
+
+/**
+ * A console action named the way the server's history tables name it (`member_invited`,
+ * `admin_added`, `billing_plan_changed`): one event per target, by the admin `actorId` (null: no
+ * admin acted, so the system or, when `detail.actor_type` is `scim`, the SCIM connector
+ * `detail.connector`). `targets` may depend on who acted (a member acting on themselves names no target).
+ */
+export async function recordAction(
+  q: Queryable,
+  a: {
+    teamId: string;
+    actorId: string | null;
+    action: string;
+    targets: readonly string[] | ((actorEmail: string | undefined) => readonly string[]);
+    detail?: Record<string, unknown> | object;
+  },
+): Promise<void> {
+  const detail = (a.detail ?? {}) as Record<string, unknown>;
+  const actor = a.actorId ? await repo.actorEmail(q, a.actorId) : undefined;
+  const scim = !actor && detail.actor_type === 'scim';
+  const targets = typeof a.targets === 'function' ? a.targets(actor) : a.targets;
+  await recordEvents(
+    q,
+    a.teamId,
+    targets.map((target) => ({
+      actor: actor ?? (scim ? `scim:${String(detail.connector ?? '')}` : 'system'),
+      actorType: actor ? 'admin' : scim ? 'scim' : 'system',
+      ...fromAction(a.action),
+      target,
+      detail: plainDetail(detail),
+    })),
+  );
+}

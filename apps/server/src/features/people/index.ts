@@ -1,3 +1,0 @@
-// The people feature's public entry: what other features may use; its other files are internals.
-export * from './people.demo.ts';
-export * from './people.repository.ts';
