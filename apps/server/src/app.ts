@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import * as contracts from '@latchkey/contracts';
 import {
-  addSecurityHeaders,
   createHttpApp,
   createJobs,
   createRouter,
@@ -13,60 +11,16 @@ import {
   outboundPolicy,
   registerMetrics,
 } from '@latchkey/runtime';
-import type { FastifyInstance } from 'fastify';
+import { registerFeatureRoutes } from './app-routes.ts';
+import { createSharedServices } from './app-services.ts';
 import type { Config } from './config.ts';
-import { accountRoutes } from './features/account/account.routes.ts';
-import { createAccountService } from './features/account/account.service.ts';
-import { createPasswordResetService } from './features/account/password-reset.service.ts';
-import { rekeyLegacyRecoveryCodes } from './features/account/recovery-codes.ts';
-import { createSecurityKeys } from './features/account/security-keys.ts';
-import { adminsRoutes } from './features/admins/admins.routes.ts';
-import { authRoutes } from './features/auth/auth.routes.ts';
-import { createAuthService } from './features/auth/auth.service.ts';
-import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
-import { createSessionsService } from './features/auth/sessions.service.ts';
-import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
-import { billingRoutes } from './features/billing/billing.routes.ts';
-import { brandingRoutes } from './features/branding/branding.routes.ts';
-import { analyticsRoutes, dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
-import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { createEventForwarder } from './features/eventlogs/eventlogs.service.ts';
-import { familyRoutes } from './features/family/family.routes.ts';
-import { groupsRoutes } from './features/groups/groups.routes.ts';
-import { createHubClient } from './features/integration/hub-client.ts';
-import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { integrationRepository } from './features/integration/integration.repository.ts';
-import { integrationRoutes, recoverySwitchRoutes } from './features/integration/integration.routes.ts';
-import { loadServerKey } from './features/integration/server-key.ts';
-import { membersRoutes } from './features/members/members.routes.ts';
-import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
-import { onboardingRoutes } from './features/onboarding/onboarding.routes.ts';
-import { createOnboardingService } from './features/onboarding/onboarding.service.ts';
-import { auditPolicyRoutes, policiesRoutes } from './features/policies/policies.routes.ts';
-import { SCIM_PREFIX, scimRoutes } from './features/scim/scim.routes.ts';
-import { createScimService } from './features/scim/scim.service.ts';
-import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
-import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
-import { ssoRoutes } from './features/sso/sso.routes.ts';
-import { createSsoService } from './features/sso/sso.service.ts';
-import { sessionContexts } from './features/team/session-contexts.ts';
-import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
-import { createGuard } from './http/guard.ts';
-import { createHubOrigins, type HubOrigins } from './http/hub-origins.ts';
-import { createCodeHasher } from './platform/code-hasher.ts';
-import { loadServerKeys } from './platform/keys.ts';
-import { createLimiter, postgresCounters } from './platform/limits.ts';
-import { createMailer, defineMailOutbox, type Mailer } from './platform/mail.ts';
+import { SCIM_PREFIX } from './features/scim/scim.routes.ts';
+import { addProtections } from './http/protections.ts';
+import type { Mailer } from './platform/mail.ts';
 import { useOutboundPolicy } from './platform/outbound.ts';
-import { connectRedis, redisCounters } from './platform/redis-counters.ts';
-import { createSealer } from './platform/sealed.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The configured Hubs' origins for the CSP (tests refresh it after changing hubs). */
-    hubOrigins: HubOrigins;
-  }
-}
+import { connectRedis } from './platform/redis-counters.ts';
 
 export interface ServerDeps {
   config: Config;
@@ -79,6 +33,10 @@ export interface ServerDeps {
   logStream?: import('node:stream').Writable;
 }
 
+/**
+ * The composition root: the HTTP app and its protections (http/protections.ts), the shared services
+ * (app-services.ts), every feature's calls (app-routes.ts), the background work, and the console's files.
+ */
 export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600, logStream }: ServerDeps) {
   const app = createHttpApp({
     logStream,
@@ -91,221 +49,33 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   registerMetrics(app, { db, jobs, token: config.METRICS_TOKEN, openWithoutToken: config.NODE_ENV !== 'production' });
   // Addresses users give (the Hub's): public ones only in production, unless OUTBOUND_ALLOW names them.
   useOutboundPolicy(outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW }));
-  const devConnect = config.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:*', 'http://localhost:*'];
   // Brute-force counters and request rates shared by every instance: in Redis when REDIS_URL is
   // set, else the counters in PostgreSQL and the request rates per instance.
   const redis = config.REDIS_URL
     ? connectRedis(config.REDIS_URL, (error) => app.log.warn({ err: error }, 'redis: shared counters unavailable'))
     : null;
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
-  const hubOrigins = createHubOrigins(db);
-  app.decorate('hubOrigins', hubOrigins);
-  // Before the headers below: the CSP names the Hubs as they are now (a read at most every 15 s).
-  app.addHook('onRequest', async () => hubOrigins.fresh());
-  // A Hub set up or removed here shows in the CSP at once on this instance (others within the TTL).
-  const hubChanges = new Set([contracts.credentialsSetupEndpoint.path, contracts.credentialsDeleteEndpoint.path]);
-  // (before the reply leaves, so the caller's next page load already sees it).
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400 && hubChanges.has(request.routeOptions.url ?? '')) {
-      await hubOrigins.refresh().catch((error: unknown) => request.log.warn({ err: error }, 'hub origins not refreshed'));
-    }
-    return payload;
-  });
-  addSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine sets style attributes at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        // The console calls the team's Hub directly: only the Hubs set up on this server.
-        connectSrc: ["'self'", ...devConnect, () => hubOrigins.current.join(' ')],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // The same refusal as frame-ancestors 'none', for browsers that only read X-Frame-Options.
-    frameguard: { action: 'deny' },
-    // The onboarding consent popup goes through the cloud's pages and posts back to the console:
-    // the console keeps the popups it opens (no other page may still reach it).
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    // HSTS only means something on https; helmet sends it, browsers ignore it on http.
-    strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
-  });
-  await app.register(rateLimit, {
-    max: rateLimitPerMinute,
-    timeWindow: '1 minute',
-    ...(redis ? { redis, nameSpace: 'latchkey:server:rate:' } : {}),
-    // A Redis outage must not stop every call: rates then go uncounted (logged); the brute-force
-    // counters still fail closed.
-    skipOnError: true,
-    // Every call counts, whatever its path; only reads of the console's files and the health
-    // probes (GETs outside /api/) do not.
-    // SCIM has a budget per connector instead (scim.routes.ts): an IdP's requests come from a few addresses.
-    allowList: (request) =>
-      request.url.startsWith(`${SCIM_PREFIX}/`) ||
-      ((request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/')),
-  });
-  // Replies carry tokens and member data: no browser or proxy may keep them. The console's own
-  // files set their caching themselves (below).
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
+  await addProtections(app, {
+    db,
+    production: config.NODE_ENV === 'production',
+    rateLimitPerMinute,
+    redis,
+    ownBudgetPrefix: SCIM_PREFIX,
   });
 
-  // Keys come from configuration or <DATA_DIR>/keys, never the database (platform/keys.ts).
-  const serverKeys = loadServerKeys(config);
-  const codes = createCodeHasher(serverKeys.codes);
-  await rekeyLegacyRecoveryCodes(db, codes);
-  // Trust with the Hubs (docs/security.md): one Ed25519 key signs grants and every call to a Hub.
-  const hubKey = loadServerKey(config);
-  const hubClient = createHubClient(hubKey);
-  const hubSessions = createHubSessionEnder(db, hubClient, jobs, app.log);
-  const sessions = createSessionsService(
-    db,
-    serverKeys.token,
-    {
-      accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
-      idleMinutes: config.SESSION_IDLE_MINUTES,
-      maxHours: config.SESSION_MAX_HOURS,
-      refreshGraceSeconds: config.REFRESH_GRACE_SECONDS,
-    },
-    hubSessions.sessionsEnded,
-  );
-  // The guard's lookups: http/ knows no feature.
-  const sessionContext = sessionContexts(db);
-  const guard = createGuard({ verifyAccess: (token) => sessions.verifyAccess(token), sessionContext });
-  const limiter = createLimiter(redis ? redisCounters(redis) : postgresCounters(db));
-  const sealer = createSealer(serverKeys.sealing);
-  // Every mail goes through the queue, sealed: its jobs hold sign-in codes and links.
-  const mail = defineMailOutbox(
-    jobs,
-    mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log }),
-    { sealer },
-  );
-  // Links in emails and security keys are bound to configuration, never to a request's Origin or
-  // Host (an attacker would send mail with links to their own site). Without PUBLIC_URL,
-  // development and tests use the loopback address this server listens on; production then
-  // sends no link and registers no key.
-  const consoleUrl = (): string | null =>
-    config.PUBLIC_URL?.replace(/\/$/, '') ?? (config.NODE_ENV !== 'production' ? listeningUrl(app) : null);
-  // WebAuthn refuses an IP address as relying party: in development, a loopback address becomes
-  // localhost (the same machine, still from configuration, never from a header).
-  const relyingParty = () => {
-    const configured = consoleUrl();
-    if (!configured) return null;
-    const url = new URL(configured);
-    if (!config.PUBLIC_URL && ['127.0.0.1', '[::1]', '0.0.0.0', '[::]'].includes(url.hostname)) url.hostname = 'localhost';
-    return { origin: url.origin, rpID: url.hostname };
-  };
-  const keys = createSecurityKeys(db);
-  const auth = createAuthService({
-    keys,
-    relyingParty,
-    db,
-    sessions,
-    limiter,
-    sealer,
-    codes,
-    mail,
-    emailCodeTtlMinutes: config.EMAIL_CODE_TTL_MINUTES,
-    hubKey,
-  });
-
+  const services = await createSharedServices({ app, config, db, jobs, redis, mailer });
   // Every call is declared once in the contracts; the router refuses to start while one of the
   // server's declared calls has no handler here, or a handler is for a call not declared as the server's.
   const router = createRouter(app, 'server', contracts.endpointsOf('server'));
-  authRoutes(router, guard, auth, sessions);
-  const reset = createPasswordResetService({
-    db,
-    limiter,
-    mail,
-    consoleUrl,
-    hubSessions,
-  });
-  accountRoutes(router, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
-  teamRoutes(router, guard, db, hubClient);
-  // The order of registration is the order of the OpenAPI document's paths (docs/openapi/server.json).
-  dashboardRoutes(router, guard, db);
-  teamRenameRoutes(router, guard, db, hubClient);
-  analyticsRoutes(router, guard, db);
-  membersRoutes(router, guard, db, mail);
-  adminsRoutes(router, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
+  const { billing } = await registerFeatureRoutes({ app, router, config, db, jobs, redis, services });
 
-  signInLinkRoutes(router, guard, auth);
-
-  groupsRoutes(router, guard, db);
-  devicesRoutes(router, guard, db);
-  brandingRoutes(app, router, guard, db);
-
-  policiesRoutes(router, guard, db);
-
-  integrationRoutes(router, guard, db, {
-    allowLoopbackHttp: config.NODE_ENV !== 'production',
-    hubClient,
-    // Where a Hub calls back (session checks): PUBLIC_URL, else the address this server listens on.
-    selfUrl: () => config.PUBLIC_URL ?? listeningUrl(app),
-  });
-
-  // The server's part of the Hub's audit and recovery services.
-  auditPolicyRoutes(router, guard, db);
-  recoverySwitchRoutes(router, guard, db);
-
-  // SCIM provisioning: connectors in the console, the SCIM server under /scim/v2.
-  const scimBase = () => `${(config.PUBLIC_URL ?? listeningUrl(app)).replace(/\/$/, '')}${SCIM_PREFIX}`;
-  const scimConnectors = createScimConnectorsService(db, codes, scimBase, (error) =>
-    app.log.warn({ err: error }, 'scim request log not written'),
-  );
-  scimConnectorsRoutes(router, guard, scimConnectors);
-  await scimRoutes(app, scimConnectors, createScimService(db, mail, scimBase), scimBase, {
-    perSecond: config.SCIM_RATE_LIMIT_PER_SECOND,
-    redis,
-  });
-  const billing = billingRoutes(app, router, guard, db, jobs, {
-    fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET,
-    invoicePaidBy: config.INVOICE_PAID_BY,
-  });
-  // A cloud with a configured consent app uses its real admin-consent address; outside production
-  // the others get this server's stand-in consent page.
-  const standIn = config.NODE_ENV !== 'production';
-  const fallback = standIn ? standInConsent(consoleUrl) : undefined;
-  onboardingRoutes(
-    app,
-    router,
-    guard,
-    createOnboardingService(db, {
-      providers: {
-        google_drive: config.GOOGLE_WORKSPACE_CLIENT_ID
-          ? googleWorkspaceConsent(config.GOOGLE_WORKSPACE_CLIENT_ID, config.GOOGLE_WORKSPACE_SCOPES)
-          : fallback,
-        one_drive: config.MICROSOFT_ENTRA_CLIENT_ID
-          ? microsoftEntraConsent(config.MICROSOFT_ENTRA_CLIENT_ID, config.MICROSOFT_ENTRA_SCOPES)
-          : fallback,
-      },
-      callbackUrl: consoleUrl,
-      downloadsUrl: config.DOWNLOADS_URL,
-      downloadLocations: config.DOWNLOAD_LOCATIONS,
-    }),
-    { standIn },
-  );
-  familyRoutes(router, guard, db);
-  ssoRoutes(
-    router,
-    guard,
-    createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: config.NODE_ENV !== 'production', limiter, hubSessions }),
-  );
-
-  // The event log's outbox (recordEvent) goes to the team's Hubs, signed, through the queue.
+  // The event log: recordEvent's outbox goes to the team's Hubs, signed, through the queue.
   const eventForwarder = createEventForwarder(
     db,
     jobs,
     {
       hubsOf: (teamId) => integrationRepository.setUpHubsOfTeams(db, [teamId]),
-      send: (hub, events) => hubClient.sendEvents(hub, hub.team_slug, events),
+      send: (hub, events) => services.hubClient.sendEvents(hub, hub.team_slug, events),
     },
     { log: app.log, intervalMs: config.EVENT_FORWARD_INTERVAL_MS },
   );
@@ -341,12 +111,4 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     });
   }
   return app;
-}
-
-/** http://HOST:PORT this server listens on: the development base of links, and what a Hub on this machine calls. */
-function listeningUrl(app: FastifyInstance): string {
-  const address = app.server.address();
-  if (!address || typeof address === 'string') return 'http://127.0.0.1';
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
 }

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from './db.ts';
-import { createJobs, type Jobs, type JobsOptions, jobIdFor } from './jobs.ts';
+import { jobIdFor } from './job-id.ts';
+import type { Jobs, JobsOptions } from './job-types.ts';
+import { createJobs } from './jobs.ts';
 import { createTestDb } from './testing/test-db.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'latchkey-runtime-jobs-'));

@@ -1,5 +1,5 @@
 import type { Queryable } from './db.ts';
-import type { JobDefinition, Jobs } from './jobs.ts';
+import type { JobDefinition, Jobs } from './job-types.ts';
 import type { Mail, Mailer } from './mail.ts';
 
 /** Mail sent through the job queue: enqueued with the domain write, delivered and retried in the background. */

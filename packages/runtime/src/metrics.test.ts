@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from './db.ts';
 import { createHttpApp } from './http.ts';
-import { createJobs, type Jobs } from './jobs.ts';
+import type { Jobs } from './job-types.ts';
+import { createJobs } from './jobs.ts';
 import { registerMetrics } from './metrics.ts';
 import { createTestDb } from './testing/test-db.ts';
 

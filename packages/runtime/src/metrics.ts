@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './db.ts';
-import type { Jobs } from './jobs.ts';
+import type { Jobs } from './job-types.ts';
 
 export interface MetricsOptions {
   db: Db;

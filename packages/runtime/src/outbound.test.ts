@@ -1,16 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  type AddressKind,
-  addressKind,
-  OutboundError,
-  type OutboundPolicy,
-  outboundConnect,
-  outboundFetch,
-  outboundPolicy,
-  parseAllowList,
-} from './outbound.ts';
+import { outboundConnect, outboundFetch } from './outbound.ts';
+import { type AddressKind, addressKind } from './outbound-addresses.ts';
+import { OutboundError, type OutboundPolicy, outboundPolicy, parseAllowList } from './outbound-policy.ts';
 
 let server: Server;
 let port: number;

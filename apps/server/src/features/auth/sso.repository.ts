@@ -18,9 +18,9 @@ export const ssoRepository = {
   },
 
   /**
-   * True when the team enforces SSO and has not excluded this admin (spec §6). Break-glass (issue
-   * 13): a super admin is never held to it while no super admin with a password is excluded (one
-   * was removed, or lost the role, after enforcement went on), so the team cannot be locked out.
+   * True when the team enforces SSO and has not excluded this admin (spec §6). Break-glass: a super
+   * admin is never held to it while no super admin with a password is excluded (one was removed, or
+   * lost the role, after enforcement went on), so the team cannot be locked out.
    */
   async enforcedFor(q: Queryable, teamId: string, userId: string): Promise<boolean> {
     const [row] = await q.query<{ enforced: boolean }>(

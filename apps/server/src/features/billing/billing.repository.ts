@@ -1,6 +1,7 @@
-import type { BillFrequency, BillState, BillType, InvoiceState, PlanType, PurchasePartner } from '@latchkey/contracts';
+import type { BillFrequency, BillState, BillType, PlanType, PurchasePartner } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { recordAction } from '../eventlogs/index.ts';
+import { invoicesRepository } from './invoices.repository.ts';
 
 /** A team's subscription with the team's own billing columns, as one row. */
 export interface SubscriptionRow {
@@ -24,53 +25,12 @@ export interface SubscriptionRow {
   provider_subscription_id: string | null;
 }
 
-export interface InvoiceLine {
-  description: string;
-  quantity: number;
-  unit_cents: number;
-  amount_cents: number;
-}
-
-export type InvoiceChange =
-  | { add_licenses: number }
-  | { plan: PlanType; plan_duration: BillFrequency; unit_price_cents: number; term_start: string; bill_end_date: string }
-  | { renew_from: string };
-
-export interface InvoiceRow {
-  id: string;
-  number: string;
-  team_id: string;
-  kind: 'licenses' | 'plan_change' | 'renewal';
-  state: InvoiceState;
-  provider: 'manual' | 'fastspring';
-  provider_ref: string | null;
-  currency: string;
-  lines: InvoiceLine[];
-  total_cents: number;
-  change: InvoiceChange;
-  bill_to: { team_name: string; team_slug: string; billing_email: string };
-  issued_at: Date;
-  due_date: string;
-  paid_at: Date | null;
-}
-
-export type NewInvoice = Pick<
-  InvoiceRow,
-  'team_id' | 'kind' | 'provider' | 'currency' | 'lines' | 'total_cents' | 'change' | 'bill_to' | 'due_date'
-> & {
-  state?: InvoiceState;
-  provider_ref?: string | null;
-};
-
 const SUBSCRIPTION_COLUMNS = `s.team_id, t.slug as team_slug, t.name as team_name, t.team_type, t.bill_state, t.bill_type,
   t.purchase_partner, t.total_licences, s.plan, s.plan_duration, to_char(s.term_start, 'YYYY-MM-DD') as term_start,
   to_char(s.bill_end_date, 'YYYY-MM-DD') as bill_end_date, to_char(s.grace_until, 'YYYY-MM-DD') as grace_until,
   s.billing_email, s.autorenew, s.currency, s.unit_price_cents, s.provider_subscription_id`;
 
-const INVOICE_COLUMNS = `id, number::text as number, team_id, kind, state, provider, provider_ref, currency, lines, total_cents,
-  change, bill_to, issued_at, to_char(due_date, 'YYYY-MM-DD') as due_date, paid_at`;
-
-export const billingRepository = {
+const subscriptionQueries = {
   /**
    * A team made after the billing migration (the CLI, the demo) gets its subscription on first
    * read: its organisation type's plan, yearly, renewing at valid_till, billed to its first super admin.
@@ -115,16 +75,6 @@ export const billingRepository = {
   async usedLicences(q: Queryable, teamId: string): Promise<number> {
     const [row] = await q.query<{ n: number }>(
       'select count(*)::int as n from members where team_id = $1 and deboarded_at is null and licensed',
-      [teamId],
-    );
-    return row?.n ?? 0;
-  },
-
-  /** Licences in open orders: counted against the 500 cap before they are paid. */
-  async licencesOnOrder(q: Queryable, teamId: string): Promise<number> {
-    const [row] = await q.query<{ n: number }>(
-      `select coalesce(sum((change ->> 'add_licenses')::int), 0)::int as n from invoices
-       where team_id = $1 and state = 'open' and kind = 'licenses'`,
       [teamId],
     );
     return row?.n ?? 0;
@@ -180,71 +130,6 @@ export const billingRepository = {
     );
   },
 
-  async insertInvoice(q: Queryable, inv: NewInvoice): Promise<InvoiceRow | undefined> {
-    const [row] = await q.query<InvoiceRow>(
-      `insert into invoices (team_id, kind, state, provider, provider_ref, currency, lines, total_cents, change, bill_to, due_date, paid_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, case when $3 = 'paid' then now() end)
-       on conflict do nothing
-       returning ${INVOICE_COLUMNS}`,
-      [
-        inv.team_id,
-        inv.kind,
-        inv.state ?? 'open',
-        inv.provider,
-        inv.provider_ref ?? null,
-        inv.currency,
-        JSON.stringify(inv.lines),
-        inv.total_cents,
-        JSON.stringify(inv.change),
-        JSON.stringify(inv.bill_to),
-        inv.due_date,
-      ],
-    );
-    return row;
-  },
-
-  async invoice(q: Queryable, teamId: string, id: string, lock = false): Promise<InvoiceRow | undefined> {
-    const [row] = await q.query<InvoiceRow>(
-      `select ${INVOICE_COLUMNS} from invoices where team_id = $1 and id = $2 ${lock ? 'for update' : ''}`,
-      [teamId, id],
-    );
-    return row;
-  },
-
-  async invoiceByNumber(q: Queryable, number: number): Promise<InvoiceRow | undefined> {
-    const [row] = await q.query<InvoiceRow>(`select ${INVOICE_COLUMNS} from invoices where number = $1`, [number]);
-    return row;
-  },
-
-  async markPaid(q: Queryable, id: string, providerRef: string | null = null): Promise<InvoiceRow | undefined> {
-    const [row] = await q.query<InvoiceRow>(
-      `update invoices set state = 'paid', paid_at = now(), provider_ref = coalesce($2, provider_ref)
-       where id = $1 and state = 'open' returning ${INVOICE_COLUMNS}`,
-      [id, providerRef],
-    );
-    return row;
-  },
-
-  async invoicesPage(q: Queryable, teamId: string, limit: number, offset: number): Promise<InvoiceRow[]> {
-    return q.query<InvoiceRow>(
-      `select ${INVOICE_COLUMNS} from invoices where team_id = $1 order by issued_at desc, number desc limit $2 offset $3`,
-      [teamId, limit, offset],
-    );
-  },
-
-  async countInvoices(q: Queryable, teamId: string): Promise<number> {
-    const [row] = await q.query<{ n: number }>('select count(*)::int as n from invoices where team_id = $1', [teamId]);
-    return row?.n ?? 0;
-  },
-
-  async hasOverdue(q: Queryable, teamId: string, today: string): Promise<boolean> {
-    const [row] = await q.query<{ n: number }>(
-      `select count(*)::int as n from invoices where team_id = $1 and state = 'open' and due_date < $2`,
-      [teamId, today],
-    );
-    return (row?.n ?? 0) > 0;
-  },
-
   /** Records a purchase partner's event once; false when it was already recorded (a redelivery). */
   async recordProviderEvent(
     q: Queryable,
@@ -277,40 +162,7 @@ export const billingRepository = {
     // The team's event log: the admin who acted, else the schedule or the payment provider (system).
     await recordAction(q, { teamId, actorId, action, targets: [target], detail });
   },
-
-  // ── The schedule (manual invoicing) ──────────────────────────────────────────────────────────
-
-  /** Manual subscriptions renewing automatically whose renewal invoice is due to be issued. */
-  async renewalsDue(q: Queryable, issueFrom: string): Promise<string[]> {
-    const rows = await q.query<{ team_id: string }>(
-      `select s.team_id from subscriptions s join teams t on t.id = s.team_id
-       where s.autorenew and t.purchase_partner is null and t.bill_state in ('billed', 'pending')
-         and s.bill_end_date <= $1::date
-         and not exists (select 1 from invoices i where i.team_id = s.team_id and i.kind = 'renewal'
-                         and i.change ->> 'renew_from' = to_char(s.bill_end_date, 'YYYY-MM-DD'))`,
-      [issueFrom],
-    );
-    return rows.map((r) => r.team_id);
-  },
-
-  /** Billed teams with a manual invoice unpaid after its due date. */
-  async overdueTeams(q: Queryable, today: string): Promise<{ team_id: string; due_date: string }[]> {
-    return q.query(
-      `select t.id as team_id, to_char(min(i.due_date), 'YYYY-MM-DD') as due_date from teams t
-       join invoices i on i.team_id = t.id and i.state = 'open' and i.provider = 'manual' and i.due_date < $1::date
-       where t.bill_state = 'billed' group by t.id`,
-      [today],
-    );
-  },
-
-  /** Teams whose grace period ended, and billed teams not renewing whose term ended. */
-  async endedTeams(q: Queryable, today: string): Promise<string[]> {
-    const rows = await q.query<{ team_id: string }>(
-      `select s.team_id from subscriptions s join teams t on t.id = s.team_id
-       where (t.bill_state = 'pending' and s.grace_until is not null and s.grace_until < $1::date)
-          or (t.bill_state = 'billed' and not s.autorenew and t.purchase_partner is null and s.bill_end_date <= $1::date)`,
-      [today],
-    );
-    return rows.map((r) => r.team_id);
-  },
 };
+
+/** The subscription's queries and its invoices' ones, as one object for the billing commands. */
+export const billingRepository = { ...subscriptionQueries, ...invoicesRepository };

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { InvoiceRow } from './billing.repository.ts';
+import type { InvoiceRow } from './invoices.repository.ts';
 
 // pdfkit's Node build (its ESM entry is the browser build, without the standard fonts).
 const PDFDocument = createRequire(import.meta.url)('pdfkit') as typeof import('pdfkit');

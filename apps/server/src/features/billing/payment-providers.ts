@@ -1,5 +1,5 @@
 import type { Queryable } from '@latchkey/runtime';
-import { type InvoiceRow, type NewInvoice, billingRepository as repo } from './billing.repository.ts';
+import { type InvoiceRow, type NewInvoice, invoicesRepository as repo } from './invoices.repository.ts';
 import { addDays } from './proration.ts';
 
 /** An order the console placed: its invoice, as the provider issues it. */

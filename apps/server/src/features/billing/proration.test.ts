@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { assertCanAdd, licencesAfterRemoval } from './billing.service.ts';
+import { assertCanAdd } from './licences-add.ts';
+import { licencesAfterRemoval } from './licences-remove.ts';
 import { addMonths, quoteLicences, quotePlanChange, termDays } from './proration.ts';
 
 // A monthly term of 30 days and a yearly term of 365 days.

@@ -4,11 +4,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
 import { seedDemo } from '../demo/index.ts';
-import { GROUP_COLUMNS, USER_COLUMNS } from './scim.repository.ts';
-import { createScimService, sortResources } from './scim.service.ts';
+import { createScimService } from './scim.service.ts';
+import { GROUP_COLUMNS, USER_COLUMNS } from './scim-columns.ts';
 import type { ConnectorRow } from './scim-connectors.repository.ts';
 import { InvalidFilter, matches, parseFilter } from './scim-filter.ts';
 import { filterToSql } from './scim-filter-sql.ts';
+import { sortResources } from './scim-list-query.ts';
 
 /*
  * Filters in SQL against the in-memory evaluator, the oracle (itself checked against an

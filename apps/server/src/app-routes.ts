@@ -1,0 +1,132 @@
+// Every feature's calls, registered on the router (and the few raw routes some features need),
+// in the order the composition root (app.ts) always registered them.
+import type { Db, Jobs, Router } from '@latchkey/runtime';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { listeningUrl, type SharedServices } from './app-services.ts';
+import type { Config } from './config.ts';
+import { accountRoutes } from './features/account/account.routes.ts';
+import { createAccountService } from './features/account/account.service.ts';
+import { createPasswordResetService } from './features/account/password-reset.service.ts';
+import { adminsRoutes } from './features/admins/admins.routes.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
+import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
+import { billingRoutes } from './features/billing/billing.routes.ts';
+import { brandingRoutes } from './features/branding/branding.routes.ts';
+import { analyticsRoutes, dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
+import { devicesRoutes } from './features/devices/devices.routes.ts';
+import { familyRoutes } from './features/family/family.routes.ts';
+import { groupsRoutes } from './features/groups/groups.routes.ts';
+import { integrationRoutes, recoverySwitchRoutes } from './features/integration/integration.routes.ts';
+import { membersRoutes } from './features/members/members.routes.ts';
+import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
+import { onboardingRoutes } from './features/onboarding/onboarding.routes.ts';
+import { createOnboardingService } from './features/onboarding/onboarding.service.ts';
+import { auditPolicyRoutes, policiesRoutes } from './features/policies/policies.routes.ts';
+import { SCIM_PREFIX, scimRoutes } from './features/scim/scim.routes.ts';
+import { createScimService } from './features/scim/scim.service.ts';
+import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
+import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
+import { ssoRoutes } from './features/sso/sso.routes.ts';
+import { createSsoService } from './features/sso/sso.service.ts';
+import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
+
+export interface FeatureRouteDeps {
+  app: FastifyInstance;
+  router: Router;
+  config: Config;
+  db: Db;
+  jobs: Jobs;
+  redis: Redis | null;
+  services: SharedServices;
+}
+
+/** Registers every feature; returns what the composition root starts afterwards (the billing schedule). */
+export async function registerFeatureRoutes({ app, router, config, db, jobs, redis, services }: FeatureRouteDeps) {
+  const { guard, auth, sessions, limiter, mail, consoleUrl, hubSessions, sealer, codes, keys, relyingParty, hubClient } =
+    services;
+  const development = config.NODE_ENV !== 'production';
+
+  // Sign-in, the account, the team and its people.
+  authRoutes(router, guard, auth, sessions);
+  const reset = createPasswordResetService({
+    db,
+    limiter,
+    mail,
+    consoleUrl,
+    hubSessions,
+  });
+  accountRoutes(router, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
+  teamRoutes(router, guard, db, hubClient);
+  // The order of registration is the order of the OpenAPI document's paths (docs/openapi/server.json).
+  dashboardRoutes(router, guard, db);
+  teamRenameRoutes(router, guard, db, hubClient);
+  analyticsRoutes(router, guard, db);
+  membersRoutes(router, guard, db, mail);
+  adminsRoutes(router, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
+  signInLinkRoutes(router, guard, auth);
+
+  // Groups, member devices, branding, policies.
+  groupsRoutes(router, guard, db);
+  devicesRoutes(router, guard, db);
+  brandingRoutes(app, router, guard, db);
+  policiesRoutes(router, guard, db);
+
+  // Hub integration, and the Hub's security audit, sharing and recovery.
+  integrationRoutes(router, guard, db, {
+    allowLoopbackHttp: development,
+    hubClient,
+    // Where a Hub calls back (session checks): PUBLIC_URL, else the address this server listens on.
+    selfUrl: () => config.PUBLIC_URL ?? listeningUrl(app),
+  });
+  // The server's part of the Hub's audit and recovery services.
+  auditPolicyRoutes(router, guard, db);
+  recoverySwitchRoutes(router, guard, db);
+
+  // SCIM provisioning: connectors in the console, the SCIM server under /scim/v2.
+  const scimBase = () => `${(config.PUBLIC_URL ?? listeningUrl(app)).replace(/\/$/, '')}${SCIM_PREFIX}`;
+  const scimConnectors = createScimConnectorsService(db, codes, scimBase, (error) =>
+    app.log.warn({ err: error }, 'scim request log not written'),
+  );
+  scimConnectorsRoutes(router, guard, scimConnectors);
+  await scimRoutes(app, scimConnectors, createScimService(db, mail, scimBase), scimBase, {
+    perSecond: config.SCIM_RATE_LIMIT_PER_SECOND,
+    redis,
+  });
+
+  // Billing and licences.
+  const billing = billingRoutes(app, router, guard, db, jobs, {
+    fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET,
+    invoicePaidBy: config.INVOICE_PAID_BY,
+  });
+
+  // Onboarding wizard and family plan. A cloud with a configured consent app uses its real
+  // admin-consent address; outside production the others get this server's stand-in consent page.
+  const fallback = development ? standInConsent(consoleUrl) : undefined;
+  onboardingRoutes(
+    app,
+    router,
+    guard,
+    createOnboardingService(db, {
+      providers: {
+        google_drive: config.GOOGLE_WORKSPACE_CLIENT_ID
+          ? googleWorkspaceConsent(config.GOOGLE_WORKSPACE_CLIENT_ID, config.GOOGLE_WORKSPACE_SCOPES)
+          : fallback,
+        one_drive: config.MICROSOFT_ENTRA_CLIENT_ID
+          ? microsoftEntraConsent(config.MICROSOFT_ENTRA_CLIENT_ID, config.MICROSOFT_ENTRA_SCOPES)
+          : fallback,
+      },
+      callbackUrl: consoleUrl,
+      downloadsUrl: config.DOWNLOADS_URL,
+      downloadLocations: config.DOWNLOAD_LOCATIONS,
+    }),
+    { standIn: development },
+  );
+  familyRoutes(router, guard, db);
+
+  // SAML single sign-on.
+  ssoRoutes(router, guard, createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: development, limiter, hubSessions }));
+
+  return { billing };
+}
