@@ -1,4 +1,4 @@
-// `npm run bench` (event logs, issue 12), on the PostgreSQL server at TEST_DATABASE_URL:
+// `npm run bench` (event logs), on the PostgreSQL server at TEST_DATABASE_URL:
 //   1. ingest: batches of 500 through the Hub's signed server→Hub feed (/api/v1/integrate/events/,
 //      HTTP, signature checked; signed beforehand and sent from their own thread, as the licence
 //      server's outbox is another process) and through the service function it calls, on a scratch database;

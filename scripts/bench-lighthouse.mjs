@@ -1,5 +1,5 @@
 // `npm run bench` (and `node scripts/bench-lighthouse.mjs` alone, after `npm run build`): Lighthouse
-// on a cold load of the signed-in dashboard and users list (issue 17), desktop preset, no
+// on a cold load of the signed-in dashboard and users list, desktop preset, no
 // throttling of any kind, Debian's Chromium. Reports LCP, TBT, CLS and what a cold load transfers.
 //   BENCH_WEB_DIST=<folder>  measure another build of the console (e.g. an older one, for "before")
 //   BENCH_RUNS=<n>           runs per page (median reported; default 3)

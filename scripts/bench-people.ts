@@ -1,4 +1,4 @@
-// `npm run bench` (people, issue 4): a 100,000-member team on the PostgreSQL server at
+// `npm run bench` (members): a 100,000-member team on the PostgreSQL server at
 // TEST_DATABASE_URL, and the members list through the real API (authenticated, validated, JSON
 // over HTTP) for the first page, a deep page and a substring search, beside the raw SQL of the same
 // queries; then the deep page at a fixed 2,000 requests a second, the dashboard's calls and the CSV

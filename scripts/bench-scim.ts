@@ -1,4 +1,4 @@
-// `npm run bench` with TEST_DATABASE_URL (SCIM, issue 14): on a PostgreSQL database of its own,
+// `npm run bench` with TEST_DATABASE_URL (SCIM): on a PostgreSQL database of its own,
 //   1. provisioning through the real SCIM API: BENCH_SCIM_USERS users (default 100,000) and
 //      BENCH_SCIM_GROUPS groups (default 5,000, 20 members each), POSTed as an IdP does, 16 at a time;
 //   2. a mixed Entra-like load for BENCH_SECONDS (default 10), closed loop at 16 connections:

@@ -1,4 +1,4 @@
-// `npm run bench`: the figures issue 2 asks for, measured on this machine.
+// `npm run bench`: the figures the project's targets ask for, measured on this machine.
 //   - the sign-in route's initial JS (gzip), from a fresh build;
 //   - start to ready of the built server and Hub together on an existing embedded database (median of 3).
 import './node-runtime.mjs';
@@ -73,7 +73,7 @@ console.info(
   `start to ready, existing DB  ${runs[1].toFixed(2)} s median (${runs.map((r) => r.toFixed(2)).join(', ')}; target 5 s)`,
 );
 
-// The members list of a 100,000-member team through the real API beside raw SQL (issue 4), and the
+// The members list of a 100,000-member team through the real API beside raw SQL, and the
 // Hub's security audit of as many members.
 if (process.env.TEST_DATABASE_URL) {
   // Each in one process with its program, so with the programs' own flags.
@@ -84,6 +84,6 @@ if (process.env.TEST_DATABASE_URL) {
   console.info('members list and Hub audit at 100k members: set TEST_DATABASE_URL to a PostgreSQL server to measure them');
 }
 
-// Lighthouse on a cold signed-in load of the dashboard and users list (issue 17).
+// Lighthouse on a cold signed-in load of the dashboard and users list.
 const { lighthouseBench } = await import('./bench-lighthouse.mjs');
 await lighthouseBench();

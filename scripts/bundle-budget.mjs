@@ -1,5 +1,5 @@
 // The JS the sign-in route loads up front: index.html's entry and everything it imports
-// statically (Vite's manifest), gzipped. Fails above the budget of issue 2.
+// statically (Vite's manifest), gzipped. Fails above the budget.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -4,7 +4,7 @@ import { expect, type Page, test } from '@playwright/test';
 /** The rules axe checks: WCAG 2.0/2.1 A and AA, plus its best-practice rules. */
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-/** Impacts that fail a test (issue 17: 0 serious or critical on every screen). */
+/** Impacts that fail a test (0 serious or critical on every screen). */
 const FAILING = new Set(['serious', 'critical']);
 
 /**

@@ -61,7 +61,7 @@ test('groups: create with members, add members, set priority, open a member’s 
     .getByRole('option', { name: /fischer/ })
     .first()
     .click();
-  // A pick closes the list, so it never covers "Create group": the click lands on the button (issue 17).
+  // A pick closes the list, so it never covers "Create group": the click lands on the button.
   await expect(page.getByRole('listbox')).toBeHidden();
   await shots(page, 'group-create-picked');
   await create.getByTestId('group-create-submit').click();
@@ -142,7 +142,7 @@ test('members: a member’s devices, and the hub authentication filter', async (
       .filter({ hasText: /^Authenticated$/ })
       .first(),
   ).toBeVisible();
-  // The member's page also shows the policy their apps follow (issue 5), each value with its source.
+  // The member's page also shows the policy their apps follow, each value with its source.
   const policy = page.getByTestId('effective-policy');
   await expect(policy).toBeVisible();
   await expect(policy.getByTestId('effective-mp.min_length')).toContainText('Minimum length');

@@ -27,7 +27,7 @@ test('recovery: add a recovery admin who approves from their app, then approve a
   const nomineeApp = await memberApp(nominee, { publicKey: true });
 
   await signIn(page, ADMINS.alex.email);
-  // One recovery role (issue 17): the server's recovery agent role comes first, under Administrators.
+  // One recovery role: the server's recovery agent role comes first, under Administrators.
   await page.goto('/#/settings/manage-administrators');
   await page.getByTestId('admin-add-open').click();
   const addAdmin = page.getByTestId('admin-add-dialog');

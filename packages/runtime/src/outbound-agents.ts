@@ -6,7 +6,7 @@ const MAX_POOLS = 64;
 const pools = new Map<string, http.Agent>();
 
 /**
- * A keep-alive connection pool for one checked address (issue 12: SIEM delivery sends thousands of
+ * A keep-alive connection pool for one checked address (SIEM delivery sends thousands of
  * requests to one destination, and a TCP + TLS handshake for each cost more than the request).
  * Keyed by the address the outbound guard checked, so a pooled connection only ever goes where a
  * check allowed, and by what the TLS handshake verified (server name, extra CA, unverified allowed),

@@ -4,7 +4,7 @@ import { coldLoadPlan } from './cold-start.ts';
 
 const names = (hash: string) => coldLoadPlan(hash, true)?.calls.map(([name]) => name);
 
-describe('cold load of a signed-in page (issue 17)', () => {
+describe('cold load of a signed-in page', () => {
   it('starts nothing when signed out or outside the console', () => {
     expect(coldLoadPlan('#/dashboard', false)).toBeNull();
     for (const hash of [

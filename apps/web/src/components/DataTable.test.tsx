@@ -171,7 +171,7 @@ describe('DataTable', () => {
   });
 });
 
-describe('DataTable below 768 px (issue 17: a phone is a first-class screen)', () => {
+describe('DataTable below 768 px (a phone is a first-class screen)', () => {
   const realMatchMedia = window.matchMedia;
   beforeAll(() => {
     // The phone's width: only the card query matches.

@@ -3,7 +3,7 @@ import { FAILED, PREFETCH_TTL_MS, rememberPrefetch, takePrefetch } from './prefe
 
 afterEach(() => vi.useRealTimers());
 
-describe('prefetched calls (issue 17: cold load)', () => {
+describe('prefetched calls (cold load)', () => {
   it('hands the answer to the first matching call only, once', async () => {
     const start = vi.fn(async () => ({ team_name: 'Northwind' }));
     rememberPrefetch('teamInfo', {}, 'alex', start);
