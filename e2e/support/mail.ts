@@ -26,10 +26,6 @@ export async function mailCursor(): Promise<number> {
   return (await json<{ last: number }>(await fetch(`${MAILBOX_URL}/cursor`))).last;
 }
 
-export async function clearMailbox(): Promise<void> {
-  await json(await fetch(`${MAILBOX_URL}/messages`, { method: 'DELETE' }));
-}
-
 const CODE = /\b(\d{6})\b/;
 
 /**

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expectAccessible } from './a11y.ts';
 
 /** Where every spec's screenshots go, for a person to look at after a run. */
-export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
+const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
 
 const viewport = (width: number) => ({ width, height: width > 600 ? 800 : 740 });
 

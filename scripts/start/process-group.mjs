@@ -21,7 +21,7 @@ export function spawnGroup(command, args, options) {
 }
 
 /** Sends `signal` to the whole group; false when nothing of it is left. */
-export function signalGroup(child, signal) {
+function signalGroup(child, signal) {
   try {
     process.kill(-child.pid, signal);
     return true;

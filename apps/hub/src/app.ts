@@ -36,7 +36,7 @@ import { loadHubKeys, loadHubTokenSecret } from './platform/keys.ts';
 import { useHubOutboundPolicy } from './platform/outbound.ts';
 import { registerRateLimit } from './platform/rate-limit.ts';
 
-export interface HubDeps {
+interface HubDeps {
   config: Config;
   db: Db;
   /** Requests per minute per client address before 429. */

@@ -32,7 +32,7 @@ import { ssoRoutes } from './features/sso/sso.routes.ts';
 import { createSsoService } from './features/sso/sso.service.ts';
 import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
 
-export interface FeatureRouteDeps {
+interface FeatureRouteDeps {
   app: FastifyInstance;
   router: Router;
   config: Config;

@@ -20,7 +20,7 @@ import { createMailer, defineMailOutbox, type Mailer } from './platform/mail.ts'
 import { redisCounters } from './platform/redis-counters.ts';
 import { createSealer } from './platform/sealed.ts';
 
-export interface SharedServiceDeps {
+interface SharedServiceDeps {
   app: FastifyInstance;
   config: Config;
   db: Db;

@@ -22,7 +22,7 @@ import type { Mailer } from './platform/mail.ts';
 import { useOutboundPolicy } from './platform/outbound.ts';
 import { connectRedis } from './platform/redis-counters.ts';
 
-export interface ServerDeps {
+interface ServerDeps {
   config: Config;
   db: Db;
   /** How mail leaves (tests and benches pass their own); by default SMTP_URL, or the log. */

@@ -157,7 +157,7 @@ export function postSigned(
   });
 }
 
-export interface GrantOptions {
+interface GrantOptions {
   key?: KeyObject;
   kid?: string;
   teamSlug?: string;

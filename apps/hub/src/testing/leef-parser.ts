@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
  */
 export class LeefError extends Error {}
 
-export interface ParsedLeef {
+interface ParsedLeef {
   syslog: { pri: number; timestamp: string; hostname: string; appName: string; procId: string; msgId: string } | null;
   version: string;
   vendor: string;

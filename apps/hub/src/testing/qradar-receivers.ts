@@ -20,7 +20,7 @@ import { faultControl, listen, newReceiver, type Receiver, serve, slowness, type
 export const QRADAR_SOURCE = 'latchkey-hub-test';
 export const MAX_PAYLOAD = 8192;
 /** The Message Pattern the log source is set up with (docs/siem.md): where each event of a POST starts. */
-export const MESSAGE_PATTERN = /^<110>1 /m;
+const MESSAGE_PATTERN = /^<110>1 /m;
 
 export type QradarReceiver = Receiver & {
   /** Every event line taken, as written. */

@@ -20,7 +20,7 @@ export type ToolReply = {
   data: SiemTool | null;
 };
 
-export interface SiemHub {
+interface SiemHub {
   db: Db;
   hub: RunningHub;
   /** The console admin's authorization header. */

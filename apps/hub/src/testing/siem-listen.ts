@@ -77,7 +77,7 @@ export function selfSignedCert(dir = mkdtempSync(join(tmpdir(), 'latchkey-siem-'
   return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8'), certFile: cert };
 }
 
-export const readBody = (req: IncomingMessage) =>
+const readBody = (req: IncomingMessage) =>
   new Promise<Buffer>((resolve) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -91,15 +91,15 @@ export type Answer = {
   /** The ids this answer tells the sender were taken; by default, those the request added when it answered 2xx. */
   confirms?: string[];
 };
-export type Handler = (req: IncomingMessage, body: Buffer, r: Receiver) => Answer;
+type Handler = (req: IncomingMessage, body: Buffer, r: Receiver) => Answer;
 /** How the vendor says "too many requests" and "unavailable" (its status, body and Retry-After). */
-export interface VendorAnswers {
+interface VendorAnswers {
   unavailable: Answer;
   tooManyRequests: Answer;
 }
 
 /** How long `slow` holds an answer: past any timeout a test gives the Hub. */
-export const SLOW_MS = 5_000;
+const SLOW_MS = 5_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

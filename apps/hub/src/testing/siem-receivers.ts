@@ -3,7 +3,7 @@ import { gunzipSync, inflateSync } from 'node:zlib';
 import { qradarSyslogReceiver } from './qradar-receivers.ts';
 import { lines, listen, type Receiver, type Tls } from './siem-listen.ts';
 
-export { QRADAR_SOURCE, qradarHttpReceiver, qradarSyslogReceiver } from './qradar-receivers.ts';
+export { QRADAR_SOURCE, qradarHttpReceiver } from './qradar-receivers.ts';
 /**
  * Local stand-ins for the SIEM vendors' ingestion endpoints, each checking what the vendor's own
  * service checks (authentication, framing, headers, signatures) and refusing anything else with the

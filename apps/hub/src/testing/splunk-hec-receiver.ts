@@ -21,7 +21,7 @@ import { type Answer, listen, type Receiver, type Tls } from './siem-listen.ts';
 export const SPLUNK_TOKEN = '8f4b3c2a-1d5e-4f6a-9b7c-0e1d2c3b4a59';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface HecOptions {
+interface HecOptions {
   /** Indexer acknowledgement on the token (Splunk Enterprise: per token). */
   ack?: boolean;
   /** Indexes the token may write; an event naming another is code 7. Empty: the token's default only. */
@@ -50,7 +50,7 @@ const hec = (status: number, text: string, code: number, extra: Record<string, u
 });
 
 /** The JSON objects of a HEC body, one after another (whitespace between them allowed); null when it is not that. */
-export function splitHecObjects(text: string): unknown[] | null {
+function splitHecObjects(text: string): unknown[] | null {
   // Most senders put one object a line: read them so, else object by object.
   try {
     const byLine = text

@@ -3,7 +3,7 @@ import { AppError, forbidden, unauthorized } from '@latchkey/runtime';
 import type { Guard, SessionContext } from './caller.ts';
 
 /** What the guard looks up, handed in by app.ts: http/ knows no feature. */
-export interface GuardLookups {
+interface GuardLookups {
   /** The session an access token names; throws when the token is invalid or expired. */
   verifyAccess(token: string): { sessionId: string };
   /** The session's live context: session, admin scopes, team and the first Hub's services. */

@@ -1,7 +1,7 @@
 import type { Queryable } from '@latchkey/runtime';
 
 /** How long an instance trusts its copy of the Hub origins before reading them again. */
-export const HUB_ORIGINS_TTL_MS = 15_000;
+const HUB_ORIGINS_TTL_MS = 15_000;
 
 /**
  * The origins of every Hub that has been set up (hubs.server_url), for the CSP's connect-src.

@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-export interface ProtectionOptions {
+interface ProtectionOptions {
   db: Db;
   production: boolean;
   /** Requests per minute per client address before 429. */

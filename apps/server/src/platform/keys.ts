@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
  * consequence: the token key voids access tokens in flight, the sealing key needs re-sealing, the
  * code key voids backup codes (each of the last two accepts a previous key meanwhile).
  */
-export interface ServerKeys {
+interface ServerKeys {
   token: string;
   /** Current first, then the previous one if configured. */
   sealing: string[];

@@ -41,10 +41,10 @@ export const LIMITS = {
 export type LimitKind = keyof typeof LIMITS;
 
 /** Failures on one account, from every client, before the progressive delay starts. */
-export const DELAY_AFTER = 5;
-export const MAX_DELAY_SECONDS = 15 * 60;
+const DELAY_AFTER = 5;
+const MAX_DELAY_SECONDS = 15 * 60;
 /** Unknown emails one client may try at the email step. */
-export const UNKNOWN_EMAIL_LIMIT: LimitRule = { max: 20, windowMinutes: 15 };
+const UNKNOWN_EMAIL_LIMIT: LimitRule = { max: 20, windowMinutes: 15 };
 
 /** Where the counters live: PostgreSQL or Redis, so every server instance shares them. */
 export interface CounterStore {

@@ -50,7 +50,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export interface HarnessOptions {
+interface HarnessOptions {
   seed?: boolean;
   rateLimitPerMinute?: number;
   /** Extra configuration, e.g. REDIS_URL. */

@@ -15,7 +15,7 @@ import { seedDemoRegistration } from '../../../hub/src/features/registrations/de
 import { mintSetupKey } from '../../../hub/src/features/registrations/setup-keys.ts';
 
 /** The test Hubs' setup secret, so a test can mint setup keys as the Hub operator's CLI does. */
-export const TEST_HUB_SETUP_SECRET = 'test-hub-setup-secret-0123456789abcdef';
+const TEST_HUB_SETUP_SECRET = 'test-hub-setup-secret-0123456789abcdef';
 export const mintTestSetupKey = (teamSlug: string, minutes?: number, now?: number) =>
   mintSetupKey(TEST_HUB_SETUP_SECRET, teamSlug, minutes, now);
 

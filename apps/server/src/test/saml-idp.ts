@@ -76,7 +76,7 @@ export function signXml(xml: string, local: 'Assertion' | 'Response', keyPem: st
   return sig.getSignedXml();
 }
 
-export interface TestIdpOptions {
+interface TestIdpOptions {
   /** Listen on this port (the demo's fixed address); 0 or none: any free port (tests). */
   port?: number;
   /**

@@ -8,7 +8,7 @@ import { getSession } from '../lib/session.ts';
  */
 type Prefetch = { [K in keyof ApiMap]: [K, EndpointInput<ApiMap[K]>] }[keyof ApiMap];
 
-export interface ColdLoadPlan {
+interface ColdLoadPlan {
   /** The landing screens' chunk (dashboard, users, groups, profile; landing-screens.ts). */
   peopleScreens: boolean;
   calls: Prefetch[];

@@ -2,7 +2,7 @@ import { Group, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { limitProps, SEARCH_MAX } from '../lib/limits.ts';
 
-export interface ListSearchProps {
+interface ListSearchProps {
   value: string;
   onChange: (value: string) => void;
   /** Translated; the placeholder too unless one is given. */

@@ -1,6 +1,6 @@
 import { ERROR_MESSAGE_KEYS, type ErrorReply } from '@latchkey/contracts/client';
 
-export type FailureClass = 'TIMEOUT_ERROR' | 'FETCH_ERROR' | 'PARSING_ERROR';
+type FailureClass = 'TIMEOUT_ERROR' | 'FETCH_ERROR' | 'PARSING_ERROR';
 
 /** A failed call: the server's code and description, or a client-side failure class. */
 export class ApiError extends Error {

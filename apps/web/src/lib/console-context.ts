@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 import type { ConsoleRoute } from './console-route.ts';
 
 /** What the shell hands to every console page once team, scopes and services are known. */
-export interface ConsoleContext {
+interface ConsoleContext {
   ctx: AccessContext;
   team: Team;
   restricted: boolean;

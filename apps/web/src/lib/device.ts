@@ -1,5 +1,5 @@
 /** The spec's device fields (§3 Device info), as the console sends them with sign-in calls. */
-export interface DeviceInfo {
+interface DeviceInfo {
   browser: string;
   version: string;
   id: string;

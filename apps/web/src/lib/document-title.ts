@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 
 /** The product's name after every page's own in the browser tab. */
-export const TITLE_SUFFIX = 'Latchkey';
+const TITLE_SUFFIX = 'Latchkey';
 
 /** `document.title` names the page the admin is on ("Users · Latchkey"); the product alone without one. */
 export function useDocumentTitle(page: string | null): void {

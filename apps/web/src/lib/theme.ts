@@ -39,13 +39,13 @@ const channel = (v: number): number => {
 const relativeLuminance = ([r, g, b]: Rgb): number => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
 
 /** WCAG contrast ratio of two hex colours. */
-export function contrastRatio(a: string, b: string): number {
+function contrastRatio(a: string, b: string): number {
   const [hi, lo] = [relativeLuminance(parseHex(a)), relativeLuminance(parseHex(b))].sort((x, y) => y - x) as [number, number];
   return (hi + 0.05) / (lo + 0.05);
 }
 
 /** The colour, darkened in small steps until it reads at `ratio` on `background`. */
-export function darkenUntil(color: string, background: string, ratio = 4.6): string {
+function darkenUntil(color: string, background: string, ratio = 4.6): string {
   let rgb = parseHex(color);
   for (let i = 0; i < 40 && contrastRatio(toHex(rgb), background) < ratio; i++) rgb = rgb.map((v) => v * 0.95) as Rgb;
   return toHex(rgb);

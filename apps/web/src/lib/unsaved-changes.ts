@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
  * registers a guard while it is mounted; leaving (in-app navigation, team switch, logout) asks
  * `confirmLeave()` first, and the browser warns before unloading while any guard is dirty.
  */
-export interface UnsavedGuard {
+interface UnsavedGuard {
   isDirty(): boolean;
   /** Saves; resolves false when the save failed (the screen has said why). */
   save(): Promise<boolean>;

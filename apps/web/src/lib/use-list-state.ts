@@ -19,6 +19,3 @@ export function useListState({ debounceMs = 300 }: { debounceMs?: number } = {})
   }, [term]);
   return { search, setSearch, term, page, setPage, selected, setSelected };
 }
-
-/** What useListState hands a screen. */
-export type ListState = ReturnType<typeof useListState>;

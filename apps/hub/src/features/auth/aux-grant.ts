@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type RegistrationRow, registrationsRepository } from '../registrations/index.ts';
 
 /** Must match the audience the licence server puts on its grants (server: features/auth/aux-grant.ts). */
-export const AUX_GRANT_AUDIENCE = 'latchkey-hub';
+const AUX_GRANT_AUDIENCE = 'latchkey-hub';
 
 const GrantClaims = z.object({
   aud: z.literal(AUX_GRANT_AUDIENCE),

@@ -13,7 +13,7 @@ export interface HubSessionRow {
   revoked_at: Date | null;
 }
 
-export interface NewHubSession {
+interface NewHubSession {
   registrationId: string;
   userId: string;
   email: string;

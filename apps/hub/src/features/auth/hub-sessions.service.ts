@@ -6,7 +6,7 @@ import type { AuxGrant } from './aux-grant.ts';
 import { type HubSessionRow, hubSessionsRepository as repo } from './hub-sessions.repository.ts';
 import type { ServerCheck } from './server-check.ts';
 
-export interface HubSessionPolicy {
+interface HubSessionPolicy {
   accessTtlSeconds: number;
   refreshTtlMinutes: number;
   maxHours: number;

@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { HubKeys } from '../../platform/keys.ts';
 import type { RegistrationRow } from '../registrations/index.ts';
 
-export type SessionVerdict = EndpointOutput<typeof hubSessionCheckEndpoint> | 'unreachable';
-export type RoleVerdict = EndpointOutput<typeof hubAdminRoleEndpoint> | 'unreachable';
+type SessionVerdict = EndpointOutput<typeof hubSessionCheckEndpoint> | 'unreachable';
+type RoleVerdict = EndpointOutput<typeof hubAdminRoleEndpoint> | 'unreachable';
 type ServerRegistration = Pick<RegistrationRow, 'credential_id' | 'server_url'>;
 
 const TIMEOUT_MS = 5_000;

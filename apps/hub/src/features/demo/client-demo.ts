@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { devicesRepository } from '../devices/index.ts';
 import { recoveryRepository } from '../recovery/index.ts';
 
-export interface DemoTeam {
+interface DemoTeam {
   teamSlug: string;
 }
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '@latchkey/runtime';
 
-export interface DeviceRow {
+interface DeviceRow {
   id: string;
   team_slug: string;
   email: string;

@@ -13,7 +13,7 @@ import type { StoredEvent } from './event-rows.ts';
 export const GENESIS_HASH = '0'.repeat(64);
 
 /** What the hash covers: the stored event but its own hash, its kinds as any text (a verifier hashes what an export holds). */
-export type ChainedFields = Omit<StoredEvent, 'hash' | 'actor_type' | 'outcome'> & { actor_type: string; outcome: string };
+type ChainedFields = Omit<StoredEvent, 'hash' | 'actor_type' | 'outcome'> & { actor_type: string; outcome: string };
 
 /** JSON with object keys sorted at every level: one text for one value, whatever the storage did to key order. */
 export function canonicalJson(value: unknown): string {
@@ -30,7 +30,7 @@ export function canonicalJson(value: unknown): string {
 const q = JSON.stringify;
 
 /** An event's fields that do not depend on its place in the chain. */
-export type UnchainedFields = Omit<ChainedFields, 'team_slug' | 'seq' | 'recorded_at' | 'prev_hash'>;
+type UnchainedFields = Omit<ChainedFields, 'team_slug' | 'seq' | 'recorded_at' | 'prev_hash'>;
 
 /**
  * The canonical text of an event's unchained fields, in its two runs (between seq and recorded_at,

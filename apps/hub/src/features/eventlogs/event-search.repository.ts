@@ -5,7 +5,7 @@ import { escapeLike, type Queryable } from '@latchkey/runtime';
  * (those not indexed yet, exports). A search pattern holds no U+001F, so it matches within one
  * column, never across two.
  */
-export const SEARCH_BODY =
+const SEARCH_BODY =
   "(actor || E'\\x1f' || target || E'\\x1f' || activity || E'\\x1f' || ip || E'\\x1f' || device || E'\\x1f' || component)";
 
 /**
@@ -37,10 +37,10 @@ export const searchPattern = (value: string) => `%${escapeLike(clean(value))}%`;
  */
 export const searchTest = (n: number) => `lower(${SEARCH_BODY}) like lower($${n})`;
 /** The same pattern over event_search_values' `value`. */
-export const indexPattern = (value: string) => `%${escapeLike(clean(value).replace(/[ϙϛϝϟ.@_-]/g, (c) => TO_INDEX[c] ?? c))}%`;
+const indexPattern = (value: string) => `%${escapeLike(clean(value).replace(/[ϙϛϝϟ.@_-]/g, (c) => TO_INDEX[c] ?? c))}%`;
 
 /** A seq range (above, upTo] of a team's events. */
-export interface SeqRange {
+interface SeqRange {
   above: number;
   upTo: number;
 }

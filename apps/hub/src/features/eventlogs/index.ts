@@ -3,6 +3,6 @@
 export { eventLogReads } from './event-log-reads.ts';
 export type { StoredEvent } from './event-rows.ts';
 export { eventlogsRoutes } from './eventlogs.routes.ts';
-export { createEventsService, type EventsService } from './eventlogs.service.ts';
-export { type HubEvent, recordHubEvents } from './record-events.ts';
+export { createEventsService } from './eventlogs.service.ts';
+export { recordHubEvents } from './record-events.ts';
 export { createSearchIndexer } from './search-indexer.ts';

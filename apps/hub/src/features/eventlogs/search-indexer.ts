@@ -79,4 +79,3 @@ export function createSearchIndexer(
     },
   };
 }
-export type SearchIndexer = ReturnType<typeof createSearchIndexer>;

@@ -59,4 +59,3 @@ export function createIntegrationService(db: Db, version: string, sessions: HubS
     registered: (teamSlug: string) => repo.existsForTeam(db, teamSlug),
   };
 }
-export type IntegrationService = ReturnType<typeof createIntegrationService>;

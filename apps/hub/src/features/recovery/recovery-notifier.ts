@@ -11,7 +11,7 @@ export interface RecoveryNotifier {
 }
 
 /** The mail names who asked and when, and where to act: nothing a reader could recover with. */
-export function recoveryRequestMail(request: RequestRow, consoleUrl: string) {
+function recoveryRequestMail(request: RequestRow, consoleUrl: string) {
   return {
     subject: `Account recovery requested by ${request.email}`,
     text: [

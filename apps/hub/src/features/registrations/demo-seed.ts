@@ -2,7 +2,7 @@ import { AUX_SERVICES, Ed25519JwkSchema } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import { registrationsRepository as repo } from './registrations.repository.ts';
 
-export interface DemoRegistration {
+interface DemoRegistration {
   teamSlug: string;
   credentialId: string;
   /** The demo server's public key, JWK as JSON: pinned by `npm start`, which made both keys. */

@@ -14,7 +14,7 @@ export interface RegistrationRow {
 
 const COLUMNS = 'id, team_slug, credential_id, server_key, server_url, services';
 
-export interface NewRegistration {
+interface NewRegistration {
   team_slug: string;
   credential_id: string;
   server_key: Ed25519Jwk;

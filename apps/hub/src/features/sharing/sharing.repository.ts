@@ -1,7 +1,7 @@
 import { SHARING_DEFAULTS, type SharingLimits } from '@latchkey/contracts';
 import { containsPattern, type Queryable } from '@latchkey/runtime';
 
-export interface ShareRow {
+interface ShareRow {
   share_id: string;
   email: string;
   label: string;

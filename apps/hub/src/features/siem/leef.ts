@@ -14,9 +14,9 @@ import type { EventRecord } from '@latchkey/contracts';
  */
 type LeefEvent = EventRecord & { team_slug: string };
 
-export const LEEF_DELIMITER = '\t';
+const LEEF_DELIMITER = '\t';
 /** QRadar's default largest event (Max Payload Length); a longer detail is cut to fit. */
-export const MAX_EVENT_BYTES = 8192;
+const MAX_EVENT_BYTES = 8192;
 const DEV_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSX";
 /** PRI 110 = facility 13 (log audit) × 8 + severity 6 (informational). */
 const PRI = 110;

@@ -24,7 +24,7 @@ export class DeliveryError extends Error {
 }
 
 /** Retry-After in milliseconds: delay-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
-export function retryAfterMs(res: Response): number | undefined {
+function retryAfterMs(res: Response): number | undefined {
   const value = res.headers.get('retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;

@@ -13,8 +13,8 @@ const gzip = promisify(gzipCallback);
  * a gzip-compressed JSON array to `{dce}/dataCollectionRules/{dcr immutable id}/streams/{stream}`.
  * Azure answers 204 when it took the batch; calls are at most 1 MB, so a batch is cut to fit.
  */
-export const MONITOR_SCOPE = 'https://monitor.azure.com//.default';
-export const LOGS_INGESTION_API_VERSION = '2023-01-01';
+const MONITOR_SCOPE = 'https://monitor.azure.com//.default';
+const LOGS_INGESTION_API_VERSION = '2023-01-01';
 /** Azure's limit on one call's body, uncompressed. */
 const MAX_CALL_BYTES = 1_000_000;
 

@@ -11,7 +11,7 @@ import { DeliveryError, post, type SenderContext, type SiemConfig, str } from '.
 type WebhookEvent = { seq: number; team_slug: string };
 
 /** The signature base string is the timestamp, a dot, and the body exactly as sent. */
-export const webhookSignature = (secret: string, timestamp: string, body: string) =>
+const webhookSignature = (secret: string, timestamp: string, body: string) =>
   `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 
 export async function webhook(events: WebhookEvent[], body: string, c: SiemConfig, ctx: SenderContext) {

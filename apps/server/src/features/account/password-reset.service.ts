@@ -9,7 +9,7 @@ import { accountRepository } from './account.repository.ts';
 import { passwordResetRepository as repo } from './password-reset.repository.ts';
 
 /** How long a reset link works. Short: it is as good as the password until used. */
-export const RESET_LINK_MINUTES = 30;
+const RESET_LINK_MINUTES = 30;
 
 const invalidLink = () => new AppError('invalid_link', 'This link is invalid or has expired. Ask for a new one.');
 

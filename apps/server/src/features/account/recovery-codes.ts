@@ -4,7 +4,7 @@ import type { CodeHasher } from '../../platform/code-hasher.ts';
 import { accountRepository } from './account.repository.ts';
 
 /** Ten codes of ten characters from a 32-letter alphabet without look-alikes: 50 bits each. */
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 const ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz0';
 
 export function newRecoveryCodes(): string[] {

@@ -18,7 +18,7 @@ interface KeyRow {
 }
 
 /** Security keys and their one-time challenges; access is decided by the callers. */
-export const securityKeysRepository = {
+const securityKeysRepository = {
   async list(q: Queryable, userId: string): Promise<KeyRow[]> {
     return q.query<KeyRow>(
       'select id, credential_id, public_key, counter, transports from security_keys where user_id = $1 order by created_at',

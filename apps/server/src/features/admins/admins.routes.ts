@@ -11,7 +11,7 @@ import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { OnboardingInvites } from '../auth/index.ts';
 import { type AdminsServiceDeps, createAdminsService, createInvitationAcceptance } from './admins.service.ts';
 
-export interface AdminsDeps extends AdminsServiceDeps {
+interface AdminsDeps extends AdminsServiceDeps {
   invites: OnboardingInvites;
 }
 

@@ -8,7 +8,7 @@ import { type AdminRow, adminsRepository as repo } from './admins.repository.ts'
 import { invitationsRepository as invitations } from './invitations.repository.ts';
 
 /** How long an administrator invitation's link works. */
-export const INVITATION_DAYS = 7;
+const INVITATION_DAYS = 7;
 
 /** The invitation mail: its token exists only there, so without it the person cannot accept. */
 function invitationMail(base: string, caller: Caller, email: string, scopes: Scope[], token: string) {

@@ -1,7 +1,7 @@
 import type { Scope } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
-export interface InvitationRow {
+interface InvitationRow {
   team_id: string;
   user_id: string;
   email: string;

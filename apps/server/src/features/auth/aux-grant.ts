@@ -4,7 +4,7 @@ import { JWS_TYP, signJws } from '@latchkey/runtime';
 import type { ServerKey } from '../integration/index.ts';
 import type { HubRow } from '../team/index.ts';
 
-export const AUX_GRANT_AUDIENCE = 'latchkey-hub';
+const AUX_GRANT_AUDIENCE = 'latchkey-hub';
 const AUX_GRANT_SECONDS = 60;
 
 /**

@@ -8,7 +8,7 @@ import { hashToken, type Queryable, randomToken } from '@latchkey/runtime';
 export const LOGIN_TOKEN_MINUTES = { app_login: 2, sso: 2, onboarding: 7 * 24 * 60 } as const;
 export type LoginTokenPurpose = keyof typeof LOGIN_TOKEN_MINUTES;
 
-export interface LoginTokenRow {
+interface LoginTokenRow {
   user_id: string;
   team_id: string;
   /** The absolute end of the session the link was made from, which the new session inherits. */

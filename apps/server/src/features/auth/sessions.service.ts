@@ -3,7 +3,7 @@ import { AppError, accessTokens, type Db, refreshTokens } from '@latchkey/runtim
 import { usersRepository } from '../users/index.ts';
 import { sessionsRepository as repo, type SessionRow } from './sessions.repository.ts';
 
-export interface SessionPolicy {
+interface SessionPolicy {
   accessTtlSeconds: number;
   idleMinutes: number;
   maxHours: number;
@@ -11,7 +11,7 @@ export interface SessionPolicy {
   refreshGraceSeconds: number;
 }
 
-export interface AccessClaims {
+interface AccessClaims {
   userId: string;
   sessionId: string;
 }

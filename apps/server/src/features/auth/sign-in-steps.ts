@@ -36,7 +36,7 @@ export interface AuthDeps {
   hubKey: ServerKey;
 }
 
-export type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
+type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
 
 /**
  * The steps every way of signing in is made of: finding the admin and the team, the brute-force

@@ -1,6 +1,6 @@
 import type { Queryable } from '@latchkey/runtime';
 
-export interface SsoConfigRow {
+interface SsoConfigRow {
   config_uuid: string;
   config_name: string;
   idp_type: string;

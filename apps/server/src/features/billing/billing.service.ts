@@ -35,5 +35,3 @@ export function createBillingService(db: Db, deps: BillingDeps = {}) {
     fastSpringEvents: (events: FastSpringEvent[]) => applyFastSpringEvents(ctx, events),
   };
 }
-
-export type BillingService = ReturnType<typeof createBillingService>;

@@ -1,4 +1,4 @@
 // The billing feature's public entry: what other features (and the operator CLI) may use.
 
 export { seedBillingDemo } from './billing.demo.ts';
-export { type BillingService, createBillingService } from './billing.service.ts';
+export { createBillingService } from './billing.service.ts';

@@ -3,14 +3,14 @@ import { type InvoiceRow, type NewInvoice, invoicesRepository as repo } from './
 import { addDays } from './proration.ts';
 
 /** An order the console placed: its invoice, as the provider issues it. */
-export type Order = Omit<NewInvoice, 'provider' | 'due_date' | 'state'> & { due_date?: string };
+type Order = Omit<NewInvoice, 'provider' | 'due_date' | 'state'> & { due_date?: string };
 
 /**
  * Who takes the payment. An order always becomes an invoice; the provider decides how it gets
  * paid: manual invoicing (bank transfer; an operator or the self-hosting super admin marks it
  * paid), or FastSpring (the purchase partner's checkout; its webhook reports the charge).
  */
-export interface PaymentProvider {
+interface PaymentProvider {
   readonly id: 'manual' | 'fastspring';
   placeOrder(tx: Queryable, order: Order, today: string): Promise<InvoiceRow>;
   /** Whether a super admin may mark this provider's invoices paid in the console. */
@@ -18,7 +18,7 @@ export interface PaymentProvider {
 }
 
 /** Days to pay a manual invoice. */
-export const PAYMENT_TERMS_DAYS = 14;
+const PAYMENT_TERMS_DAYS = 14;
 
 async function issue(tx: Queryable, invoice: NewInvoice): Promise<InvoiceRow> {
   const row = await repo.insertInvoice(tx, invoice);
@@ -26,7 +26,7 @@ async function issue(tx: Queryable, invoice: NewInvoice): Promise<InvoiceRow> {
   return row;
 }
 
-export const manualInvoicing: PaymentProvider = {
+const manualInvoicing: PaymentProvider = {
   id: 'manual',
   markPaidInConsole: true,
   placeOrder: (tx, order, today) =>
@@ -37,7 +37,7 @@ export const manualInvoicing: PaymentProvider = {
  * FastSpring: the invoice waits for `subscription.charge.completed` naming it
  * (`tags.latchkey_invoice`), sent after the customer pays in FastSpring's checkout.
  */
-export const fastSpring: PaymentProvider = {
+const fastSpring: PaymentProvider = {
   id: 'fastspring',
   markPaidInConsole: false,
   placeOrder: (tx, order, today) => issue(tx, { ...order, provider: 'fastspring', due_date: order.due_date ?? today }),

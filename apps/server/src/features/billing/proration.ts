@@ -16,7 +16,7 @@ export const PLAN_PRICE_CENTS: Record<PlanType, Record<BillFrequency, number>> =
 };
 
 const dayNumber = (day: string): number => Math.round(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
-export const daysBetween = (from: string, to: string): number => dayNumber(to) - dayNumber(from);
+const daysBetween = (from: string, to: string): number => dayNumber(to) - dayNumber(from);
 export const addDays = (day: string, n: number): string => new Date((dayNumber(day) + n) * DAY_MS).toISOString().slice(0, 10);
 export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
 
@@ -28,7 +28,7 @@ export function addMonths(day: string, months: number): string {
   return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, last))).toISOString().slice(0, 10);
 }
 
-export interface Term {
+interface Term {
   termStart: string;
   billEnd: string;
 }
@@ -41,9 +41,9 @@ export function termDays(term: Term, today: string): { total: number; remaining:
 }
 
 /** `cents` for `remaining` of `total` days, rounded to the cent. */
-export const prorate = (cents: number, remaining: number, total: number): number => Math.round((cents * remaining) / total);
+const prorate = (cents: number, remaining: number, total: number): number => Math.round((cents * remaining) / total);
 
-export interface LicenceQuote {
+interface LicenceQuote {
   pricePerLicence: number;
   proRated: number;
   remainingDays: number;
@@ -61,7 +61,7 @@ export function quoteLicences(unitCents: number, quantity: number, term: Term, t
   };
 }
 
-export interface PlanChangeQuote {
+interface PlanChangeQuote {
   credit: number;
   charge: number;
   amountDue: number;

@@ -19,7 +19,7 @@ const toLogo = (m: LogoMeta): TeamLogo => ({
 const invalidImage = (description: string) => new AppError('invalid_image', description, 400);
 
 /** The uploaded bytes must be the declared image type, within the size and dimension limits. */
-export function checkLogo(declared: LogoType, base64: string) {
+function checkLogo(declared: LogoType, base64: string) {
   const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
   if (bytes.length === 0) throw invalidImage('The file is empty.').shows('errors.image_empty');
   if (bytes.length > LOGO_MAX_BYTES)

@@ -1,6 +1,6 @@
 import type { LogoType } from '@latchkey/contracts';
 
-export interface ImageInfo {
+interface ImageInfo {
   type: LogoType;
   width: number;
   height: number;

@@ -61,7 +61,7 @@ export async function seedSignInDemo(tx: Queryable): Promise<void> {
  * team, Alpine Rentals (no SSO), from which he switches into Alpine Ski House once it enforces SSO.
  * Kept apart from Contoso, whose seeded connector the sign-in routes use.
  */
-export const SSO_DEMO = {
+const SSO_DEMO = {
   team: { slug: 'alpine', name: 'Alpine Ski House' },
   otherTeam: { slug: 'alpine-rentals', name: 'Alpine Rentals' },
   fiona: 'fiona@alpine.example',

@@ -14,7 +14,7 @@ export interface DeviceRow {
 }
 
 /** What an app reports about the device it runs on (the Hub's ingestion API will send this). */
-export interface DeviceReport {
+interface DeviceReport {
   device_id: string;
   name: string;
   type: DeviceType;

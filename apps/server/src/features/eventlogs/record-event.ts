@@ -74,7 +74,7 @@ export function plainDetail(detail: object | undefined): Record<string, string |
 }
 
 /** Several events in one statement (a bulk invite records one per member). */
-export async function recordEvents(q: Queryable, teamId: string, events: readonly Omit<ServerEvent, 'teamId'>[]): Promise<void> {
+async function recordEvents(q: Queryable, teamId: string, events: readonly Omit<ServerEvent, 'teamId'>[]): Promise<void> {
   for (const e of events) await recordEvent(q, { ...e, teamId });
 }
 

@@ -1,7 +1,7 @@
 import type { BenefitGrantType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
-export interface BenefitGroupRow {
+interface BenefitGroupRow {
   id: string;
   name: string;
 }

@@ -19,7 +19,7 @@ const toGroup = (r: GroupRow): Group => ({
 const unique = (emails: string[]): string[] => [...new Set(emails)];
 
 /** A group an identity provider manages through SCIM is changed there, never in the console. */
-export const scimManaged = (name: string) =>
+const scimManaged = (name: string) =>
   new AppError('forbidden', `The group "${name}" is managed by your identity provider (SCIM).`, 403).shows(
     'errors.group_scim_managed',
     { name },

@@ -16,7 +16,7 @@ import type { ServerKey } from './server-key.ts';
 
 const TIMEOUT_MS = 5_000;
 
-export interface HubTarget {
+interface HubTarget {
   server_url: string;
   credential_id: string;
 }

@@ -9,7 +9,7 @@ import { integrationRepository as repo } from './integration.repository.ts';
  * change, refresh-token reuse). `teamId` narrows to one team; without it the teams are those of
  * the sessions named, or of the user's sessions.
  */
-export interface SessionsEnded {
+interface SessionsEnded {
   teamId?: string;
   sessionIds?: string[];
   /** Every Hub session of this admin (in the team, or in every team) ends. */
@@ -18,7 +18,7 @@ export interface SessionsEnded {
   admin?: AdminRole;
 }
 
-export interface AdminRole {
+interface AdminRole {
   email: string;
   scopes: Scope[];
 }

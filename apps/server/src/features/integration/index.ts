@@ -1,8 +1,7 @@
 // The integration feature's public entry: what other features may use.
 
 export type { HubClient } from './hub-client.ts';
-export type { HubSessionEnder, SessionsEnded } from './hub-session-ender.ts';
+export type { HubSessionEnder } from './hub-session-ender.ts';
 // The Hubs the server's events go to (the event log's forwarder).
-export { integrationRepository } from './integration.repository.ts';
 export { liveServers } from './live-state.ts';
 export type { ServerKey } from './server-key.ts';

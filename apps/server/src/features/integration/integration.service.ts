@@ -168,5 +168,3 @@ export function createIntegrationService(db: Db, options: IntegrationOptions) {
     },
   };
 }
-
-export type IntegrationService = ReturnType<typeof createIntegrationService>;

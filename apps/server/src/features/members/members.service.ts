@@ -37,7 +37,7 @@ export function assertLicencesAvailable(total: number, used: number, wanted: num
 }
 
 /** Spec §2: the hub authentication filter exists only when the capability check passes (a connected Hub). */
-export function assertFilterAllowed(caller: Caller, filters: MemberFilters): void {
+function assertFilterAllowed(caller: Caller, filters: MemberFilters): void {
   if (filters.hub_authentication && !caller.access.hubEnabled) {
     throw new AppError('invalid_input', 'Filtering by Hub authentication needs a connected Hub.');
   }

@@ -1,7 +1,7 @@
 import type { OnboardingCloud } from '@latchkey/contracts';
 
 /** How the cloud answered on the consent callback. */
-export type ConsentOutcome = { granted: true } | { granted: false; reason: string };
+type ConsentOutcome = { granted: true } | { granted: false; reason: string };
 
 /**
  * An admin-consent app: the address that asks the cloud's administrator to add the product to

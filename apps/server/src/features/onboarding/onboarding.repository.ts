@@ -7,7 +7,7 @@ export interface WizardRow {
   state: { stage: string } & Record<string, unknown>;
 }
 
-export interface ConsentRow {
+interface ConsentRow {
   team_id: string;
   user_id: string;
   cloud: string;

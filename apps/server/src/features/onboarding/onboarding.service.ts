@@ -26,7 +26,7 @@ const inProgress = (w: WizardRow | undefined): w is WizardRow => Boolean(w?.show
 const notAllowed = () =>
   new AppError('not_allowed', 'The onboarding wizard is finished for this team.', 409).shows('onboarding.error.finished');
 
-export interface OnboardingOptions {
+interface OnboardingOptions {
   providers: ConsentProviders;
   /** Where the cloud sends the admin back (the console's public address), or null when unknown. */
   callbackUrl: () => string | null;

@@ -9,7 +9,7 @@ import { policiesRepository } from './policies.repository.ts';
  * (when it has one) counts as old. Only entries that apply to the whole team count: the audit is
  * one yardstick for everyone, so an entry limited to some members does not change it.
  */
-export function auditPolicyFrom(team: TeamPolicy) {
+function auditPolicyFrom(team: TeamPolicy) {
   const teamWide = (key: string) => {
     const entry = team[key];
     return entry && !entry.include?.length && !entry.exclude?.length ? entry.policy : undefined;

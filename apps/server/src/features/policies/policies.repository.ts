@@ -2,7 +2,7 @@ import type { GroupPolicy, NotEnforced, PolicyGroup, TeamPolicy } from '@latchke
 import type { Queryable } from '@latchkey/runtime';
 import { groupsRepository } from '../groups/index.ts';
 
-export interface GroupPolicyRow {
+interface GroupPolicyRow {
   policy_json: GroupPolicy;
   not_enforced_json: NotEnforced;
 }

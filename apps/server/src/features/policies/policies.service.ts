@@ -16,7 +16,7 @@ import { type HistoryRow, type OverrideGroup, policiesRepository as repo } from 
 import { addPolicyHistory } from './policy-history.ts';
 
 type TeamPatch = Record<string, TeamPolicyEntry | { policy: 'auto' }>;
-export interface GroupChange {
+interface GroupChange {
   group_id: string;
   policy_json: GroupPolicy;
   not_enforced_json: NotEnforced;
@@ -31,7 +31,7 @@ interface GroupState {
 const groupNotFound = () => new AppError('not_found', 'No such group in this team.', 404).shows('errors.group_not_found');
 
 /** The team policy after a patch: 'auto' removes the key; empty scoping lists are dropped. */
-export function applyTeamPatch(current: TeamPolicy, patch: TeamPatch): TeamPolicy {
+function applyTeamPatch(current: TeamPolicy, patch: TeamPatch): TeamPolicy {
   const next: TeamPolicy = { ...current };
   for (const [key, entry] of Object.entries(patch)) {
     if (entry.policy === 'auto') {
@@ -58,7 +58,7 @@ function nextGroupState(change: GroupChange, currentPriority: number, nextFree: 
 }
 
 /** The per-key difference of a history entry; a group's not-enforced flag and priority count as changes too. */
-export function historyChanges(row: Pick<HistoryRow, 'scope' | 'before' | 'after'>): PolicyChange[] {
+function historyChanges(row: Pick<HistoryRow, 'scope' | 'before' | 'after'>): PolicyChange[] {
   if (row.scope === 'team') {
     return diffPolicyMaps(
       (row.before.policy_json ?? {}) as Record<string, unknown>,

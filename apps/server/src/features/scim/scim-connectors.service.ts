@@ -24,7 +24,7 @@ const toConnector = (r: ConnectorRow): ScimConnector => ({
 const notFound = () => new AppError('not_found', 'No such SCIM connector in this team.', 404).shows('scim.errors.not_found');
 
 /** A bearer token: 256 random bits, recognisable by its prefix (secret scanners). */
-export const newScimToken = (): string => `lkscim_${randomBytes(32).toString('base64url')}`;
+const newScimToken = (): string => `lkscim_${randomBytes(32).toString('base64url')}`;
 
 /** Connectors in the console: create (token shown once), rotate with an overlap, revoke, request log. */
 export function createScimConnectorsService(

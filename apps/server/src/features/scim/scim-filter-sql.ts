@@ -27,7 +27,7 @@ export interface Column {
 export type Columns = Record<string, Column>;
 
 /** A SQL condition: `exact` when it holds for exactly the resources the filter matches, else only for a superset. */
-export interface SqlCondition {
+interface SqlCondition {
   sql: string;
   exact: boolean;
 }

@@ -14,7 +14,7 @@ export class InvalidFilter extends Error {}
  */
 const TOKEN =
   /^(?:(\s+)|("(?:[^"\\]|\\.)*")|(\]\.|[[()\]])|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?=[\s)\]]|$)|([A-Za-z$][-\w.:$]*))/;
-export function tokenize(text: string): Token[] {
+function tokenize(text: string): Token[] {
   const out: Token[] = [];
   let rest = text;
   while (rest.length > 0) {

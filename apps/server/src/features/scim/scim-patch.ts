@@ -24,7 +24,7 @@ function keyOf(obj: Obj, name: string): string {
 }
 
 /** Entra sends booleans as "True"/"False": booleans wherever the schema has one. */
-export function coerceBoolean(path: string, value: unknown): unknown {
+function coerceBoolean(path: string, value: unknown): unknown {
   if (typeof value === 'string' && isBoolean(path)) {
     const lower = value.trim().toLowerCase();
     if (lower === 'true') return true;
@@ -56,7 +56,7 @@ interface ParsedPath {
 
 const PATH = /^([A-Za-z$][\w$-]*)(?:\[(.+)\])?(?:\.([A-Za-z$][\w$-]*))?$/s;
 
-export function parsePath(raw: string): ParsedPath {
+function parsePath(raw: string): ParsedPath {
   let rest = raw.trim();
   let schema: string | null = null;
   const lower = rest.toLowerCase();

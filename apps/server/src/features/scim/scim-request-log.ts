@@ -1,6 +1,6 @@
 import type { Db } from '@latchkey/runtime';
 
-export interface RequestLine {
+interface RequestLine {
   method: string;
   path: string;
   status: number;

@@ -3,7 +3,6 @@ export const CORE_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const CORE_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const ENTERPRISE_USER = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 export const LIST_RESPONSE = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
-export const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 export const MAX_RESULTS = 1000;

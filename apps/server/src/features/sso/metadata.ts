@@ -6,7 +6,7 @@ const POST_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 /** JumpCloud's exported metadata may name only the POST binding; its sign-on URL takes redirects too. */
 const POST_ONLY_HOSTS = new Set(['sso.jumpcloud.com']);
 
-export interface IdentityProvider {
+interface IdentityProvider {
   entityId: string;
   ssoUrl: string;
   /** Signing certificates as PEM. */

@@ -9,7 +9,7 @@ import type { ResponseFacts } from './saml-response.ts';
 import { type ConnectorRow, ssoRepository as repo } from './sso.repository.ts';
 
 /** How long an AuthnRequest may be answered. */
-export const REQUEST_MINUTES = 10;
+const REQUEST_MINUTES = 10;
 /** Clock skew allowed between us and the identity provider. */
 export const SKEW_MS = 60_000;
 export const METADATA_MAX_BYTES = 512 * 1024;

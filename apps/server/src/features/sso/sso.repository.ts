@@ -15,7 +15,7 @@ export interface ConnectorRow {
   tested_at: Date | null;
 }
 
-export interface SamlRequestRow {
+interface SamlRequestRow {
   id: string;
   team_id: string;
   config_id: string;
@@ -28,7 +28,7 @@ export interface SamlRequestRow {
   result: Record<string, unknown> | null;
 }
 
-export interface TeamAdminRow {
+interface TeamAdminRow {
   user_id: string;
   email: string;
   name: string;

@@ -8,7 +8,7 @@ export const NS = {
   ds: 'http://www.w3.org/2000/09/xmldsig#',
 } as const;
 
-export class UnsafeXml extends Error {}
+class UnsafeXml extends Error {}
 
 /**
  * Parses untrusted XML (IdP metadata, a SAMLResponse) safely: a document type declaration of any

@@ -3,7 +3,7 @@ import type { Queryable } from '@latchkey/runtime';
 import type { CallerTeam, SessionContext } from '../../http/caller.ts';
 
 /** A teams row as the console reads it: the caller's team (http/caller.ts). */
-export type TeamRow = CallerTeam;
+type TeamRow = CallerTeam;
 
 export interface HubRow {
   id: string;

@@ -12,8 +12,7 @@ import { useTranslation } from '../../lib/use-translation.ts';
 import { SwitchTeamDialog } from './SwitchTeamDialog.tsx';
 
 /** The plan label of the profile menu. */
-export const planLabelKey = (team: Team): string =>
-  team.team_type === 'family' ? 'plan.family' : `plan.${team.organization_type}`;
+const planLabelKey = (team: Team): string => (team.team_type === 'family' ? 'plan.family' : `plan.${team.organization_type}`);
 
 interface ProfileMenuProps {
   team: Team;

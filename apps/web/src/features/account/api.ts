@@ -4,7 +4,7 @@ import { call } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the account security screen; the team slug scopes the cache. */
-export const accountKeys = {
+const accountKeys = {
   all: (team: string) => ['account', team] as const,
   security: (team: string) => [...accountKeys.all(team), 'security'] as const,
   securityKeys: (team: string) => [...accountKeys.all(team), 'security-keys'] as const,

@@ -4,7 +4,7 @@ import { call } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the administrators screen; the team slug scopes the cache. */
-export const adminKeys = {
+const adminKeys = {
   all: (team: string) => ['admins', team] as const,
   list: (team: string, search: string) => [...adminKeys.all(team), search] as const,
 };

@@ -5,14 +5,14 @@ import { call } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the security audit screens; the team slug scopes the cache. */
-export const auditKeys = {
+const auditKeys = {
   all: (team: string) => ['audit', team] as const,
   list: (team: string, q: AuditQuery) => [...auditKeys.all(team), 'list', q] as const,
   summary: (team: string, summaryId: string) => [...auditKeys.all(team), 'summary', summaryId] as const,
   policy: (team: string) => [...auditKeys.all(team), 'policy'] as const,
 };
 
-export interface AuditQuery {
+interface AuditQuery {
   page: number;
   field: AuditField;
   desc: boolean;

@@ -1,6 +1,6 @@
 /** The screens' small rules, kept apart so they are tested without rendering. */
 
-export type ScoreLevel = 'healthy' | 'fair' | 'at_risk';
+type ScoreLevel = 'healthy' | 'fair' | 'at_risk';
 
 /** At risk below the audit policy's threshold; healthy from 80; fair between. */
 export const scoreLevel = (score: number, atRiskBelow: number): ScoreLevel =>

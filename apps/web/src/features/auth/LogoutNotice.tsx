@@ -14,7 +14,7 @@ const COLORS: Record<Exclude<LogoutReason, 'team_switch'>, string> = {
 };
 
 /** What to check when the Hub cannot be reached (apps/web/public/help/hub-unreachable.html). */
-export const HUB_UNREACHABLE_HELP = './help/hub-unreachable.html';
+const HUB_UNREACHABLE_HELP = './help/hub-unreachable.html';
 
 /** The message for why the admin was signed out (spec §4 Logout-page messages), shown once. */
 export function LogoutNotice() {

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /** What the sign-in steps know so far (spec §3 Login state). Held in memory only: never stored. */
-export interface LoginState {
+interface LoginState {
   email: string;
   team_slug: string;
   team_name: string;

@@ -6,7 +6,7 @@ import { dashboardKeys } from '../dashboard/index.ts';
 import { memberKeys } from '../members/index.ts';
 
 /** Query keys of the billing screen; the team slug scopes the cache. */
-export const billingKeys = {
+const billingKeys = {
   all: (team: string) => ['billing', team] as const,
   subscription: (team: string) => [...billingKeys.all(team), 'subscription'] as const,
   plans: (team: string) => [...billingKeys.all(team), 'plans'] as const,
@@ -40,7 +40,7 @@ export const usePlanQuoteQuery = (planId: string) =>
     retry: false,
   });
 
-export type BillingAction =
+type BillingAction =
   | { kind: 'add'; quantity: number }
   | { kind: 'remove'; quantity: number }
   | { kind: 'plan'; planId: string }

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
-export const brandingKeys = { logo: (team: string) => ['branding', team, 'logo'] as const };
+const brandingKeys = { logo: (team: string) => ['branding', team, 'logo'] as const };
 
 /** The team's logo (top bar, dashboard, branding page); null when none is uploaded. */
 export const useLogoQuery = () =>
@@ -13,7 +13,7 @@ export const useLogoQuery = () =>
     staleTime: 5 * 60_000,
   });
 
-export type LogoAction = { kind: 'upload' | 'update'; content_type: LogoType; data: string } | { kind: 'remove' };
+type LogoAction = { kind: 'upload' | 'update'; content_type: LogoType; data: string } | { kind: 'remove' };
 
 export function useLogoMutation() {
   const client = useQueryClient();

@@ -11,7 +11,7 @@ export function gaugePercent(summary: LicenceSummary): number {
 export const gaugeLabelKey = (summary: LicenceSummary): string =>
   summary.total_subscriptions < 0 ? 'dashboard.licences_available' : 'dashboard.licences_active';
 
-export type TrialLevel = 'info' | 'warning' | 'today' | 'expired';
+type TrialLevel = 'info' | 'warning' | 'today' | 'expired';
 
 /** Trial banner (spec §4): more than 1 day info; 1 day warning; 0 'expires today'; below 0 'expired'. */
 export function trialLevel(daysLeft: number): TrialLevel {

@@ -30,7 +30,7 @@ export type Values = {
 };
 
 /** Spec §3: each vendor's fields. */
-export const FIELDS: Record<SiemToolName, readonly (keyof Values)[]> = {
+const FIELDS: Record<SiemToolName, readonly (keyof Values)[]> = {
   splunk: ['url', 'port', 'path', 'token', 'allow_unverified_certificate'],
   other: ['url', 'token', 'signing_secret', 'allow_unverified_certificate'],
   sumo_logic: ['url'],
@@ -70,7 +70,7 @@ export function fieldProblem(tool: SiemToolName, f: keyof Values, v: Values): st
 export const OPTIONAL: readonly (keyof Values)[] = ['api', 'transport', 'path', 'allow_unverified_certificate'];
 
 /** Spec §5: a URL must parse, with https (QRadar's syslog: tcp:// or tls:// with a port). */
-export function urlProblem(tool: SiemToolName, value: string, transport: QradarTransport = 'http_receiver'): string | null {
+function urlProblem(tool: SiemToolName, value: string, transport: QradarTransport = 'http_receiver'): string | null {
   const v = value.trim();
   if (!v) return 'this field is required';
   if (!URL.canParse(v)) return 'invalid url';
@@ -80,5 +80,5 @@ export function urlProblem(tool: SiemToolName, value: string, transport: QradarT
 }
 
 /** Spec §5: port required, digits only, at most 5 characters. */
-export const portProblem = (value: string): string | null =>
+const portProblem = (value: string): string | null =>
   !value ? 'this field is required' : /^\d{1,5}$/.test(value) ? null : 'siem.form.port_invalid';

@@ -4,7 +4,7 @@ import { call } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the family plan screen; the team slug scopes the cache. */
-export const familyKeys = {
+const familyKeys = {
   all: (team: string) => ['family', team] as const,
   benefit: (team: string) => [...familyKeys.all(team), 'benefit'] as const,
   groups: (team: string) => [...familyKeys.all(team), 'groups'] as const,

@@ -5,7 +5,7 @@ import { useTeamSlug } from '../../lib/team-slug.ts';
 import { memberKeys } from '../members/index.ts';
 
 /** Query keys of the groups screens; the team slug scopes the cache. */
-export const groupKeys = {
+const groupKeys = {
   all: (team: string) => ['groups', team] as const,
   list: (team: string, search: string) => [...groupKeys.all(team), 'list', search] as const,
   one: (team: string, id: string) => [...groupKeys.all(team), 'one', id] as const,
@@ -39,7 +39,7 @@ export const useMemberSearchQuery = (search: string) =>
     placeholderData: keepPreviousData,
   });
 
-export type GroupAction =
+type GroupAction =
   | { kind: 'create'; name: string; emails: string[] }
   | { kind: 'rename'; id: string; name: string }
   | { kind: 'remove'; ids: string[] }

@@ -88,7 +88,7 @@ export const hubAddressProblem = (value: string): string | null =>
   hubUrlProblem(value, { allowLoopbackHttp: LOOPBACK.test(window.location.hostname) });
 
 /** The address without a trailing path or slash: the Hub's calls hang off its origin. */
-export const hubOrigin = (value: string): string => new URL(value.trim()).origin;
+const hubOrigin = (value: string): string => new URL(value.trim()).origin;
 
 type HubDirect = 'hubHealth' | 'hubConnector';
 

@@ -12,7 +12,7 @@ import { ApiError, errorMessage, SOMETHING_WENT_WRONG } from '../../lib/api-erro
  * Whether the connected Hub runs a feature (spec §1 feature versions): offered only when the Hub
  * is at least the feature's version; otherwise the version to upgrade to, or no Hub at all.
  */
-export type FeatureState = { state: 'available' } | { state: 'upgrade' | 'no_hub'; version: string };
+type FeatureState = { state: 'available' } | { state: 'upgrade' | 'no_hub'; version: string };
 
 export function featureState(hubVersion: string | null | undefined, feature: Feature): FeatureState {
   const version = FEATURE_VERSIONS[feature];

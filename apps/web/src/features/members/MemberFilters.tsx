@@ -48,7 +48,7 @@ export function useMemberFilters(term: string) {
   return { licence, setLicence, usage, setUsage, hubCapable, hubAuth, setHubAuth, filters };
 }
 
-export type MemberFilterState = ReturnType<typeof useMemberFilters>;
+type MemberFilterState = ReturnType<typeof useMemberFilters>;
 
 const toggle = <T,>(list: T[], value: T): T[] => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
 

@@ -5,11 +5,11 @@ import { useTeamSlug } from '../../lib/team-slug.ts';
 import { teamKeys } from '../team/index.ts';
 
 type WizardState = EndpointInput<ApiMap['onboardingUpdate']>['state'];
-export type WizardEvent = EndpointInput<ApiMap['onboardingAction']>;
+type WizardEvent = EndpointInput<ApiMap['onboardingAction']>;
 type OnboardingCloud = EndpointInput<ApiMap['onboardingConsentUrl']>['cloud'];
 
 /** Query keys of the onboarding wizard; the team slug scopes the cache. */
-export const onboardingKeys = {
+const onboardingKeys = {
   all: (team: string) => ['onboarding', team] as const,
   download: (team: string, id: DownloadId | null) => [...onboardingKeys.all(team), 'download', id] as const,
   helpLink: (team: string, cloud: OnboardingCloud) => [...onboardingKeys.all(team), 'help-link', cloud] as const,

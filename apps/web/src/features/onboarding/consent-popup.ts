@@ -1,6 +1,6 @@
 import { CONSENT_MESSAGE, CONSENT_POPUP } from '@latchkey/contracts/client';
 
-export type ConsentResult = { status: 'success' } | { status: 'failed'; code: string };
+type ConsentResult = { status: 'success' } | { status: 'failed'; code: string };
 
 /**
  * The add-to-enterprise popup (spec §4, §9): opened at once on the click (so browsers allow it),

@@ -6,8 +6,6 @@ export function stepIndexOf(steps: readonly WizardStep[], stage: string): number
   return Math.max(0, i);
 }
 
-export const indexOfStage = (steps: readonly WizardStep[], stage: OnboardingStage): number => stepIndexOf(steps, stage);
-
 /**
  * The progress indicator (spec §2: total steps minus 2): segments for the steps between welcome
  * and finish; how many are reached at this step.

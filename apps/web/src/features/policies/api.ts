@@ -6,7 +6,7 @@ import { useTeamSlug } from '../../lib/team-slug.ts';
 import { teamKeys } from '../team/index.ts';
 
 /** Query keys of the policy screens; the team slug scopes the cache. */
-export const policyKeys = {
+const policyKeys = {
   all: (team: string) => ['policies', team] as const,
   team: (team: string) => [...policyKeys.all(team), 'team'] as const,
   groups: (team: string) => [...policyKeys.all(team), 'groups'] as const,
@@ -18,9 +18,9 @@ export const policyKeys = {
   memberPicker: (team: string, search: string) => [...policyKeys.all(team), 'member-picker', search] as const,
 };
 
-export type TeamPatch = EndpointInput<ApiMap['policyTeamUpdate']>['policy_json'];
-export type GroupUpdate = EndpointInput<ApiMap['policyGroupUpdate']>;
-export type ImpactInput = EndpointInput<ApiMap['policyImpact']>;
+type TeamPatch = EndpointInput<ApiMap['policyTeamUpdate']>['policy_json'];
+type GroupUpdate = EndpointInput<ApiMap['policyGroupUpdate']>;
+type ImpactInput = EndpointInput<ApiMap['policyImpact']>;
 
 /** Up to 20 members matching a search, to pick whose effective policy to show. */
 export const useMemberPickerQuery = (search: string) =>

@@ -8,7 +8,7 @@ import { memberKeys } from '../members/index.ts';
 import { teamKeys } from '../team/index.ts';
 
 /** Query keys of the recovery screens; the team slug scopes the cache. */
-export const recoveryKeys = {
+const recoveryKeys = {
   all: (team: string) => ['recovery', team] as const,
   requests: (team: string, page: number, state: string | undefined, search: string) =>
     [...recoveryKeys.all(team), 'requests', page, state, search] as const,

@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { call } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
-export const scimKeys = {
+const scimKeys = {
   all: (team: string) => ['scim', team] as const,
   list: (team: string) => [...scimKeys.all(team), 'list'] as const,
   requests: (team: string, id: string, page: number) => [...scimKeys.all(team), 'requests', id, page] as const,
@@ -27,7 +27,7 @@ export const useRequestsQuery = (id: string, page: number) =>
     refetchOnMount: 'always',
   });
 
-export type ConnectorAction =
+type ConnectorAction =
   | { kind: 'create'; idp: ScimIdp; name: string }
   | { kind: 'rotate'; id: string; overlap_hours: number }
   | { kind: 'revoke'; id: string };

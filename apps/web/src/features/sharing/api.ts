@@ -6,7 +6,7 @@ import { useServiceMutation } from '../../lib/service-mutation.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the sharing screen; the team slug scopes the cache. */
-export const sharingKeys = {
+const sharingKeys = {
   all: (team: string) => ['sharing', team] as const,
   links: (team: string, page: number, search: string) => [...sharingKeys.all(team), 'links', page, search] as const,
   limits: (team: string) => [...sharingKeys.all(team), 'limits'] as const,

@@ -4,7 +4,7 @@ import { call } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the SSO connector screen; the team slug scopes the cache. */
-export const ssoKeys = {
+const ssoKeys = {
   all: (team: string) => ['sso', team] as const,
   configs: (team: string) => [...ssoKeys.all(team), 'configs'] as const,
   policy: (team: string) => [...ssoKeys.all(team), 'policy'] as const,
@@ -22,7 +22,7 @@ export const useSsoTestQuery = (id: string | null) =>
     enabled: Boolean(id),
   });
 
-export type SsoAction =
+type SsoAction =
   | { kind: 'create'; input: EndpointInput<ApiCreate> }
   | { kind: 'update'; input: EndpointInput<ApiUpdate> }
   | { kind: 'activate' | 'deactivate' | 'delete'; config_uuid: string }

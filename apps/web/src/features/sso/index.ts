@@ -1,2 +1,2 @@
 // The SSO feature's public entry (the sso return page's test window uses the test channel).
-export { reportTestResult, type TestMessage } from './test-channel.ts';
+export { reportTestResult } from './test-channel.ts';

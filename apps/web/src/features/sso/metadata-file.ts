@@ -1,7 +1,7 @@
 import { SSO_METADATA_MAX_BYTES } from '@latchkey/contracts/client';
 
 /** Why a file cannot be the identity provider's metadata, as an i18n key; or its text. */
-export type MetadataFile = { ok: true; xml: string } | { ok: false; error: 'sso.metadata_not_xml' | 'sso.metadata_too_large' };
+type MetadataFile = { ok: true; xml: string } | { ok: false; error: 'sso.metadata_not_xml' | 'sso.metadata_too_large' };
 
 const XML_TYPES = new Set(['', 'text/xml', 'application/xml', 'application/samlmetadata+xml']);
 

@@ -14,7 +14,7 @@ export const teamKeys = {
 };
 
 export const useTeamInfoQuery = () => useQuery({ queryKey: teamKeys.team(useTeamSlug()), queryFn: () => call('teamInfo', {}) });
-export const useScopesQuery = () =>
+const useScopesQuery = () =>
   useQuery({ queryKey: teamKeys.scopes(useTeamSlug()), queryFn: async () => (await call('adminScope', {})).scope });
 export const useAdminInfoQuery = () =>
   useQuery({ queryKey: teamKeys.admin(useTeamSlug()), queryFn: () => call('adminInfo', {}) });

@@ -9,7 +9,7 @@ import { useTranslation } from '../../../lib/use-translation.ts';
 import { type useSiemToolQuery, useSiemUpdateMutation } from '../api.ts';
 
 /** Spec §4: active and tested green; inactive red; pending and awaiting verification yellow. */
-export const STATUS_COLOUR: Record<SiemStatus, string> = {
+const STATUS_COLOUR: Record<SiemStatus, string> = {
   active: 'teal',
   tested: 'teal',
   inactive: 'red',
