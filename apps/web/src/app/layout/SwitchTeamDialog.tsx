@@ -2,9 +2,9 @@ import { Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/cor
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ModalError } from '../../components/ModalError.tsx';
+import { authApi } from '../../features/auth/api.ts';
 import { resetLoginState } from '../../features/auth/login-state.ts';
 import { useAllTeamsQuery } from '../../features/team/index.ts';
-import { call } from '../../lib/api.ts';
 import { deviceInfo, logout } from '../../lib/auth.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 
@@ -19,7 +19,7 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
   const others = (teams.data ?? []).filter((team) => team.team_slug !== currentSlug);
   const switchTeam = useMutation({
     mutationFn: async () => {
-      const reply = await call('login', { email, team_slug: chosen, device: deviceInfo() });
+      const reply = await authApi.login({ email, team_slug: chosen, device: deviceInfo() });
       // A team that offers SSO: its choice page; one that enforces it: its identity provider.
       if (reply.code === 'signin_with_sso_or_otp' || reply.code === 'sso_enforced') {
         const team = { email, team_slug: reply.team_slug, team_name: reply.team_name };
@@ -31,7 +31,7 @@ export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug:
         // The SAML request first: if it fails, the admin stays signed in here and sees why.
         const config = reply.sso_configurations[0];
         if (!config) throw new Error('no SSO connector');
-        const { redirect_url } = await call('ssoStart', { email, team_slug: reply.team_slug, config_uuid: config.config_uuid });
+        const { redirect_url } = await authApi.ssoStart({ email, team_slug: reply.team_slug, config_uuid: config.config_uuid });
         logout('team_switch', '/login', reply.team_slug);
         window.location.assign(redirect_url);
         return null;

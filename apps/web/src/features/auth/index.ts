@@ -1,2 +1,2 @@
-// The login feature's public entry: what other features may use; its other files are internals.
+// The sign-in feature's public entry: what other features may use; its other files are internals.
 export * from './CodeBoxes.tsx';
