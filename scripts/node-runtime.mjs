@@ -27,7 +27,8 @@ const current = () => Number(process.versions.node.split('.')[0]) >= MAJOR;
 
 function fetchOnce() {
   if (existsSync(join(bin, 'node'))) return;
-  console.info(`Fetching Node ${NODE_VERSION} (npm package ${PACKAGE}) into .runtime/ — once.`);
+  // On stderr: in CLI mode stdout carries only the folder, which .ci/run puts on PATH.
+  process.stderr.write(`Fetching Node ${NODE_VERSION} (npm package ${PACKAGE}) into .runtime/ — once.\n`);
   mkdirSync(join(root, '.runtime'), { recursive: true });
   const work = mkdtempSync(join(root, '.runtime', 'fetch-'));
   try {
