@@ -16,6 +16,23 @@ export function fieldProps<V extends Record<string, unknown>>(
   return { ...props, error: typeof error === 'string' ? t(error) : undefined };
 }
 
+/** The props of `NewPasswordFields` for a form whose fields are `password` and `again`. */
+export function newPasswordFieldProps<V extends { password: string; again: string }>(
+  form: UseFormReturnType<V>,
+  t: (key: string) => string,
+) {
+  const password = fieldProps(form, 'password', t);
+  const again = fieldProps(form, 'again', t);
+  return {
+    password: form.values.password,
+    again: form.values.again,
+    onPassword: (v: string) => password.onChange(v),
+    onAgain: (v: string) => again.onChange(v),
+    passwordError: password.error,
+    againError: again.error,
+  };
+}
+
 /** A new password and its retype as form errors: the contracts' one rule, on whichever field it names. */
 export function newPasswordErrors(password: string, again: string): Record<string, string> {
   const problem = newPasswordProblem(password, again);

@@ -1,7 +1,7 @@
 import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { NewPasswordFields } from '../../../components/NewPasswordFields.tsx';
-import { fieldProps, newPasswordErrors } from '../../../lib/form.ts';
+import { fieldProps, newPasswordErrors, newPasswordFieldProps } from '../../../lib/form.ts';
 import { limitProps, PASSWORD_MAX } from '../../../lib/limits.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { Section, useSubmit } from '../account-ui.tsx';
@@ -32,14 +32,7 @@ export function ChangePasswordCard() {
             autoComplete="current-password"
             {...fieldProps(form, 'old', t)}
           />
-          <NewPasswordFields
-            password={form.values.password}
-            again={form.values.again}
-            onPassword={(v) => form.setFieldValue('password', v)}
-            onAgain={(v) => form.setFieldValue('again', v)}
-            passwordError={fieldProps(form, 'password', t).error}
-            againError={fieldProps(form, 'again', t).error}
-          />
+          <NewPasswordFields {...newPasswordFieldProps(form, t)} />
           <Group>
             <Button type="submit" loading={busy}>
               {t('account.change_password')}
@@ -68,14 +61,7 @@ export function FirstPasswordCard() {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           {alert}
-          <NewPasswordFields
-            password={form.values.password}
-            again={form.values.again}
-            onPassword={(v) => form.setFieldValue('password', v)}
-            onAgain={(v) => form.setFieldValue('again', v)}
-            passwordError={fieldProps(form, 'password', t).error}
-            againError={fieldProps(form, 'again', t).error}
-          />
+          <NewPasswordFields {...newPasswordFieldProps(form, t)} />
           <Group>
             <Button type="submit" loading={busy}>
               {t('account.set_password')}
