@@ -16,24 +16,18 @@ const cruise = spawnSync(
 const { modules } = JSON.parse(cruise.stdout);
 
 // Layers from the top down; an import from a lower layer to a higher one runs back up.
+const programLayers = (app) => [
+  new RegExp(`^apps/${app}/src/(app|main|cli)\\.ts$`),
+  /\.routes\.ts$/,
+  new RegExp(`\\.service\\.ts$|^apps/${app}/src/features/`),
+  /\.repository\.ts$/,
+  new RegExp(`^apps/${app}/src/http/`),
+  new RegExp(`^apps/${app}/src/platform/`),
+];
 const LAYERS = {
   web: [/^apps\/web\/src\/(app|main\.tsx)/, /^apps\/web\/src\/features\//, /^apps\/web\/src\/(lib|components)\//],
-  server: [
-    /^apps\/server\/src\/(app|main|cli)\.ts$/,
-    /\.routes\.ts$/,
-    /\.service\.ts$|^apps\/server\/src\/features\//,
-    /\.repository\.ts$/,
-    /^apps\/server\/src\/http\//,
-    /^apps\/server\/src\/platform\//,
-  ],
-  hub: [
-    /^apps\/hub\/src\/(app|main|cli)\.ts$/,
-    /\.routes\.ts$/,
-    /\.service\.ts$|^apps\/hub\/src\/features\//,
-    /\.repository\.ts$/,
-    /^apps\/hub\/src\/http\//,
-    /^apps\/hub\/src\/platform\//,
-  ],
+  server: programLayers('server'),
+  hub: programLayers('hub'),
 };
 const layerOf = (app, path) => LAYERS[app].findIndex((re) => re.test(path));
 const report = {};
