@@ -194,6 +194,23 @@ describe('the boundary lint', () => {
         'apps/server/src/features/misc/misc.service.ts': 'export const misc = 1;\n',
       },
     },
+    {
+      name: "a room querying another room's table",
+      rule: 'table-has-one-owner',
+      targets: ['apps/server'],
+      files: {
+        'apps/server/src/features/branding/seats.repository.ts':
+          "export const seats = (q: { query(s: string): unknown }) => q.query('select count(*) from members');\n",
+      },
+    },
+    {
+      name: 'a table no room owns',
+      rule: 'table-has-one-owner',
+      targets: ['apps/hub'],
+      files: {
+        'apps/hub/src/db/migrations/9999_orphan.sql': 'create table orphans (id int);\n',
+      },
+    },
   ];
 
   for (const c of cases) {

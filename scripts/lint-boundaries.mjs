@@ -2,13 +2,15 @@
 //   - no cycle between features (auth → security → auth is a cycle even when no single module loops);
 //   - route files run no SQL and name no repository (they may reach one only through a service);
 //   - every feature room is named after its domain: a contracts module of the same name, so a line's
-//     room is one guess in all four workspaces (the few rooms that are not a domain are listed below).
+//     room is one guess in all four workspaces (the few rooms that are not a domain are listed below);
+//   - each table has one owning room (scripts/table-owners.mjs).
 // Tests and test helpers are left out of the feature graph: a test seeding data through another
 // feature's demo module is set-up, not a dependency of the product.
 // Usage: node scripts/lint-boundaries.mjs [cruise-root…]; exits 1 and names each violation.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tableOwnerProblems } from './table-owners.mjs';
 
 const root = process.env.BOUNDARIES_ROOT ?? new URL('..', import.meta.url).pathname;
 const targets = process.argv.slice(2).length ? process.argv.slice(2) : ['apps', 'packages'];
@@ -108,9 +110,40 @@ for (const room of [...rooms].sort()) {
   }
 }
 
+// Rooms still naming other rooms' tables, while their SQL moves behind the owners' services.
+const TABLE_OWNER_DEBTS = new Set([
+  'apps/hub/devices',
+  'apps/hub/recovery',
+  'apps/hub/siem',
+  'apps/server/account',
+  'apps/server/admins',
+  'apps/server/auth',
+  'apps/server/billing',
+  'apps/server/devices',
+  'apps/server/eventlogs',
+  'apps/server/family',
+  'apps/server/groups',
+  'apps/server/integration',
+  'apps/server/members',
+  'apps/server/onboarding',
+  'apps/server/operator',
+  'apps/server/policies',
+  'apps/server/scim',
+  'apps/server/sso',
+  'apps/server/team',
+]);
+const sources = modules.map((mod) => mod.source);
+for (const app of ['apps/server', 'apps/hub']) {
+  if (!targets.some((t) => app.startsWith(t) || t.startsWith(app))) continue;
+  for (const p of tableOwnerProblems(root, app, sources)) {
+    const file = / (apps\/\w+)\/src\/features\/([^/]+)\//.exec(p);
+    if (!file || !TABLE_OWNER_DEBTS.has(`${file[1]}/${file[2]}`)) problems.push(p);
+  }
+}
+
 for (const p of problems) console.error(`  error ${p}`);
 if (problems.length) {
   console.error(`\n✘ ${problems.length} boundary violations`);
   process.exit(1);
 }
-console.info('✔ no feature cycles; route files run no SQL; every room names a domain');
+console.info('✔ no feature cycles; route files run no SQL; every room names a domain; each table has one owner');
