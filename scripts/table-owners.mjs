@@ -21,13 +21,17 @@ export function tableOwnerProblems(root, app, files) {
     }
   }
   for (const table of [...created].sort()) {
-    if (!(table in owners)) problems.push(`table-has-one-owner: ${app}/src/db/table-owners.json names no owner for table ${table}`);
+    if (!(table in owners))
+      problems.push(`table-has-one-owner: ${app}/src/db/table-owners.json names no owner for table ${table}`);
   }
   const room = new RegExp(`^${app}/src/features/([^/]+)/`);
   for (const file of files) {
     const m = room.exec(file);
     if (!m || EXEMPT.test(file) || !file.endsWith('.ts')) continue;
-    const text = readFileSync(join(root, file), 'utf8').replace(COMMENT, (c, keep = '') => keep + c.slice(keep.length).replace(/[^\n]/g, ' '));
+    const text = readFileSync(join(root, file), 'utf8').replace(
+      COMMENT,
+      (c, keep = '') => keep + c.slice(keep.length).replace(/[^\n]/g, ' '),
+    );
     for (const hit of text.matchAll(SQL_NAME)) {
       const table = hit[1].toLowerCase();
       const owner = owners[table];
