@@ -10,7 +10,7 @@ import { getSession } from './lib/session.ts';
 // A signed-in console page renders once its code is here: a lazy route's fallback, shown first,
 // would hold the page back (lib/remembered.ts). Its code has been on its way since early.ts.
 const plan = coldLoadPlan(location.hash, getSession() !== null);
-await Promise.all([setupI18n(), plan ? loadConsoleCode(plan.peopleScreens) : undefined]);
+await Promise.all([setupI18n(), plan ? loadConsoleCode(plan.landingScreens) : undefined]);
 const root = document.getElementById('root');
 // As a transition the first render yields to the browser every few milliseconds: no long task.
 if (root) startTransition(() => createRoot(root).render(<App />));

@@ -40,11 +40,11 @@ describe('cold load of a signed-in page', () => {
     expect(names('#/users?app_usage=active')).toEqual(setup);
   });
 
-  it("loads the people screens' code ahead for the screens in it", () => {
+  it("loads the landing screens' code ahead for the screens in it", () => {
     for (const hash of ['', '#/', '#/dashboard', '#/users', '#/users/a%40b.example', '#/groups/7', '#/profile']) {
-      expect(coldLoadPlan(hash, true)?.peopleScreens).toBe(true);
+      expect(coldLoadPlan(hash, true)?.landingScreens).toBe(true);
     }
     for (const hash of ['#/policies', '#/settings/recovery', '#/audit'])
-      expect(coldLoadPlan(hash, true)?.peopleScreens).toBe(false);
+      expect(coldLoadPlan(hash, true)?.landingScreens).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ type Prefetch = { [K in keyof ApiMap]: [K, EndpointInput<ApiMap[K]>] }[keyof Api
 
 interface ColdLoadPlan {
   /** The landing screens' chunk (dashboard, users, groups, profile; landing-screens.ts). */
-  peopleScreens: boolean;
+  landingScreens: boolean;
   calls: Prefetch[];
 }
 
@@ -42,13 +42,13 @@ const LANDING: Record<string, Prefetch[]> = {
 
 /** The sign-in steps and the pages opened from an emailed link: none of them is the console. */
 const OUTSIDE_CONSOLE = /^\/(login|reset-password|sso|family|admin-invitation|email-verification)(\/|\?|$)/;
-const PEOPLE_SCREENS = /^\/(dashboard|users|groups|profile)?(\/|\?|$)/;
+const LANDING_SCREENS = /^\/(dashboard|users|groups|profile)?(\/|\?|$)/;
 
 /** The plan for a hash path ('#/users' → '/users'), or null when the page is not the signed-in console. */
 export function coldLoadPlan(hash: string, signedIn: boolean): ColdLoadPlan | null {
   const path = hash.replace(/^#/, '') || '/';
   if (!signedIn || OUTSIDE_CONSOLE.test(path)) return null;
-  return { peopleScreens: PEOPLE_SCREENS.test(path), calls: [...SETUP, ...(LANDING[path] ?? [])] };
+  return { landingScreens: LANDING_SCREENS.test(path), calls: [...SETUP, ...(LANDING[path] ?? [])] };
 }
 
 /** Starts the frame's code, the landing screen's code and their first calls, in parallel. */
@@ -56,6 +56,6 @@ export function startColdLoad(hash: string): void {
   const plan = coldLoadPlan(hash, getSession() !== null);
   if (!plan) return;
   void import('./layout/Shell.tsx');
-  if (plan.peopleScreens) void import('./landing-screens.ts');
+  if (plan.landingScreens) void import('./landing-screens.ts');
   for (const [name, input] of plan.calls) prefetchCall(name, input as never);
 }
