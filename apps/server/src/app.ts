@@ -14,6 +14,7 @@ import {
 import { registerFeatureRoutes } from './app-routes.ts';
 import { createSharedServices } from './app-services.ts';
 import type { Config } from './config.ts';
+import { registerVerboseReadiness } from './doctor.ts';
 import { createEventForwarder } from './features/eventlogs/eventlogs.service.ts';
 import { integrationRepository } from './features/integration/integration.repository.ts';
 import { SCIM_PREFIX } from './features/scim/scim.routes.ts';
@@ -89,10 +90,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async () => {
-    await db.query('select 1');
-    return { status: 'ready' };
-  });
+  registerVerboseReadiness(app, config, db);
   // Generated from the calls actually served (all the server's declared calls, or start-up failed).
   const openapi = openApiDocument('Latchkey server', contracts.CONSOLE_VERSION, router.complete());
   app.get('/openapi.json', async () => openapi);

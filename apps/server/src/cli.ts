@@ -1,6 +1,6 @@
 // The server operator's command line: `npm run cli -- <command>` or `npx latchkey <command>`.
 // What an admin cannot do in the console: create a team with its first super admin, reset an
-// admin's sign-in, rotate keys, export a team. It reads the server's configuration (the same
+// admin's sign-in, rotate keys, export a team, and check the deployment (doctor). It reads the server's configuration (the same
 // environment and DATA_DIR) and opens its database as the server does, migrations first.
 import { createWriteStream, rmSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
@@ -19,11 +19,13 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
+import { doctorChecks } from './doctor.ts';
 import { createBillingService } from './features/billing/index.ts';
 import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
 import { createOperatorService, type OperatorService } from './features/operator/index.ts';
+import { doctorReport, runChecks } from './platform/doctor/findings.ts';
 import { ROTATABLE, type Rotatable, rotateKey } from './platform/key-rotation.ts';
 import { serverKeySources } from './platform/keys.ts';
 import { useOutboundPolicy } from './platform/outbound.ts';
@@ -134,6 +136,34 @@ process.exitCode = await runCli(
         if (!ROTATABLE.includes(v.key as Rotatable)) throw new CliError(`--key must be one of ${ROTATABLE.join(', ')}.`, 2);
         const done = rotateKey(config, v.key as Rotatable, { force: v.force === 'true' });
         console.info(`Wrote a new key to ${done.file}.\nNext: ${done.next}`);
+      },
+    },
+    doctor: {
+      summary:
+        'check the deployment in words: database and migrations, Redis, SMTP, keys, PUBLIC_URL, Hubs and their clocks, certificates, the job queue',
+      usage: '',
+      async run() {
+        let db: Db;
+        try {
+          // Opened as it is: the doctor reports missing migrations, it does not apply them.
+          db = await openDb({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+        } catch (error) {
+          if (error instanceof DataDirInUseError) {
+            throw new CliError(
+              `the embedded database in ${config.DATA_DIR} is in use by a running server: ask it at /readyz?verbose.`,
+            );
+          }
+          throw new CliError(`✘ database  cannot be opened: ${(error as Error).message}`);
+        }
+        try {
+          useOutboundPolicy(outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW }));
+          const findings = await runChecks(doctorChecks(config, db));
+          console.info(doctorReport(findings));
+          const problems = findings.filter((f) => f.verdict === 'problem').length;
+          if (problems) throw new CliError(`${problems} ${problems === 1 ? 'problem' : 'problems'} to fix.`);
+        } finally {
+          await db.close();
+        }
       },
     },
     'export-team': {

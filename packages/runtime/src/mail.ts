@@ -33,3 +33,18 @@ export function createMailer(options: { smtpUrl?: string | undefined; from: stri
     },
   };
 }
+
+/** Connects to the SMTP server, says EHLO, starts TLS and signs in, as a send would: throws what went wrong. */
+export async function verifySmtp(smtpUrl: string): Promise<void> {
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: 5_000,
+    greetingTimeout: 5_000,
+    socketTimeout: 5_000,
+  });
+  try {
+    await transport.verify();
+  } finally {
+    transport.close();
+  }
+}

@@ -13,11 +13,14 @@ export interface MetricsOptions {
   openWithoutToken: boolean;
 }
 
-const equal = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
+/** Whether an Authorization header carries exactly `Bearer <token>`, compared in constant time. */
+export function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const given = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+  if (!given) return false;
+  const x = Buffer.from(given);
+  const y = Buffer.from(token);
   return x.length === y.length && timingSafeEqual(x, y);
-};
+}
 
 /**
  * Prometheus metrics at GET /metrics: request latency per route pattern (never the raw URL, whose
@@ -82,8 +85,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
   const token = options.token;
   if (token || options.openWithoutToken) {
     app.get('/metrics', async (request, reply) => {
-      const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-      if (token && !(given && equal(given, token))) {
+      if (token && !bearerMatches(request.headers.authorization, token)) {
         return reply.code(401).send({ code: 'unauthorized', description: 'Metrics need the metrics token.' });
       }
       return reply.type(registry.contentType).send(await registry.metrics());

@@ -108,8 +108,8 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
           clearTimeout(timer);
           init.signal?.removeEventListener('abort', onAbort);
           const replyHeaders = new Headers();
-          // What callers read of an answer: its type, and when a busy peer asks to be called again.
-          for (const name of ['content-type', 'retry-after']) {
+          // What callers read of an answer: its type, when a busy peer asks to be called again, its clock.
+          for (const name of ['content-type', 'retry-after', 'date']) {
             const value = response.headers[name];
             if (typeof value === 'string') replyHeaders.set(name, value);
           }

@@ -95,7 +95,7 @@ function parsePart(part: string | undefined): Record<string, unknown> | null {
 
 /** Seconds a signed call is good for, and the clock difference tolerated between the two sides. */
 export const SIGNED_CALL_SECONDS = 60;
-const CLOCK_SKEW_SECONDS = 30;
+export const SIGNED_CALL_CLOCK_SKEW_SECONDS = 30;
 
 export const bodyHash = (body: string) => createHash('sha256').update(body).digest('base64url');
 
@@ -138,9 +138,9 @@ export function checkCallClaims(
     return { ok: false, reason: 'claims' };
   if (
     exp <= now ||
-    iat > now + CLOCK_SKEW_SECONDS ||
+    iat > now + SIGNED_CALL_CLOCK_SKEW_SECONDS ||
     exp - iat > SIGNED_CALL_SECONDS ||
-    iat < now - SIGNED_CALL_SECONDS - CLOCK_SKEW_SECONDS
+    iat < now - SIGNED_CALL_SECONDS - SIGNED_CALL_CLOCK_SKEW_SECONDS
   )
     return { ok: false, reason: 'stale' };
   if (body_sha256 !== bodyHash(JSON.stringify(expected.body ?? {}))) return { ok: false, reason: 'body' };

@@ -1,8 +1,10 @@
+import type { TLSSocket } from 'node:tls';
 import {
   AppError,
   OutboundError,
   type OutboundInit,
   type OutboundPolicy,
+  outboundConnect,
   outboundFetch,
   outboundPolicy,
 } from '@latchkey/runtime';
@@ -32,4 +34,9 @@ export async function userUrlFetch(url: string | URL, init: OutboundInit): Promi
     }
     throw error;
   }
+}
+
+/** A TLS connection to a user-given host (a Hub) through the same guard, its certificate not judged: the doctor reads it. */
+export async function userTlsConnect(host: string, port: number): Promise<TLSSocket> {
+  return (await outboundConnect({ host, port, tls: true, insecureTls: true }, policy)) as TLSSocket;
 }

@@ -1,6 +1,8 @@
 // The integration feature's public entry: what other features may use.
 
 export type { HubClient } from './hub-client.ts';
+// The doctor's look at the set-up Hubs (doctor.ts).
+export { hubReachability, hubTlsEndpoints } from './hub-reachability.ts';
 export type { HubSessionEnder } from './hub-session-ender.ts';
 // The Hubs the server's events go to (the event log's forwarder).
 export { liveServers } from './live-state.ts';
