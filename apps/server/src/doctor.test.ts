@@ -21,6 +21,7 @@ import { type Harness, HUB_URL, startHarness } from './test/harness.ts';
 
 let h: Harness;
 const servers: { close(): unknown }[] = [];
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 beforeAll(async () => {
   h = await startHarness();
@@ -64,9 +65,10 @@ describe('GET /readyz', () => {
   });
 
   test('verbose on a healthy deployment: database migrated, SMTP answers EHLO, PUBLIC_URL is this console, keys owner-only, jobs flowing', async () => {
-    const { status, body } = await verbose();
+    const { status, body } = await verbose({ REDIS_URL });
     expect(status).toBe(200);
     expect(body.status).toBe('ready');
+    expect(finding(body.checks, 'redis', 'answered PONG')?.verdict).toBe('ok');
     const verdict = (name: string) => body.checks.filter((f) => f.check === name).map((f) => f.verdict);
     expect(finding(body.checks, 'database', 'migrations applied')?.verdict).toBe('ok');
     expect(finding(body.checks, 'smtp', 'answered EHLO')?.verdict).toBe('ok');
@@ -78,13 +80,19 @@ describe('GET /readyz', () => {
     expect(finding(body.checks, 'hubs', `${HUB_URL} cannot be reached`)?.verdict).toBe('problem');
   });
 
-  test('the words name what is wrong: SMTP down, PUBLIC_URL elsewhere, a key file others can read', async () => {
+  test('the words name what is wrong: Redis and SMTP down, PUBLIC_URL elsewhere, a key file others can read', async () => {
     const file = keyFile(h.config.DATA_DIR, 'token_secret');
     chmodSync(file, 0o644);
     try {
-      const { status, body } = await verbose({ SMTP_URL: 'smtp://127.0.0.1:1', PUBLIC_URL: 'http://127.0.0.1:1' });
+      const { status, body } = await verbose({
+        REDIS_URL: 'redis://:secret-password@127.0.0.1:1',
+        SMTP_URL: 'smtp://127.0.0.1:1',
+        PUBLIC_URL: 'http://127.0.0.1:1',
+      });
       // None of these takes the instance out of the load balancer: the database answers.
       expect(status).toBe(200);
+      expect(finding(body.checks, 'redis', '127.0.0.1:1 cannot be reached')?.verdict).toBe('problem');
+      expect(JSON.stringify(body)).not.toContain('secret-password');
       expect(finding(body.checks, 'smtp', '127.0.0.1:1: connect ECONNREFUSED')?.verdict).toBe('problem');
       expect(finding(body.checks, 'public_url', 'http://127.0.0.1:1 cannot be reached')?.verdict).toBe('problem');
       expect(finding(body.checks, 'keys', `chmod 600 ${file}`)?.verdict).toBe('problem');
