@@ -45,6 +45,7 @@ interface HubDeps {
 
 export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps) {
   const app = createHttpApp({
+    program: 'latchkey-hub',
     logLevel: config.LOG_LEVEL,
     checkReplies: config.NODE_ENV !== 'production',
     trustProxy: config.TRUST_PROXY,

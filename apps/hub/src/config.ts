@@ -59,6 +59,8 @@ const Config = z
     TRUST_PROXY: trustProxySetting,
     /** When set, /metrics needs `Authorization: Bearer <token>`; without it /metrics is open outside production and off in production. */
     METRICS_TOKEN: z.string().min(16).optional(),
+    /** OTLP/HTTP collector for OpenTelemetry traces (`…/v1/traces` is added); without it no trace is made. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** smtp(s)://user:pass@host:port for recovery notifications; without it mail is written to the log. */
     SMTP_URL: z.string().optional(),

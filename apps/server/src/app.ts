@@ -40,6 +40,7 @@ interface ServerDeps {
  */
 export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600, logStream }: ServerDeps) {
   const app = createHttpApp({
+    program: 'latchkey-server',
     logStream,
     logLevel: config.LOG_LEVEL,
     checkReplies: config.NODE_ENV !== 'production',

@@ -64,6 +64,8 @@ const Config = z.object({
   TRUST_PROXY: trustProxySetting,
   /** When set, /metrics needs `Authorization: Bearer <token>`; without it /metrics is open outside production and off in production. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** OTLP/HTTP collector for OpenTelemetry traces (`…/v1/traces` is added); without it no trace is made. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   /**
    * Hosts (`hub.corp.example`, `*.corp.example`) and addresses or CIDRs (`10.20.0.0/16`) the server
    * may reach although they are private: on-premise Hubs. Comma-separated; empty by default.

@@ -1,4 +1,4 @@
-import { followParent, migrate, moveLegacyKeys, openDb, startUp } from '@latchkey/runtime';
+import { followParent, migrate, moveLegacyKeys, openDb, startTracing, startUp } from '@latchkey/runtime';
 import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
@@ -9,6 +9,10 @@ import { serverKeySources } from './platform/keys.ts';
 
 const config = loadConfig();
 followParent();
+// Traces go out over OTLP/HTTP only when an endpoint is configured (the variable's standard name).
+const stopTracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
+  ? startTracing({ serviceName: 'latchkey-server', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT })
+  : async () => {};
 const steps = startUp({ logLevel: config.LOG_LEVEL, nodeEnv: config.NODE_ENV, env: process.env });
 steps.databaseStep({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
 const db = await openDb({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
@@ -32,6 +36,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     await app.close();
     await db.close();
+    await stopTracing();
     process.exit(0);
   });
 }

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
+import { tracedQuery } from './tracing.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -63,7 +64,7 @@ export function wrapPglite(lite: PGlite): Db {
   return {
     kind: 'pglite',
     async query<T>(sql: string, params?: unknown[]) {
-      const rows = (await lite.query<T>(sql, params)).rows;
+      const rows = (await tracedQuery(sql, () => lite.query<T>(sql, params))).rows;
       committed.emit([sql]);
       return rows;
     },
@@ -78,7 +79,7 @@ export function wrapPglite(lite: PGlite): Db {
         fn({
           query: async <T>(s: string, p?: unknown[]) => {
             statements.push(s);
-            return (await tx.query<T>(s, p)).rows;
+            return (await tracedQuery(s, () => tx.query<T>(s, p))).rows;
           },
         }),
       );
@@ -112,7 +113,7 @@ export function wrapPool(pool: pg.Pool): Db {
   return {
     kind: 'postgres',
     async query<T>(sql: string, params?: unknown[]) {
-      const rows = (await pool.query(sql, params)).rows as T[];
+      const rows = (await tracedQuery(sql, () => pool.query(sql, params))).rows as T[];
       committed.emit([sql]);
       await announce(pool, [sql]);
       return rows;
@@ -132,7 +133,7 @@ export function wrapPool(pool: pg.Pool): Db {
         const result = await fn({
           query: async <T>(s: string, p?: unknown[]) => {
             statements.push(s);
-            return (await client.query(s, p)).rows as T[];
+            return (await tracedQuery(s, () => client.query(s, p))).rows as T[];
           },
         });
         // In the transaction: other instances hear of the change exactly when it commits.

@@ -8,8 +8,11 @@ import { AppError } from './errors.ts';
 import { assertSafeText } from './input-text.ts';
 import { createPreRoutingErrors, type PreRoutingErrors } from './pre-routing-errors.ts';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-id.ts';
+import { endRequestSpan, startRequestSpan } from './tracing.ts';
 
 export interface HttpOptions {
+  /** The program, as its trace spans are named (`latchkey-server`, `latchkey-hub`). */
+  program?: string;
   logLevel: string;
   /** Validate every reply against its contract (tests and development). */
   checkReplies: boolean;
@@ -109,15 +112,33 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
     frameworkErrors: preRouting.frameworkErrors,
   });
   app.decorate('preRoutingErrors', { register: preRouting.register } satisfies PreRoutingErrors);
+  // With tracing on (tracing.ts): a span per request, the caller's child when it sent a traceparent.
+  const spans = new WeakMap<FastifyRequest, ReturnType<typeof startRequestSpan>>();
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    const route = request.routeOptions.url ?? 'unmatched';
+    spans.set(
+      request,
+      startRequestSpan(options.program ?? 'latchkey', {
+        method: request.method,
+        route,
+        headers: request.headers,
+        requestId: request.id,
+      }),
+    );
   });
+  app.addHook('onError', async (request, _reply, error) => {
+    spans.get(request)?.span.recordException(error);
+  });
+  app.addHook('onResponse', async (request, reply) => endRequestSpan(spans.get(request)?.span, reply.statusCode));
   // After the body is read (its stream events would lose the context), before any handler: calls
   // the handler makes to other programs carry this request's id (currentRequestId), and what it
   // records says where it came from (currentRequestOrigin: the client's address and User-Agent).
-  app.addHook('preHandler', (request, _reply, done) =>
-    withRequestId(request.id, done, { ip: request.ip, userAgent: request.headers['user-agent'] }),
-  );
+  app.addHook('preHandler', (request, _reply, done) => {
+    const next = () => withRequestId(request.id, done, { ip: request.ip, userAgent: request.headers['user-agent'] });
+    const traced = spans.get(request);
+    return traced ? traced.run(next) : next();
+  });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });

@@ -30,3 +30,4 @@ export * from './security-headers.ts';
 export * from './signed.ts';
 export * from './start-up.ts';
 export * from './tokens.ts';
+export { startTracing } from './tracing.ts';

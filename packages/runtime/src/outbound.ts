@@ -5,6 +5,7 @@ import tls from 'node:tls';
 import { checkedAddress } from './outbound-addresses.ts';
 import { pooledAgent } from './outbound-agents.ts';
 import { OutboundError, type OutboundPolicy } from './outbound-policy.ts';
+import { tracedCall } from './tracing.ts';
 
 /**
  * The one way the programs fetch a URL a user gave them (a Hub's address today; SSO metadata, SIEM
@@ -62,68 +63,78 @@ export async function outboundFetch(input: string | URL, init: OutboundInit, pol
     else callback(null, target.address, target.family);
   };
   const body = init.body === undefined ? undefined : Buffer.isBuffer(init.body) ? init.body : Buffer.from(init.body);
-  const headers = { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
+  const given = { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
 
-  return new Promise<Response>((resolve, reject) => {
-    const fail = (error: OutboundError) => {
-      clearTimeout(timer);
-      init.signal?.removeEventListener('abort', onAbort);
-      request.destroy();
-      reject(error);
-    };
-    const onAbort = () => fail(new OutboundError('timeout', 'The request was cancelled.'));
-    const timer = setTimeout(
-      () => fail(new OutboundError('timeout', `No full answer within ${policy.timeoutMs} ms.`)),
-      policy.timeoutMs,
-    );
-    const request = (url.protocol === 'https:' ? https : http).request(
-      url,
-      {
-        method: init.method ?? 'GET',
-        headers,
-        lookup,
-        agent: pooledAgent(url, target.address, { insecure: init.insecureTls === true, ca: init.ca }),
-        ...(init.insecureTls && url.protocol === 'https:' ? { rejectUnauthorized: false } : {}),
-        ...(init.ca && url.protocol === 'https:' ? { secureContext: contextWithCa(init.ca) } : {}),
-      },
-      (response) => {
-        const status = response.statusCode ?? 0;
-        if (status >= 300 && status < 400)
-          return fail(new OutboundError('redirect', `The address answered with a redirect (${status}), which is not followed.`));
-        if (status < 200 || status > 599) return fail(new OutboundError('failed', `The address answered with status ${status}.`));
-        const declared = Number(response.headers['content-length'] ?? 0);
-        if (declared > policy.maxBytes)
-          return fail(new OutboundError('too_large', `The answer is larger than ${policy.maxBytes} bytes.`));
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > policy.maxBytes)
-            return fail(new OutboundError('too_large', `The answer is larger than ${policy.maxBytes} bytes.`));
-          chunks.push(chunk);
-        });
-        response.on('error', () => fail(new OutboundError('failed', 'The connection broke during the answer.')));
-        response.on('end', () => {
-          if (size > policy.maxBytes) return;
+  // With tracing on, a client span and the traceparent header that makes the peer's span its child.
+  return tracedCall(
+    init.method ?? 'GET',
+    url,
+    given,
+    (headers) =>
+      new Promise<Response>((resolve, reject) => {
+        const fail = (error: OutboundError) => {
           clearTimeout(timer);
           init.signal?.removeEventListener('abort', onAbort);
-          const replyHeaders = new Headers();
-          // What callers read of an answer: its type, when a busy peer asks to be called again, its clock.
-          for (const name of ['content-type', 'retry-after', 'date']) {
-            const value = response.headers[name];
-            if (typeof value === 'string') replyHeaders.set(name, value);
-          }
-          resolve(
-            new Response(status === 204 || status === 205 ? null : Buffer.concat(chunks), { status, headers: replyHeaders }),
-          );
-        });
-      },
-    );
-    request.on('error', () => fail(new OutboundError('failed', `Could not connect to ${url.host}.`)));
-    if (init.signal?.aborted) return onAbort();
-    init.signal?.addEventListener('abort', onAbort);
-    request.end(body);
-  });
+          request.destroy();
+          reject(error);
+        };
+        const onAbort = () => fail(new OutboundError('timeout', 'The request was cancelled.'));
+        const timer = setTimeout(
+          () => fail(new OutboundError('timeout', `No full answer within ${policy.timeoutMs} ms.`)),
+          policy.timeoutMs,
+        );
+        const request = (url.protocol === 'https:' ? https : http).request(
+          url,
+          {
+            method: init.method ?? 'GET',
+            headers,
+            lookup,
+            agent: pooledAgent(url, target.address, { insecure: init.insecureTls === true, ca: init.ca }),
+            ...(init.insecureTls && url.protocol === 'https:' ? { rejectUnauthorized: false } : {}),
+            ...(init.ca && url.protocol === 'https:' ? { secureContext: contextWithCa(init.ca) } : {}),
+          },
+          (response) => {
+            const status = response.statusCode ?? 0;
+            if (status >= 300 && status < 400)
+              return fail(
+                new OutboundError('redirect', `The address answered with a redirect (${status}), which is not followed.`),
+              );
+            if (status < 200 || status > 599)
+              return fail(new OutboundError('failed', `The address answered with status ${status}.`));
+            const declared = Number(response.headers['content-length'] ?? 0);
+            if (declared > policy.maxBytes)
+              return fail(new OutboundError('too_large', `The answer is larger than ${policy.maxBytes} bytes.`));
+            const chunks: Buffer[] = [];
+            let size = 0;
+            response.on('data', (chunk: Buffer) => {
+              size += chunk.length;
+              if (size > policy.maxBytes)
+                return fail(new OutboundError('too_large', `The answer is larger than ${policy.maxBytes} bytes.`));
+              chunks.push(chunk);
+            });
+            response.on('error', () => fail(new OutboundError('failed', 'The connection broke during the answer.')));
+            response.on('end', () => {
+              if (size > policy.maxBytes) return;
+              clearTimeout(timer);
+              init.signal?.removeEventListener('abort', onAbort);
+              const replyHeaders = new Headers();
+              // What callers read of an answer: its type, when a busy peer asks to be called again, its clock.
+              for (const name of ['content-type', 'retry-after', 'date']) {
+                const value = response.headers[name];
+                if (typeof value === 'string') replyHeaders.set(name, value);
+              }
+              resolve(
+                new Response(status === 204 || status === 205 ? null : Buffer.concat(chunks), { status, headers: replyHeaders }),
+              );
+            });
+          },
+        );
+        request.on('error', () => fail(new OutboundError('failed', `Could not connect to ${url.host}.`)));
+        if (init.signal?.aborted) return onAbort();
+        init.signal?.addEventListener('abort', onAbort);
+        request.end(body);
+      }),
+  );
 }
 
 /**

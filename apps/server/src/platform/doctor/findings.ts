@@ -53,7 +53,7 @@ export function doctorReport(findings: Finding[]): string {
   const sum =
     problems + warnings === 0
       ? 'Everything checked is in order.'
-      : [plural(problems, 'problem'), plural(warnings, 'warning')].filter(Boolean).join(', ') + '.';
+      : `${[plural(problems, 'problem'), plural(warnings, 'warning')].filter(Boolean).join(', ')}.`;
   return `${lines.join('\n')}\n\n${sum}`;
 }
 
