@@ -11,7 +11,7 @@ export default defineConfig({
       { test: { name: 'runtime', include: ['packages/runtime/src/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'server', include: ['apps/server/src/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: 'hub', include: ['apps/hub/src/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
-      { test: { name: 'boundaries', include: ['scripts/boundaries.test.ts'] } },
+      { test: { name: 'boundaries', include: ['scripts/boundaries.test.ts', 'scripts/lint-migrations.test.ts'] } },
       // `npm start` and the end-to-end suite's own servers, run as real processes.
       { test: { name: 'tooling', include: ['scripts/start/**/*.test.ts', 'e2e/support/**/*.test.ts'], testTimeout: 60_000 } },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom' } },
