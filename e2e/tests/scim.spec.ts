@@ -32,6 +32,8 @@ test('SCIM: create a connector, copy its token, provision users and a group, see
 
   await page.getByTestId('scim-create-open').click();
   const create = page.getByTestId('scim-create-dialog');
+  // The dialog's own action says what it does, not the name of the button that opened it.
+  await expect(create.getByTestId('scim-create-submit')).toHaveText('Create connector');
   await create.getByTestId('scim-create-submit').click();
   await expect(create.getByText('This field is required')).toBeVisible();
   await create.getByTestId('scim-idp').click();

@@ -176,7 +176,11 @@ test('switching teams signs out without a message and signs in to the chosen tea
   await expect(dialog).toBeVisible();
   // Only the other team is offered.
   await expect(dialog.getByRole('radio')).toHaveCount(1);
-  await dialog.getByRole('radio', { name: FAMILY.name }).check();
+  // The only choice is chosen, and the words fit every way a team signs in (password, code, SSO).
+  await expect(dialog.getByRole('radio', { name: FAMILY.name })).toBeChecked();
+  await expect(
+    dialog.getByText('You will be signed out of this team and asked to sign in to the team you choose.'),
+  ).toBeVisible();
   await dialog.getByRole('button', { name: 'Switch team' }).click();
 
   await expect(page).toHaveURL(atRoute('/login/verify-password'));

@@ -15,8 +15,10 @@ import { useTranslation } from '../../lib/use-translation.ts';
 export function SwitchTeamDialog({ currentSlug, email, onClose }: { currentSlug: string; email: string; onClose: () => void }) {
   const { t } = useTranslation();
   const teams = useAllTeamsQuery();
-  const [chosen, setChosen] = useState('');
   const others = (teams.data ?? []).filter((team) => team.team_slug !== currentSlug);
+  const [picked, setChosen] = useState('');
+  // One other team: it is the choice.
+  const chosen = picked || (others.length === 1 ? (others[0]?.team_slug ?? '') : '');
   const switchTeam = useMutation({
     mutationFn: async () => {
       const reply = await authApi.login({ email, team_slug: chosen, device: deviceInfo() });

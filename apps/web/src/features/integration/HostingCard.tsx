@@ -9,8 +9,11 @@ import { useTranslation } from '../../lib/use-translation.ts';
 import { integrationKeys, saveHostingPreference, useHostingQuery } from './api.ts';
 import { Hint } from './Section.tsx';
 
-/** Where the team runs its auxiliary services (spec §7 api/v1/aux/hosting/preferences/). */
-export function HostingCard() {
+/**
+ * Where the team runs its auxiliary services (spec §7 api/v1/aux/hosting/preferences/). Once a Hub
+ * is connected the question is answered: it shows as self-hosted, and "not decided" is not offered.
+ */
+export function HostingCard({ hubConnected }: { hubConnected: boolean }) {
   const { t } = useTranslation();
   const team = useTeamSlug();
   const client = useQueryClient();
@@ -28,10 +31,14 @@ export function HostingCard() {
       <Hint>{t('integration.hosting.intro')}</Hint>
       {hosting.data ? (
         <SegmentedControl
-          value={hosting.data.hosting}
+          value={hubConnected ? 'self_hosted' : hosting.data.hosting}
           onChange={(v) => save.mutate(v as HostingPreference)}
           disabled={save.isPending}
-          data={HOSTING_PREFERENCES.map((value) => ({ value, label: t(`integration.hosting.${value}`) }))}
+          data={HOSTING_PREFERENCES.map((value) => ({
+            value,
+            label: t(`integration.hosting.${value}`),
+            disabled: hubConnected && value === 'not_set',
+          }))}
           style={{ alignSelf: 'flex-start' }}
           data-testid="hosting-choice"
         />

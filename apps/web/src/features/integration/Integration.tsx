@@ -34,7 +34,7 @@ export function Integration() {
       <ServicesCard hub={hub} />
       <HubFeaturesCard hubVersion={hub?.hub_version ?? null} />
       <CredentialsCard />
-      <HostingCard />
+      <HostingCard hubConnected={hub !== null} />
     </Stack>
   );
 }

@@ -73,7 +73,7 @@ export function CreateDialog({
               {t('common.cancel')}
             </Button>
             <Button type="submit" loading={mutation.isPending} disabled={touched && !!problem} data-testid="scim-create-submit">
-              {t('scim.create')}
+              {t('scim.create.submit')}
             </Button>
           </Group>
         </Stack>
