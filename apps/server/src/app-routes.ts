@@ -16,7 +16,9 @@ import { billingRoutes } from './features/billing/billing.routes.ts';
 import { brandingRoutes } from './features/branding/branding.routes.ts';
 import { analyticsRoutes, dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
+import { devicesRepository } from './features/devices/index.ts';
 import { familyRoutes } from './features/family/family.routes.ts';
+import { applyFamilyBenefit } from './features/family/index.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
 import { integrationRoutes, recoverySwitchRoutes } from './features/integration/integration.routes.ts';
 import { membersRoutes } from './features/members/members.routes.ts';
@@ -30,6 +32,7 @@ import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts'
 import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
 import { ssoRoutes } from './features/sso/sso.routes.ts';
 import { createSsoService } from './features/sso/sso.service.ts';
+import { lockLicences } from './features/team/index.ts';
 import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
 
 interface FeatureRouteDeps {
@@ -63,12 +66,12 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
   dashboardRoutes(router, guard, db);
   teamRenameRoutes(router, guard, db, hubClient);
   analyticsRoutes(router, guard, db);
-  membersRoutes(router, guard, db, mail);
+  membersRoutes(router, guard, db, mail, { lockLicences, hubAuthenticatedMembers: devicesRepository.hubAuthenticatedMembers });
   adminsRoutes(router, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
   signInLinkRoutes(router, guard, auth);
 
   // Groups, member devices, branding, policies.
-  groupsRoutes(router, guard, db);
+  groupsRoutes(router, guard, db, applyFamilyBenefit);
   devicesRoutes(router, guard, db);
   brandingRoutes(app, router, guard, db);
   policiesRoutes(router, guard, db);

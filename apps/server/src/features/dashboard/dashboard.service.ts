@@ -2,6 +2,7 @@ import type { dashboardProvisioningEndpoint, EndpointOutput, Notification } from
 import type { Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import { membersRepository } from '../members/index.ts';
+import { lockLicences } from '../team/index.ts';
 import { dashboardRepository as repo } from './dashboard.repository.ts';
 
 const DAY_MS = 86_400_000;
@@ -32,7 +33,7 @@ export function createDashboardService(db: Db) {
     },
 
     async licenceSummary(caller: Caller) {
-      const { total, used } = await membersRepository.lockLicences(db, caller.team.id);
+      const { total, used } = await lockLicences(db, caller.team.id);
       return { active_subscriptions: used, total_subscriptions: total };
     },
 

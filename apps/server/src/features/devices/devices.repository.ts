@@ -27,13 +27,13 @@ interface DeviceReport {
 }
 
 export const devicesRepository = {
-  async groupOfMember(q: Queryable, teamId: string, groupId: string, memberId: string) {
-    const [row] = await q.query<{ id: string; name: string; is_member: boolean }>(
-      `select g.id, g.name, exists (select 1 from group_members gm where gm.group_id = g.id and gm.member_id = $3) as is_member
-       from groups g where g.team_id = $1 and g.id = $2`,
-      [teamId, groupId, memberId],
+  /** The team's members with a device that has authenticated with the team's Hub (the members list's filter). */
+  async hubAuthenticatedMembers(q: Queryable, teamId: string): Promise<string[]> {
+    const rows = await q.query<{ member_id: string }>(
+      'select distinct member_id from member_devices where team_id = $1 and hub_authenticated_at is not null',
+      [teamId],
     );
-    return row;
+    return rows.map((r) => r.member_id);
   },
 
   async ofMember(q: Queryable, memberId: string): Promise<DeviceRow[]> {

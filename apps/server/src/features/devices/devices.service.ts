@@ -1,7 +1,7 @@
 import type { MemberDevice } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
-import { groupNotFound } from '../groups/index.ts';
+import { groupLookupsRepository, groupNotFound } from '../groups/index.ts';
 import { membersRepository } from '../members/index.ts';
 import { type DeviceRow, devicesRepository as repo } from './devices.repository.ts';
 
@@ -30,7 +30,7 @@ export function createDevicesService(db: Db) {
         });
       let group: { id: string; name: string } | null = null;
       if (groupId) {
-        const found = await repo.groupOfMember(db, caller.team.id, groupId, member.id);
+        const found = await groupLookupsRepository.withMembership(db, caller.team.id, groupId, member.id);
         if (!found) throw groupNotFound();
         if (!found.is_member)
           throw new AppError('member_not_found', `${email} is not in the group ${found.name}.`).shows('errors.not_in_group', {

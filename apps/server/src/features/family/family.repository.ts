@@ -1,11 +1,6 @@
 import type { BenefitGrantType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
-interface BenefitGroupRow {
-  id: string;
-  name: string;
-}
-
 export const familyRepository = {
   /** The team's assignment, locked for a change when `lock`. */
   async grantType(q: Queryable, teamId: string, lock = false): Promise<BenefitGrantType> {
@@ -20,17 +15,10 @@ export const familyRepository = {
     return row?.grant_type ?? 'none';
   },
 
-  async groups(q: Queryable, teamId: string): Promise<BenefitGroupRow[]> {
-    return q.query<BenefitGroupRow>(
-      `select g.id, g.name from family_benefit_groups b join groups g on g.id = b.group_id
-       where b.team_id = $1 order by lower(g.name), g.id`,
-      [teamId],
-    );
-  },
-
-  /** The team's groups among these ids. */
-  async existingGroups(q: Queryable, teamId: string, ids: string[]): Promise<BenefitGroupRow[]> {
-    return q.query<BenefitGroupRow>('select id, name from groups where team_id = $1 and id = any($2::uuid[])', [teamId, ids]);
+  /** The ids of the groups the assignment names. */
+  async groupIds(q: Queryable, teamId: string): Promise<string[]> {
+    const rows = await q.query<{ group_id: string }>('select group_id from family_benefit_groups where team_id = $1', [teamId]);
+    return rows.map((r) => r.group_id);
   },
 
   async save(q: Queryable, teamId: string, grantType: BenefitGrantType, groupIds: string[]): Promise<void> {
@@ -42,44 +30,5 @@ export const familyRepository = {
         groupIds,
       ]);
     }
-  },
-
-  /**
-   * Gives the benefit to the current members the assignment names and takes it from the others;
-   * returns who gained and who lost it.
-   */
-  async applyToMembers(q: Queryable, teamId: string): Promise<{ granted: string[]; removed: string[] }> {
-    const entitled = `select m.id from members m join family_benefits b on b.team_id = m.team_id
-      where m.team_id = $1 and m.deboarded_at is null and (
-        b.grant_type = 'all' or (b.grant_type = 'groups' and exists (
-          select 1 from group_members gm join family_benefit_groups fg on fg.group_id = gm.group_id
-          where gm.member_id = m.id and fg.team_id = m.team_id)))`;
-    const granted = await q.query<{ email: string }>(
-      `update members set family_benefit_since = now()
-       where team_id = $1 and family_benefit_since is null and id in (${entitled}) returning email`,
-      [teamId],
-    );
-    const removed = await q.query<{ email: string }>(
-      `update members set family_benefit_since = null
-       where team_id = $1 and family_benefit_since is not null and id not in (${entitled}) returning email`,
-      [teamId],
-    );
-    return { granted: granted.map((r) => r.email), removed: removed.map((r) => r.email) };
-  },
-
-  async holders(q: Queryable, teamId: string): Promise<number> {
-    const [row] = await q.query<{ n: number }>(
-      'select count(*)::int as n from members where team_id = $1 and deboarded_at is null and family_benefit_since is not null',
-      [teamId],
-    );
-    return row?.n ?? 0;
-  },
-
-  async holderEmails(q: Queryable, teamId: string): Promise<string[]> {
-    const rows = await q.query<{ email: string }>(
-      'select email from members where team_id = $1 and family_benefit_since is not null order by email',
-      [teamId],
-    );
-    return rows.map((r) => r.email);
   },
 };

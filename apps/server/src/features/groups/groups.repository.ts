@@ -1,5 +1,7 @@
 import { GROUP_LIST_EMAILS, NO_PRIORITY } from '@latchkey/contracts';
 import { containsPattern, type Queryable } from '@latchkey/runtime';
+import { membersByIdRepository } from '../members/index.ts';
+import { groupLookupsRepository } from './group-lookups.repository.ts';
 
 export interface GroupRow {
   id: string;
@@ -11,12 +13,33 @@ export interface GroupRow {
   scim_managed: boolean;
 }
 
-/** A group's columns with its current members: all their emails, or the first few for the list. */
-const groupColumns = (emailLimit: number | null) => `g.id, g.name, g.policy_override, g.priority_level, g.scim_managed,
-  (select count(*)::int from group_members gm join members m on m.id = gm.member_id
-    where gm.group_id = g.id and m.deboarded_at is null) as member_count,
-  coalesce((select array_agg(e order by e) from (select m.email as e from group_members gm join members m on m.id = gm.member_id
-    where gm.group_id = g.id and m.deboarded_at is null order by m.email ${emailLimit ? `limit ${emailLimit}` : ''}) as x), '{}') as emails`;
+const GROUP_COLUMNS = 'g.id, g.name, g.policy_override, g.priority_level, g.scim_managed';
+type OwnRow = Omit<GroupRow, 'member_count' | 'emails'>;
+
+/**
+ * The groups with their current members (features/members tells which are current): how many,
+ * and all their emails or the first few for the list. One lookup for the whole page.
+ */
+async function withMembers(q: Queryable, groups: OwnRow[], emailLimit: number | null): Promise<GroupRow[]> {
+  const pairs = await groupLookupsRepository.memberships(
+    q,
+    groups.map((g) => g.id),
+  );
+  const current = new Map(
+    (
+      await membersByIdRepository.currentPerKey(
+        q,
+        pairs.map((p) => ({ key: p.group_id, member_id: p.member_id })),
+        emailLimit,
+      )
+    ).map((c) => [c.key, c]),
+  );
+  return groups.map((g) => ({
+    ...g,
+    member_count: current.get(g.id)?.member_count ?? 0,
+    emails: current.get(g.id)?.emails ?? [],
+  }));
+}
 
 export const groupsRepository = {
   async page(q: Queryable, teamId: string, search: string | undefined, page: number, pageSize: number) {
@@ -29,28 +52,26 @@ export const groupsRepository = {
     const [count] = await q.query<{ n: number }>(`select count(*)::int as n from groups g where ${where}`, params);
     params.push(pageSize, (page - 1) * pageSize);
     // Groups are few per team (tens, rarely thousands): OFFSET over the name index is fine here.
-    const rows = await q.query<GroupRow>(
-      `select ${groupColumns(GROUP_LIST_EMAILS)} from groups g where ${where}
+    const own = await q.query<OwnRow>(
+      `select ${GROUP_COLUMNS} from groups g where ${where}
        order by lower(g.name), g.id limit $${params.length - 1} offset $${params.length}`,
       params,
     );
-    return { rows, count: count?.n ?? 0 };
+    return { rows: await withMembers(q, own, GROUP_LIST_EMAILS), count: count?.n ?? 0 };
   },
 
   async find(q: Queryable, teamId: string, id: string, lock = false): Promise<GroupRow | undefined> {
-    const [row] = await q.query<GroupRow>(
-      `select ${groupColumns(null)} from groups g where g.team_id = $1 and g.id = $2${lock ? ' for update' : ''}`,
+    const [row] = await q.query<OwnRow>(
+      `select ${GROUP_COLUMNS} from groups g where g.team_id = $1 and g.id = $2${lock ? ' for update' : ''}`,
       [teamId, id],
     );
-    return row;
+    return row && (await withMembers(q, [row], null))[0];
   },
 
+  /** The group's current members, by email. */
   async members(q: Queryable, groupId: string) {
-    return q.query<{ email: string; name: string; status: 'invited' | 'active' | 'suspended' }>(
-      `select m.email, m.name, m.status from group_members gm join members m on m.id = gm.member_id
-       where gm.group_id = $1 and m.deboarded_at is null order by m.email`,
-      [groupId],
-    );
+    const ids = (await groupLookupsRepository.memberships(q, [groupId])).map((p) => p.member_id);
+    return (await membersByIdRepository.current(q, ids)).map(({ email, name, status }) => ({ email, name, status }));
   },
 
   async nameTaken(q: Queryable, teamId: string, name: string, exceptId?: string): Promise<boolean> {

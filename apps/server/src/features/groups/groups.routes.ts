@@ -10,10 +10,10 @@ import {
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
 import { type Guard, requireCaller } from '../../http/caller.ts';
-import { createGroupsService } from './groups.service.ts';
+import { createGroupsService, type GroupMembersChanged } from './groups.service.ts';
 
-export function groupsRoutes(router: Router, guard: Guard, db: Db) {
-  const groups = createGroupsService(db);
+export function groupsRoutes(router: Router, guard: Guard, db: Db, membersChanged: GroupMembersChanged) {
+  const groups = createGroupsService(db, membersChanged);
   // Spec §7: `page` and `page_size` travel in the query string (the declaration's queryFields).
   router.handle(groupsEndpoint, guard, ({ ctx, input }) =>
     groups.list(requireCaller(ctx), input.filters.search_value, input.page, input.page_size),

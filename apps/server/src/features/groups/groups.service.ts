@@ -1,7 +1,6 @@
 import { type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
-import { applyFamilyBenefit } from '../family/index.ts';
 import { membersRepository, recordMemberEvents } from '../members/index.ts';
 import { teamRepository } from '../team/index.ts';
 import { type GroupRow, groupsRepository as repo } from './groups.repository.ts';
@@ -46,8 +45,19 @@ async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> 
   }
 }
 
+/**
+ * Called in the transaction of every change to who is in which group (features/family re-applies
+ * its benefit; it reads the groups, so the composition root wires it rather than an import here).
+ */
+export type GroupMembersChanged = (
+  tx: Queryable,
+  teamId: string,
+  actorId: string,
+  reason: Record<string, unknown>,
+) => Promise<unknown>;
+
 /** Group CRUD, membership and priority (spec §7 Team API). Policies of groups are another slice. */
-export function createGroupsService(db: Db) {
+export function createGroupsService(db: Db, membersChanged: GroupMembersChanged) {
   const mustFind = async (q: Queryable, caller: Caller, id: string, lock = false) => {
     const group = await repo.find(q, caller.team.id, id, lock);
     if (!group) throw groupNotFound();
@@ -118,7 +128,7 @@ export function createGroupsService(db: Db) {
         const removed = await repo.remove(tx, caller.team.id, wanted);
         await record(tx, caller, 'groups_removed', removed.join(','), { count: removed.length });
         // Family plan: members covered only by a removed group lose the benefit.
-        await applyFamilyBenefit(tx, caller.team.id, caller.userId, { groups_removed: removed.length });
+        await membersChanged(tx, caller.team.id, caller.userId, { groups_removed: removed.length });
         return { code: 'updated' as const, removed: removed.length };
       });
     },
@@ -141,7 +151,7 @@ export function createGroupsService(db: Db) {
         assertEditable(group);
         const added = await repo.addMembers(tx, id, await memberIds(tx, caller, emails));
         await record(tx, caller, 'group_members_added', group.name, { count: added });
-        await applyFamilyBenefit(tx, caller.team.id, caller.userId, { group: group.name });
+        await membersChanged(tx, caller.team.id, caller.userId, { group: group.name });
         return { code: 'updated' as const, added };
       });
     },
@@ -152,7 +162,7 @@ export function createGroupsService(db: Db) {
         assertEditable(group);
         const removed = await repo.removeMembers(tx, id, await memberIds(tx, caller, emails));
         await record(tx, caller, 'group_members_removed', group.name, { count: removed });
-        await applyFamilyBenefit(tx, caller.team.id, caller.userId, { group: group.name });
+        await membersChanged(tx, caller.team.id, caller.userId, { group: group.name });
         return { code: 'updated' as const, removed };
       });
     },

@@ -11,6 +11,12 @@ export interface MemberRow {
   last_active_at: Date | null;
 }
 
+/**
+ * The list's filters, with the members that have a Hub-authenticated device when the list filters
+ * on that (features/devices knows them; the service asks it).
+ */
+export type MemberQuery = MemberFilters & { hubAuthenticated?: readonly string[] };
+
 const MEMBER_COLUMNS = 'email, name, licensed, usage, status, onboarded_at, last_active_at';
 /** Current members of team $1. */
 const CURRENT = 'team_id = $1 and deboarded_at is null';
@@ -25,7 +31,7 @@ const SEARCH_WALK = 5000;
  * The filters as SQL on a `members` row (true when none), built from only the filters given so the
  * planner sees plain predicates. Parameter $1 is the team.
  */
-function memberFilters(teamId: string, filters: MemberFilters): { sql: string; params: unknown[] } {
+function memberFilters(teamId: string, filters: MemberQuery): { sql: string; params: unknown[] } {
   const params: unknown[] = [teamId];
   const clauses: string[] = [];
   const search = filters.search_value?.trim();
@@ -41,8 +47,9 @@ function memberFilters(teamId: string, filters: MemberFilters): { sql: string; p
     clauses.push(`usage = any($${params.length}::text[])`);
   }
   if (filters.hub_authentication) {
-    const has = `exists (select 1 from member_devices d where d.member_id = members.id and d.hub_authenticated_at is not null)`;
-    clauses.push(filters.hub_authentication === 'authenticated' ? has : `not ${has}`);
+    params.push(filters.hubAuthenticated ?? []);
+    const has = `id = any($${params.length}::uuid[])`;
+    clauses.push(filters.hub_authentication === 'authenticated' ? has : `not (${has})`);
   }
   return { sql: clauses.join(' and ') || 'true', params };
 }
@@ -51,7 +58,7 @@ export const membersRepository = {
   async page(
     q: Queryable,
     teamId: string,
-    filters: MemberFilters,
+    filters: MemberQuery,
     after: string | null | undefined,
     limit: number,
   ): Promise<MemberRow[]> {
@@ -86,7 +93,7 @@ export const membersRepository = {
     );
   },
 
-  async count(q: Queryable, teamId: string, filters: MemberFilters): Promise<number> {
+  async count(q: Queryable, teamId: string, filters: MemberQuery): Promise<number> {
     const where = memberFilters(teamId, filters);
     const [row] = await q.query<{ n: number }>(
       `select count(*)::int as n from members where ${CURRENT} and ${where.sql}`,
@@ -95,7 +102,7 @@ export const membersRepository = {
     return row?.n ?? 0;
   },
 
-  async all(q: Queryable, teamId: string, filters: MemberFilters): Promise<MemberRow[]> {
+  async all(q: Queryable, teamId: string, filters: MemberQuery): Promise<MemberRow[]> {
     const where = memberFilters(teamId, filters);
     return q.query<MemberRow>(
       `select ${MEMBER_COLUMNS} from members where ${CURRENT} and ${where.sql} order by email`,
@@ -111,16 +118,13 @@ export const membersRepository = {
     );
   },
 
-  /** Locks the team's licence count for the rest of the transaction, so two assignments never both take the last one. */
-  async lockLicences(q: Queryable, teamId: string): Promise<{ total: number; used: number }> {
-    const [team] = await q.query<{ total: number }>('select total_licences as total from teams where id = $1 for update', [
-      teamId,
-    ]);
+  /** How many current members of the team hold a licence (features/team's lockLicences counts them so). */
+  async countLicensed(q: Queryable, teamId: string): Promise<number> {
     const [used] = await q.query<{ n: number }>(
       'select count(*)::int as n from members where team_id = $1 and deboarded_at is null and licensed',
       [teamId],
     );
-    return { total: team?.total ?? -1, used: used?.n ?? 0 };
+    return used?.n ?? 0;
   },
 
   async setLicensed(q: Queryable, teamId: string, emails: string[], licensed: boolean): Promise<string[]> {

@@ -11,11 +11,11 @@ import {
 import type { Db, Router } from '@latchkey/runtime';
 import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
-import { createMembersService } from './members.service.ts';
+import { createMembersService, type MembersDeps } from './members.service.ts';
 
 /** The members list and its bulk actions: thin, every rule in the service. */
-export function membersRoutes(router: Router, guard: Guard, db: Db, mail: MailOutbox) {
-  const members = createMembersService(db, mail);
+export function membersRoutes(router: Router, guard: Guard, db: Db, mail: MailOutbox, deps: MembersDeps) {
+  const members = createMembersService(db, mail, deps);
   router.handle(membersEndpoint, guard, ({ ctx, input }) => {
     const { after, page_size, ...filters } = input;
     return members.page(requireCaller(ctx), filters, after, page_size);

@@ -4,7 +4,7 @@ import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { recordMemberEvents } from './member-events.ts';
-import { type MemberRow, membersRepository as repo } from './members.repository.ts';
+import { type MemberQuery, type MemberRow, membersRepository as repo } from './members.repository.ts';
 
 const toMember = (r: MemberRow): Member => ({
   email: r.email,
@@ -43,7 +43,25 @@ function assertFilterAllowed(caller: Caller, filters: MemberFilters): void {
   }
 }
 
-export function createMembersService(db: Db, mail: MailOutbox) {
+/**
+ * What the members list needs from rooms that read members themselves (features/team counts them,
+ * features/devices reports on them), so the composition root wires them and no cycle forms.
+ */
+export interface MembersDeps {
+  /** The team's licence count, locked for the rest of the transaction. */
+  lockLicences(q: Queryable, teamId: string): Promise<{ total: number; used: number }>;
+  /** The team's members with a Hub-authenticated device. */
+  hubAuthenticatedMembers(q: Queryable, teamId: string): Promise<string[]>;
+}
+
+export function createMembersService(db: Db, mail: MailOutbox, deps: MembersDeps) {
+  /** The filters as the repository takes them, once the caller may use them. */
+  const query = async (caller: Caller, filters: MemberFilters): Promise<MemberQuery> => {
+    assertFilterAllowed(caller, filters);
+    if (!filters.hub_authentication) return filters;
+    return { ...filters, hubAuthenticated: await deps.hubAuthenticatedMembers(db, caller.team.id) };
+  };
+
   const missing = (wanted: string[], found: MemberRow[]) => {
     const have = new Set(found.map((m) => m.email));
     const absent = wanted.filter((e) => !have.has(e));
@@ -72,21 +90,18 @@ export function createMembersService(db: Db, mail: MailOutbox) {
 
   return {
     async page(caller: Caller, filters: MemberFilters, after: string | null | undefined, pageSize: number) {
-      assertFilterAllowed(caller, filters);
       // One row more than the page tells whether another page follows, without counting.
-      const rows = await repo.page(db, caller.team.id, filters, after, pageSize + 1);
+      const rows = await repo.page(db, caller.team.id, await query(caller, filters), after, pageSize + 1);
       const results = rows.slice(0, pageSize).map(toMember);
       return { results, next_cursor: rows.length > pageSize ? (results.at(-1)?.email ?? null) : null };
     },
 
     async count(caller: Caller, filters: MemberFilters) {
-      assertFilterAllowed(caller, filters);
-      return { total: await repo.count(db, caller.team.id, filters) };
+      return { total: await repo.count(db, caller.team.id, await query(caller, filters)) };
     },
 
     async exportCsv(caller: Caller, filters: MemberFilters) {
-      assertFilterAllowed(caller, filters);
-      const rows = (await repo.all(db, caller.team.id, filters)).map(toMember);
+      const rows = (await repo.all(db, caller.team.id, await query(caller, filters))).map(toMember);
       const header = ['email', 'name', 'status', 'licensed', 'app_usage', 'onboarded_at', 'last_active_at'];
       const lines = rows.map((m) =>
         [m.email, m.name, m.status, m.licensed ? 'yes' : 'no', m.usage, m.onboarded_at, m.last_active_at ?? '']
@@ -107,7 +122,7 @@ export function createMembersService(db: Db, mail: MailOutbox) {
             { emails: existing.map((m) => m.email).join(', ') },
           );
         }
-        const { total, used } = await repo.lockLicences(tx, caller.team.id);
+        const { total, used } = await deps.lockLicences(tx, caller.team.id);
         assertLicencesAvailable(total, used, wanted.length);
         const rows = await repo.invite(tx, caller.team.id, wanted);
         await recordMemberEvents(tx, caller.team.id, caller.userId, 'member_invited', rows);
@@ -142,7 +157,7 @@ export function createMembersService(db: Db, mail: MailOutbox) {
         const found = await repo.current(tx, caller.team.id, wanted);
         missing(wanted, found);
         if (action === 'assign') {
-          const { total, used } = await repo.lockLicences(tx, caller.team.id);
+          const { total, used } = await deps.lockLicences(tx, caller.team.id);
           assertLicencesAvailable(total, used, found.filter((m) => !m.licensed).length);
         }
         const changed = await repo.setLicensed(tx, caller.team.id, wanted, action === 'assign');

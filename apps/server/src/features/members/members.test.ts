@@ -93,6 +93,52 @@ describe('members list', () => {
     expect(res.body).toMatchObject({ code: 'invalid_input' });
   });
 
+  test('filter: Hub authentication (with a connected Hub), alone and with a search', async () => {
+    const [team] = await h.db.query<{ id: string }>("select id from teams where slug = 'northwind'");
+    await h.db.query(
+      `insert into hubs (team_id, server_url, credential_id, hub_key, name, services)
+       values ($1, 'https://hub.members-test.example/', 'members-test-credential', '{}', 'Members test', $2)`,
+      [team?.id, JSON.stringify({ integration: { enabled: true, status: 2 } })],
+    );
+    try {
+      const { token: hub } = await h.signIn(DEMO_ADMINS.admin);
+      const list = async (filters: Record<string, unknown>) => {
+        const seen: string[] = [];
+        let after: string | null = null;
+        do {
+          const res = await h.post('/api/v1/team/members/', { ...filters, after, page_size: 100 }, hub.access);
+          expect(res.status, res.text).toBe(200);
+          const page = Page.parse(res.body);
+          seen.push(...page.results.map((m) => m.email));
+          after = page.next_cursor;
+        } while (after);
+        const count = await h.post('/api/v1/team/members/count/', filters, hub.access);
+        expect(count.body.total).toBe(seen.length);
+        return seen;
+      };
+      const expected = async (authenticated: boolean, search = '') =>
+        (
+          await h.db.query<{ email: string }>(
+            `select email from members m where team_id = $1 and deboarded_at is null and search_text like '%' || $3 || '%'
+               and $2 = exists (select 1 from member_devices d where d.member_id = m.id and d.hub_authenticated_at is not null)
+             order by email`,
+            [team?.id, authenticated, search],
+          )
+        ).map((r) => r.email);
+      const authenticated = await list({ hub_authentication: 'authenticated' });
+      expect(authenticated.length).toBeGreaterThan(0);
+      expect(authenticated).toEqual(await expected(true));
+      const not = await list({ hub_authentication: 'not_authenticated' });
+      expect(not.length).toBeGreaterThan(0);
+      expect(not).toEqual(await expected(false));
+      expect(await list({ hub_authentication: 'authenticated', search_value: 'northwind' })).toEqual(
+        await expected(true, 'northwind'),
+      );
+    } finally {
+      await h.db.query("delete from hubs where credential_id = 'members-test-credential'");
+    }
+  });
+
   test('export CSV has a header and every matching member', async () => {
     const res = await h.post('/api/v1/team/members/export/', { app_usage: ['unresponsive'] }, token('admin'));
     const body = res.body as { csv: string; count: number };

@@ -1,5 +1,6 @@
 import type { ScimIdp } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { scimGroupsRepository } from '../groups/index.ts';
 
 export interface ConnectorRow {
   id: string;
@@ -58,7 +59,7 @@ export const scimConnectorsRepository = {
       [id],
     );
     // Its groups are the console's again.
-    await q.query('update groups set scim_managed = false where scim_connector_id = $1', [id]);
+    await scimGroupsRepository.release(q, id);
   },
 
   /** The live connector whose current (or, within the overlap, previous) token hashes to one of `hashes`. */

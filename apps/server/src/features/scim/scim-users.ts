@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Email } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { membersRepository } from '../members/index.ts';
+import { lockLicences } from '../team/index.ts';
 import { scimRepository as repo, type ScimMemberRow } from './scim.repository.ts';
 import { USER_COLUMNS } from './scim-columns.ts';
 import type { ConnectorRow } from './scim-connectors.repository.ts';
@@ -146,8 +147,8 @@ export function createScimUsers({ db, mail, baseUrl }: ScimContext) {
         if (!inserted) throw new ScimError(409, `${f.email} is already a member.`, 'uniqueness');
         const { licence_total: licenceTotal, ...row } = inserted;
         // Licences as for the console's invitations; an unlimited team needs no lock (nothing to run out of).
-        if (licenceTotal >= 0) {
-          const { total, used } = await membersRepository.lockLicences(tx, c.team_id);
+        if (licenceTotal !== null && licenceTotal >= 0) {
+          const { total, used } = await lockLicences(tx, c.team_id);
           if (total >= 0 && used > total) {
             throw new ScimError(
               403,
