@@ -2,6 +2,7 @@
 
 export type { HubClient } from './hub-client.ts';
 export type { HubSessionEnder } from './hub-session-ender.ts';
+export type { IntegrationLookups } from './integration-lookups.ts';
 // The Hubs the server's events go to (the event log's forwarder).
 export { liveServers } from './live-state.ts';
 export type { ServerKey } from './server-key.ts';
