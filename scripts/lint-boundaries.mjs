@@ -112,18 +112,10 @@ for (const room of [...rooms].sort()) {
 
 // Rooms still naming other rooms' tables, while their SQL moves behind the owners' services.
 const TABLE_OWNER_DEBTS = new Set([
-  'apps/hub/devices',
-  'apps/hub/recovery',
-  'apps/hub/siem',
   'apps/server/account',
   'apps/server/admins',
   'apps/server/auth',
-  'apps/server/billing',
   'apps/server/eventlogs',
-  'apps/server/integration',
-  'apps/server/onboarding',
-  'apps/server/operator',
-  'apps/server/policies',
   'apps/server/sso',
   'apps/server/team',
 ]);

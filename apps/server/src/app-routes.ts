@@ -1,5 +1,6 @@
 // Every feature's calls, registered on the router (and the few raw routes some features need),
 // in the order the composition root (app.ts) always registered them.
+
 import type { Db, Jobs, Router } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -34,6 +35,7 @@ import { ssoRoutes } from './features/sso/sso.routes.ts';
 import { createSsoService } from './features/sso/sso.service.ts';
 import { lockLicences } from './features/team/index.ts';
 import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
+import { integrationLookups } from './integration-lookups.ts';
 
 interface FeatureRouteDeps {
   app: FastifyInstance;
@@ -82,6 +84,7 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
     hubClient,
     // Where a Hub calls back (session checks): PUBLIC_URL, else the address this server listens on.
     selfUrl: () => config.PUBLIC_URL ?? listeningUrl(app),
+    lookups: integrationLookups,
   });
   // The server's part of the Hub's audit and recovery services.
   auditPolicyRoutes(router, guard, db);

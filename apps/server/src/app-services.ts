@@ -13,6 +13,7 @@ import { createHubSessionEnder } from './features/integration/hub-session-ender.
 import { loadServerKey } from './features/integration/server-key.ts';
 import { sessionContexts } from './features/team/session-contexts.ts';
 import { createGuard } from './http/guard.ts';
+import { integrationLookups } from './integration-lookups.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';
 import { loadServerKeys } from './platform/keys.ts';
 import { createLimiter, postgresCounters } from './platform/limits.ts';
@@ -37,7 +38,7 @@ export async function createSharedServices({ app, config, db, jobs, redis, maile
   // Trust with the Hubs (docs/security.md): one Ed25519 key signs grants and every call to a Hub.
   const hubKey = loadServerKey(config);
   const hubClient = createHubClient(hubKey);
-  const hubSessions = createHubSessionEnder(db, hubClient, jobs, app.log);
+  const hubSessions = createHubSessionEnder(db, hubClient, jobs, app.log, integrationLookups);
   const sessions = createSessionsService(
     db,
     serverKeys.token,

@@ -16,9 +16,10 @@ import { createSharedServices } from './app-services.ts';
 import type { Config } from './config.ts';
 import { registerVerboseReadiness } from './doctor.ts';
 import { createEventForwarder } from './features/eventlogs/eventlogs.service.ts';
-import { integrationRepository } from './features/integration/integration.repository.ts';
+import { setUpHubsOfTeams } from './features/integration/team-hubs.ts';
 import { SCIM_PREFIX } from './features/scim/scim.routes.ts';
 import { addProtections } from './http/protections.ts';
+import { integrationLookups } from './integration-lookups.ts';
 import type { Mailer } from './platform/mail.ts';
 import { useOutboundPolicy } from './platform/outbound.ts';
 import { connectRedis } from './platform/redis-counters.ts';
@@ -76,7 +77,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
     db,
     jobs,
     {
-      hubsOf: (teamId) => integrationRepository.setUpHubsOfTeams(db, [teamId]),
+      hubsOf: (teamId) => setUpHubsOfTeams(db, [teamId], integrationLookups),
       send: (hub, events) => services.hubClient.sendEvents(hub, hub.team_slug, events),
     },
     { log: app.log, intervalMs: config.EVENT_FORWARD_INTERVAL_MS },

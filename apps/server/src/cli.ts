@@ -2,6 +2,7 @@
 // What an admin cannot do in the console: create a team with its first super admin, reset an
 // admin's sign-in, rotate keys, export a team, and check the deployment (doctor). It reads the server's configuration (the same
 // environment and DATA_DIR) and opens its database as the server does, migrations first.
+
 import { createWriteStream, rmSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import {
@@ -25,6 +26,7 @@ import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
 import { createOperatorService, type OperatorService } from './features/operator/index.ts';
+import { integrationLookups } from './integration-lookups.ts';
 import { doctorReport, runChecks } from './platform/doctor/findings.ts';
 import { ROTATABLE, type Rotatable, rotateKey } from './platform/key-rotation.ts';
 import { serverKeySources } from './platform/keys.ts';
@@ -57,7 +59,7 @@ async function withOperator<T>(fn: (operator: OperatorService, db: Db) => Promis
     useOutboundPolicy(outboundPolicy({ production: config.NODE_ENV === 'production', allow: config.OUTBOUND_ALLOW }));
     // The CLI only queues work (telling the Hubs that sessions ended): the server's workers run it.
     const jobs = createJobs(db, { log, noWorkers: true });
-    const hubSessions = createHubSessionEnder(db, createHubClient(loadServerKey(config)), jobs, log);
+    const hubSessions = createHubSessionEnder(db, createHubClient(loadServerKey(config)), jobs, log, integrationLookups);
     await jobs.start();
     try {
       const consoleUrl = config.PUBLIC_URL?.replace(/\/$/, '') ?? null;

@@ -52,6 +52,15 @@ export const hubSessionsRepository = {
     return row;
   },
 
+  /** The super admins this Hub knows: those who have signed in to it from the console, by email. */
+  async superAdminEmails(q: Queryable, teamSlug: string): Promise<string[]> {
+    const rows = await q.query<{ email: string }>(
+      `select distinct email from hub_sessions where team_slug = $1 and 'super_admin' = any(scopes) order by email`,
+      [teamSlug],
+    );
+    return rows.map((r) => r.email);
+  },
+
   async revoke(q: Queryable, id: string, reason: string): Promise<void> {
     await q.query('update hub_sessions set revoked_at = now(), revoked_reason = $2 where id = $1 and revoked_at is null', [
       id,

@@ -1,4 +1,5 @@
 import type { Queryable } from '@latchkey/runtime';
+import { registrationsRepository } from '../registrations/index.ts';
 
 interface DeviceRow {
   id: string;
@@ -33,11 +34,16 @@ export const devicesRepository = {
   /** A device of a team this Hub still serves: removing the team's registration shuts its apps out. */
   async findServed(q: Queryable, id: string): Promise<DeviceRow | undefined> {
     const [row] = await q.query<DeviceRow>(
-      `select d.id, d.team_slug, d.email, d.secret_hash, d.public_key, d.revoked_at from devices d
-       where d.id = $1 and exists (select 1 from registrations r where r.team_slug = d.team_slug)`,
+      'select id, team_slug, email, secret_hash, public_key, revoked_at from devices where id = $1',
       [id],
     );
-    return row;
+    return row && (await registrationsRepository.existsForTeam(q, row.team_slug)) ? row : undefined;
+  },
+
+  /** The device still holds its key (not revoked): what a recovery secret can be encrypted to. */
+  async hasKey(q: Queryable, id: string): Promise<boolean> {
+    const rows = await q.query('select 1 from devices where id = $1 and public_key is not null and revoked_at is null', [id]);
+    return rows.length > 0;
   },
 
   async touch(q: Queryable, id: string): Promise<void> {

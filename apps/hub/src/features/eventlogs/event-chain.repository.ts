@@ -134,4 +134,18 @@ export const eventChainRepository = {
       ? { seq: Number(row.seq), hash: row.hash, floor_seq: Number(row.floor_seq) }
       : { seq: 0, hash: GENESIS_HASH, floor_seq: 1 };
   },
+
+  /**
+   * For the SIEM pump: each of these teams' head (teams with no event yet have none) and whether
+   * its SIEM delivery is on (the default when the team has no settings).
+   */
+  async siemHeads(q: Queryable, teamSlugs: string[]): Promise<Map<string, { seq: number; siem_enabled: boolean }>> {
+    const rows = await q.query<{ team_slug: string; seq: string | number; siem_enabled: boolean }>(
+      `select h.team_slug, h.seq, coalesce(s.siem_enabled, true) as siem_enabled
+       from event_chain_heads h left join event_log_settings s on s.team_slug = h.team_slug
+       where h.team_slug = any($1::text[])`,
+      [teamSlugs],
+    );
+    return new Map(rows.map((r) => [r.team_slug, { seq: Number(r.seq), siem_enabled: r.siem_enabled }]));
+  },
 };

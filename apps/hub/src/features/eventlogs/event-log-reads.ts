@@ -3,10 +3,12 @@ import { eventReadRepository } from './event-read.repository.ts';
 
 /**
  * What the SIEM delivery reads of a team's log, in the caller's connection or transaction: the
- * chain's head, the events after a cursor (oldest first), and where a backfill from a date starts.
+ * chain's head, the events after a cursor (oldest first), where a backfill from a date starts, and
+ * which teams' heads the pump may deliver.
  */
 export const eventLogReads = {
   head: eventChainRepository.head,
   after: eventReadRepository.after,
   firstSeqSince: eventReadRepository.firstSeqSince,
+  siemHeads: eventChainRepository.siemHeads,
 };

@@ -5,6 +5,8 @@ import {
   type RecoverySettings,
 } from '@latchkey/contracts';
 import { containsPattern, type Queryable } from '@latchkey/runtime';
+import { hubSessionsRepository } from '../auth/index.ts';
+import { devicesRepository } from '../devices/index.ts';
 
 export interface RequestRow {
   id: string;
@@ -163,10 +165,7 @@ export const recoveryRepository = {
 
   /** The accepting device still holds its key: the group secret was encrypted to it. */
   async adminDeviceHasKey(q: Queryable, deviceId: string): Promise<boolean> {
-    const rows = await q.query('select 1 from devices where id = $1 and public_key is not null and revoked_at is null', [
-      deviceId,
-    ]);
-    return rows.length > 0;
+    return devicesRepository.hasKey(q, deviceId);
   },
 
   /**
@@ -186,12 +185,7 @@ export const recoveryRepository = {
           ),
         );
       case 'super_admins':
-        return emails(
-          await q.query<{ email: string }>(
-            `select distinct email from hub_sessions where team_slug = $1 and 'super_admin' = any(scopes) order by email`,
-            [teamSlug],
-          ),
-        );
+        return hubSessionsRepository.superAdminEmails(q, teamSlug);
     }
   },
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SiemStatus, SiemToolName } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { eventLogReads } from '../eventlogs/index.ts';
 import type { SiemConfig } from './senders.ts';
 
 export interface DestinationRow {
@@ -71,17 +72,25 @@ export const siemRepository = {
     await q.query('update siem_destinations set cursor_seq = $2 where id = $1', [id, seq]);
   },
 
-  /** Destinations behind their team's head, for the pump, with their last attempt (epoch ms, 0 for none). */
+  /**
+   * Destinations behind their team's head, for the pump, with their last attempt (epoch ms, 0 for
+   * none): the due ones here, their teams' heads and SIEM switch from the event log in one lookup.
+   */
   async behind(q: Queryable): Promise<{ id: string; cursor_seq: string | number; attempt: string | number }[]> {
-    return q.query(
-      `select d.id, d.cursor_seq, coalesce(floor(extract(epoch from d.last_attempt_at) * 1000), 0)::bigint as attempt
-       from siem_destinations d
-       join event_chain_heads h on h.team_slug = d.team_slug
-       left join event_log_settings s on s.team_slug = d.team_slug
-       where d.is_active and coalesce(s.siem_enabled, true) and h.seq > d.cursor_seq
-         and (d.lease_until is null or d.lease_until < now())
-         and (d.next_attempt_at is null or d.next_attempt_at <= now())`,
+    const due = await q.query<{ id: string; team_slug: string; cursor_seq: string | number; attempt: string | number }>(
+      `select id, team_slug, cursor_seq, coalesce(floor(extract(epoch from last_attempt_at) * 1000), 0)::bigint as attempt
+       from siem_destinations
+       where is_active and (lease_until is null or lease_until < now())
+         and (next_attempt_at is null or next_attempt_at <= now())`,
     );
+    if (due.length === 0) return [];
+    const heads = await eventLogReads.siemHeads(q, [...new Set(due.map((d) => d.team_slug))]);
+    return due
+      .filter((d) => {
+        const head = heads.get(d.team_slug);
+        return head?.siem_enabled === true && head.seq > Number(d.cursor_seq);
+      })
+      .map(({ id, cursor_seq, attempt }) => ({ id, cursor_seq, attempt }));
   },
 
   /** Takes the destination for one delivery run (no transaction held while sending); false when another run holds it. */

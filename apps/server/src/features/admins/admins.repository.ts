@@ -112,4 +112,14 @@ export const adminsRepository = {
       JSON.stringify(detail),
     ]);
   },
+
+  /** The scopes the first of these users with a place in the team holds there; null when none has one. */
+  async scopesOf(q: Queryable, teamId: string, userIds: string[]): Promise<Scope[] | null> {
+    if (userIds.length === 0) return null;
+    const [row] = await q.query<{ scopes: Scope[] | null }>(
+      'select scopes from team_admins where team_id = $1 and user_id = any($2::uuid[])',
+      [teamId, userIds],
+    );
+    return row ? row.scopes : null;
+  },
 };

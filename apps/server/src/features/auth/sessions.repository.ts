@@ -37,4 +37,16 @@ export const sessionsRepository = {
       reason,
     ]);
   },
+
+  /** The teams of these sessions. */
+  async teamsOf(q: Queryable, ids: string[]): Promise<string[]> {
+    const rows = await q.query<{ team_id: string }>('select distinct team_id from sessions where id = any($1::uuid[])', [ids]);
+    return rows.map((r) => r.team_id);
+  },
+
+  /** The teams the user has had sessions in. */
+  async teamsOfUser(q: Queryable, userId: string): Promise<string[]> {
+    const rows = await q.query<{ team_id: string }>('select distinct team_id from sessions where user_id = $1', [userId]);
+    return rows.map((r) => r.team_id);
+  },
 };

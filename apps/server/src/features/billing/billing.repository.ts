@@ -1,6 +1,9 @@
 import type { BillFrequency, BillState, BillType, PlanType, PurchasePartner } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { adminsRepository } from '../admins/index.ts';
 import { recordAction } from '../eventlogs/index.ts';
+import { membersRepository } from '../members/index.ts';
+import { teamRepository } from '../team/index.ts';
 import { invoicesRepository } from './invoices.repository.ts';
 
 /** A team's subscription with the team's own billing columns, as one row. */
@@ -25,10 +28,16 @@ export interface SubscriptionRow {
   provider_subscription_id: string | null;
 }
 
-const SUBSCRIPTION_COLUMNS = `s.team_id, t.slug as team_slug, t.name as team_name, t.team_type, t.bill_state, t.bill_type,
-  t.purchase_partner, t.total_licences, s.plan, s.plan_duration, to_char(s.term_start, 'YYYY-MM-DD') as term_start,
-  to_char(s.bill_end_date, 'YYYY-MM-DD') as bill_end_date, to_char(s.grace_until, 'YYYY-MM-DD') as grace_until,
-  s.billing_email, s.autorenew, s.currency, s.unit_price_cents, s.provider_subscription_id`;
+const SUBSCRIPTION_COLUMNS = `team_id, plan, plan_duration, to_char(term_start, 'YYYY-MM-DD') as term_start,
+  to_char(bill_end_date, 'YYYY-MM-DD') as bill_end_date, to_char(grace_until, 'YYYY-MM-DD') as grace_until,
+  billing_email, autorenew, currency, unit_price_cents, provider_subscription_id`;
+
+type SubscriptionColumns = Omit<
+  SubscriptionRow,
+  'team_slug' | 'team_name' | 'team_type' | 'bill_state' | 'bill_type' | 'purchase_partner' | 'total_licences'
+>;
+
+const PLANS: readonly string[] = ['starter', 'standard', 'enterprise'] satisfies PlanType[];
 
 const subscriptionQueries = {
   /**
@@ -36,33 +45,60 @@ const subscriptionQueries = {
    * read: its organisation type's plan, yearly, renewing at valid_till, billed to its first super admin.
    */
   async ensure(q: Queryable, teamId: string): Promise<void> {
+    const [exists] = await q.query('select 1 from subscriptions where team_id = $1', [teamId]);
+    if (exists) return;
+    const team = await teamRepository.subscriptionSeed(q, teamId);
+    if (!team) return;
+    const superAdmin = (await adminsRepository.list(q, teamId)).find((a) => a.scopes.includes('super_admin'));
+    const type = team.organization_type;
     await q.query(
       `insert into subscriptions (team_id, plan, plan_duration, term_start, bill_end_date, billing_email, unit_price_cents)
-       select t.id,
-         case when t.organization_type in ('starter', 'standard', 'enterprise') then t.organization_type else 'standard' end,
-         '12', least(t.started_on, t.valid_till - 1), t.valid_till,
-         coalesce((select u.email from team_admins ta join users u on u.id = ta.user_id
-                   where ta.team_id = t.id and 'super_admin' = any(ta.scopes) order by u.email limit 1),
-                  'billing@' || t.slug || '.invalid'),
-         case when t.organization_type = 'starter' then 4000 when t.organization_type = 'enterprise' then 9600 else 7200 end
-       from teams t where t.id = $1
+       values ($1, $2, '12', least($3::date, $4::date - 1), $4::date, $5, $6)
        on conflict (team_id) do nothing`,
-      [teamId],
+      [
+        teamId,
+        PLANS.includes(type) ? type : 'standard',
+        team.started_on,
+        team.valid_till,
+        superAdmin?.email ?? `billing@${team.slug}.invalid`,
+        type === 'starter' ? 4000 : type === 'enterprise' ? 9600 : 7200,
+      ],
     );
   },
 
+  /** The subscription with the team's own billing columns; `lock` holds both rows (the team's first). */
   async find(q: Queryable, teamId: string, lock = false): Promise<SubscriptionRow | undefined> {
-    const [row] = await q.query<SubscriptionRow>(
-      `select ${SUBSCRIPTION_COLUMNS} from subscriptions s join teams t on t.id = s.team_id where s.team_id = $1
-       ${lock ? 'for update of t, s' : ''}`,
+    const team = await teamRepository.billing(q, teamId, lock);
+    if (!team) return undefined;
+    const [s] = await q.query<SubscriptionColumns>(
+      `select ${SUBSCRIPTION_COLUMNS} from subscriptions where team_id = $1${lock ? ' for update' : ''}`,
       [teamId],
     );
-    return row;
+    if (!s) return undefined;
+    return {
+      team_id: s.team_id,
+      team_slug: team.team_slug,
+      team_name: team.team_name,
+      team_type: team.team_type,
+      bill_state: team.bill_state,
+      bill_type: team.bill_type,
+      purchase_partner: team.purchase_partner,
+      total_licences: team.total_licences,
+      plan: s.plan,
+      plan_duration: s.plan_duration,
+      term_start: s.term_start,
+      bill_end_date: s.bill_end_date,
+      grace_until: s.grace_until,
+      billing_email: s.billing_email,
+      autorenew: s.autorenew,
+      currency: s.currency,
+      unit_price_cents: s.unit_price_cents,
+      provider_subscription_id: s.provider_subscription_id,
+    };
   },
 
   async teamIdBySlug(q: Queryable, slug: string): Promise<string | undefined> {
-    const [row] = await q.query<{ id: string }>('select id from teams where slug = $1', [slug]);
-    return row?.id;
+    return (await teamRepository.findBySlug(q, slug))?.id;
   },
 
   async teamIdByProviderSubscription(q: Queryable, id: string): Promise<string | undefined> {
@@ -72,36 +108,14 @@ const subscriptionQueries = {
     return row?.team_id;
   },
 
-  async usedLicences(q: Queryable, teamId: string): Promise<number> {
-    const [row] = await q.query<{ n: number }>(
-      'select count(*)::int as n from members where team_id = $1 and deboarded_at is null and licensed',
-      [teamId],
-    );
-    return row?.n ?? 0;
-  },
+  usedLicences: (q: Queryable, teamId: string): Promise<number> => membersRepository.licensedCount(q, teamId),
 
-  async setTotalLicences(q: Queryable, teamId: string, total: number): Promise<void> {
-    await q.query('update teams set total_licences = $2 where id = $1', [teamId, total]);
-  },
+  /** The team's licence count (a column of the teams row). */
+  setTotalLicences: (q: Queryable, teamId: string, total: number): Promise<void> =>
+    teamRepository.setTotalLicences(q, teamId, total),
 
-  async setTeamBilling(
-    q: Queryable,
-    teamId: string,
-    fields: {
-      bill_state?: BillState;
-      valid_till?: string;
-      organization_type?: PlanType;
-      purchase_partner?: PurchasePartner | null;
-      bill_type?: BillType;
-    },
-  ): Promise<void> {
-    const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
-    if (entries.length === 0) return;
-    await q.query(`update teams set ${entries.map(([k], i) => `${k} = $${i + 2}`).join(', ')} where id = $1`, [
-      teamId,
-      ...entries.map(([, v]) => v),
-    ]);
-  },
+  /** The team's billing columns (state, licence end, plan, partner, bill type). */
+  setTeamBilling: teamRepository.setBilling,
 
   async updateSubscription(
     q: Queryable,
@@ -152,13 +166,7 @@ const subscriptionQueries = {
     target: string,
     detail: Record<string, unknown> = {},
   ): Promise<void> {
-    await q.query('insert into member_events (team_id, actor_id, action, target_email, detail) values ($1, $2, $3, $4, $5)', [
-      teamId,
-      actorId,
-      action,
-      target,
-      JSON.stringify(detail),
-    ]);
+    await membersRepository.insertHistory(q, teamId, actorId, action, [target], detail);
     // The team's event log: the admin who acted, else the schedule or the payment provider (system).
     await recordAction(q, { teamId, actorId, action, targets: [target], detail });
   },

@@ -1,5 +1,6 @@
 import type { BillFrequency, InvoiceState, PlanType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { teamRepository } from '../team/index.ts';
 
 export interface InvoiceLine {
   description: string;
@@ -124,34 +125,60 @@ export const invoicesRepository = {
   /** Manual subscriptions renewing automatically whose renewal invoice is due to be issued. */
   async renewalsDue(q: Queryable, issueFrom: string): Promise<string[]> {
     const rows = await q.query<{ team_id: string }>(
-      `select s.team_id from subscriptions s join teams t on t.id = s.team_id
-       where s.autorenew and t.purchase_partner is null and t.bill_state in ('billed', 'pending')
-         and s.bill_end_date <= $1::date
+      `select s.team_id from subscriptions s
+       where s.autorenew and s.bill_end_date <= $1::date
          and not exists (select 1 from invoices i where i.team_id = s.team_id and i.kind = 'renewal'
                          and i.change ->> 'renew_from' = to_char(s.bill_end_date, 'YYYY-MM-DD'))`,
       [issueFrom],
     );
-    return rows.map((r) => r.team_id);
+    const teams = await teamRepository.billingStates(
+      q,
+      rows.map((r) => r.team_id),
+    );
+    return rows
+      .map((r) => r.team_id)
+      .filter((id) => {
+        const t = teams.get(id);
+        return t !== undefined && t.purchase_partner === null && (t.bill_state === 'billed' || t.bill_state === 'pending');
+      });
   },
 
   /** Billed teams with a manual invoice unpaid after its due date. */
   async overdueTeams(q: Queryable, today: string): Promise<{ team_id: string; due_date: string }[]> {
-    return q.query(
-      `select t.id as team_id, to_char(min(i.due_date), 'YYYY-MM-DD') as due_date from teams t
-       join invoices i on i.team_id = t.id and i.state = 'open' and i.provider = 'manual' and i.due_date < $1::date
-       where t.bill_state = 'billed' group by t.id`,
+    const rows = await q.query<{ team_id: string; due_date: string }>(
+      `select team_id, to_char(min(due_date), 'YYYY-MM-DD') as due_date from invoices
+       where state = 'open' and provider = 'manual' and due_date < $1::date group by team_id`,
       [today],
     );
+    const teams = await teamRepository.billingStates(
+      q,
+      rows.map((r) => r.team_id),
+    );
+    return rows.filter((r) => teams.get(r.team_id)?.bill_state === 'billed');
   },
 
   /** Teams whose grace period ended, and billed teams not renewing whose term ended. */
   async endedTeams(q: Queryable, today: string): Promise<string[]> {
-    const rows = await q.query<{ team_id: string }>(
-      `select s.team_id from subscriptions s join teams t on t.id = s.team_id
-       where (t.bill_state = 'pending' and s.grace_until is not null and s.grace_until < $1::date)
-          or (t.bill_state = 'billed' and not s.autorenew and t.purchase_partner is null and s.bill_end_date <= $1::date)`,
+    const rows = await q.query<{ team_id: string; grace_over: boolean; term_over: boolean }>(
+      `select team_id, coalesce(grace_until < $1::date, false) as grace_over,
+         (not autorenew and bill_end_date <= $1::date) as term_over
+       from subscriptions
+       where (grace_until is not null and grace_until < $1::date) or (not autorenew and bill_end_date <= $1::date)`,
       [today],
     );
-    return rows.map((r) => r.team_id);
+    const teams = await teamRepository.billingStates(
+      q,
+      rows.map((r) => r.team_id),
+    );
+    return rows
+      .filter((r) => {
+        const t = teams.get(r.team_id);
+        if (!t) return false;
+        return (
+          (t.bill_state === 'pending' && r.grace_over) ||
+          (t.bill_state === 'billed' && r.term_over && t.purchase_partner === null)
+        );
+      })
+      .map((r) => r.team_id);
   },
 };

@@ -158,4 +158,73 @@ export const groupsRepository = {
     }
     await q.query('update groups set priority_level = $3 where team_id = $1 and id = $2', [teamId, id, level]);
   },
+
+  // ── For the policies and the operator's export: the groups' override flag, priority and memberships ──
+
+  /** The team's groups, highest priority (lowest number) first, then by name: how policies rank them. */
+  async byPriority(q: Queryable, teamId: string): Promise<GroupRow[]> {
+    const own = await q.query<OwnRow>(
+      `select ${GROUP_COLUMNS} from groups g where g.team_id = $1 order by g.priority_level, lower(g.name)`,
+      [teamId],
+    );
+    return withMembers(q, own, GROUP_LIST_EMAILS);
+  },
+
+  /** One group with its first few emails only; `lock` holds its row until the transaction ends. */
+  async findBrief(q: Queryable, teamId: string, id: string, lock = false): Promise<GroupRow | undefined> {
+    const own = await q.query<OwnRow>(
+      `select ${GROUP_COLUMNS} from groups g where g.team_id = $1 and g.id = $2${lock ? ' for update of g' : ''}`,
+      [teamId, id],
+    );
+    const [row] = await withMembers(q, own, GROUP_LIST_EMAILS);
+    return row;
+  },
+
+  /** Groups with a policy override, highest priority first, ties by name. */
+  async overriding(q: Queryable, teamId: string): Promise<{ id: string; name: string; priority_level: number }[]> {
+    return q.query(
+      `select id, name, priority_level from groups where team_id = $1 and policy_override
+       order by priority_level, lower(name), id`,
+      [teamId],
+    );
+  },
+
+  async setPolicyOverride(q: Queryable, groupId: string): Promise<void> {
+    await q.query('update groups set policy_override = true where id = $1', [groupId]);
+  },
+
+  /** The group has no policy of its own any more: no override, and `noPriority`. */
+  async clearPolicyOverride(q: Queryable, groupId: string, noPriority: number): Promise<void> {
+    await q.query('update groups set policy_override = false, priority_level = $2 where id = $1', [groupId, noPriority]);
+  },
+
+  /** One past the highest priority level below `noPriority` in use (1 when none is). */
+  async priorityAfterLast(q: Queryable, teamId: string, noPriority: number): Promise<number> {
+    const [row] = await q.query<{ n: number }>(
+      'select coalesce(max(priority_level), 0)::int + 1 as n from groups where team_id = $1 and priority_level < $2',
+      [teamId, noPriority],
+    );
+    return row?.n ?? 1;
+  },
+
+  /** The groups each of these members belongs to, by member id (members in no group are absent). */
+  async groupIdsOfMembers(q: Queryable, memberIds: string[]): Promise<Map<string, string[]>> {
+    if (memberIds.length === 0) return new Map();
+    const rows = await q.query<{ member_id: string; group_ids: string[] }>(
+      `select member_id, array_agg(group_id::text) as group_ids from group_members
+       where member_id = any($1::uuid[]) group by member_id`,
+      [memberIds],
+    );
+    return new Map(rows.map((r) => [r.member_id, r.group_ids]));
+  },
+
+  /** Every group of the team by name, with the ids of all its members (former ones too): the operator's export. */
+  async exportList(q: Queryable, teamId: string): Promise<{ id: string; name: string; member_ids: string[] }[]> {
+    return q.query(
+      `select g.id, g.name,
+         coalesce((select array_agg(gm.member_id::text) from group_members gm where gm.group_id = g.id), '{}') as member_ids
+       from groups g where g.team_id = $1 order by g.name`,
+      [teamId],
+    );
+  },
 };

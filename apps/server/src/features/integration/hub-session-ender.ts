@@ -3,6 +3,8 @@ import { AppError, type Db, type Jobs } from '@latchkey/runtime';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HubClient } from './hub-client.ts';
 import { integrationRepository as repo } from './integration.repository.ts';
+import type { IntegrationLookups } from './integration-lookups.ts';
+import { setUpHubsOfTeams } from './team-hubs.ts';
 
 /**
  * Console sessions that ended (sign-out, admin removal, scope change, auth reset, password
@@ -38,11 +40,18 @@ interface HubRevocation {
  * until it answers (ending a session twice is harmless there); meanwhile the Hub's refresh re-check
  * ends the session at the next refresh anyway.
  */
-export function createHubSessionEnder(db: Db, client: HubClient, jobs: Jobs, log: FastifyBaseLogger) {
+export function createHubSessionEnder(
+  db: Db,
+  client: HubClient,
+  jobs: Jobs,
+  log: FastifyBaseLogger,
+  lookups: IntegrationLookups,
+) {
   const revocations = jobs.define<HubRevocation>(
     'hub-sessions-ended',
     async (r) => {
-      const hub = await repo.setUpHub(db, r.credentialId, r.teamSlug);
+      const teamId = await lookups.teamIdBySlug(db, r.teamSlug);
+      const hub = teamId ? await repo.setUpHub(db, r.credentialId, teamId) : undefined;
       // Deleted or set up again since: its sessions went with it.
       if (!hub) return;
       try {
@@ -65,14 +74,14 @@ export function createHubSessionEnder(db: Db, client: HubClient, jobs: Jobs, log
 
   async function teamsOf(ended: SessionsEnded): Promise<string[]> {
     if (ended.teamId) return [ended.teamId];
-    if (ended.sessionIds?.length) return repo.teamsOfSessions(db, ended.sessionIds);
-    return ended.userId ? repo.teamsOfUser(db, ended.userId) : [];
+    if (ended.sessionIds?.length) return lookups.teamsOfSessions(db, ended.sessionIds);
+    return ended.userId ? lookups.teamsOfUser(db, ended.userId) : [];
   }
 
   return {
     /** Called once the change committed: queues one revocation per Hub concerned. */
     async sessionsEnded(ended: SessionsEnded): Promise<void> {
-      const hubs = await repo.setUpHubsOfTeams(db, await teamsOf(ended));
+      const hubs = await setUpHubsOfTeams(db, await teamsOf(ended), lookups);
       for (const hub of hubs) {
         await revocations.enqueue(db, {
           credentialId: hub.credential_id,

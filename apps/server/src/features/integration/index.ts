@@ -4,6 +4,7 @@ export type { HubClient } from './hub-client.ts';
 // The doctor's look at the set-up Hubs (doctor.ts).
 export { hubReachability, hubTlsEndpoints } from './hub-reachability.ts';
 export type { HubSessionEnder } from './hub-session-ender.ts';
+export type { IntegrationLookups } from './integration-lookups.ts';
 // The Hubs the server's events go to (the event log's forwarder).
 export { liveServers } from './live-state.ts';
 export type { ServerKey } from './server-key.ts';

@@ -1,11 +1,4 @@
-import {
-  type AuxService,
-  type Ed25519Jwk,
-  type HostingPreference,
-  type Scope,
-  SERVICE_STATUS,
-  type ServiceState,
-} from '@latchkey/contracts';
+import { type AuxService, type Ed25519Jwk, SERVICE_STATUS, type ServiceState } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
 export interface CredentialRow {
@@ -38,13 +31,10 @@ export const integrationRepository = {
   },
 
   /** A set-up credential by its id alone, with its team: who a Hub's signed call claims to be. */
-  async findSetUp(
-    q: Queryable,
-    credentialId: string,
-  ): Promise<{ hub_key: Ed25519Jwk; team_id: string; team_slug: string } | undefined> {
-    const [row] = await q.query<{ hub_key: Ed25519Jwk; team_id: string; team_slug: string }>(
-      `select h.hub_key, h.team_id, t.slug as team_slug from hubs h join teams t on t.id = h.team_id
-       where h.credential_id = $1 and h.server_url is not null and h.hub_key is not null`,
+  async findSetUp(q: Queryable, credentialId: string): Promise<{ hub_key: Ed25519Jwk; team_id: string } | undefined> {
+    const [row] = await q.query<{ hub_key: Ed25519Jwk; team_id: string }>(
+      `select hub_key, team_id from hubs
+       where credential_id = $1 and server_url is not null and hub_key is not null`,
       [credentialId],
     );
     return row;
@@ -108,14 +98,14 @@ export const integrationRepository = {
     ]);
   },
 
-  /** The set-up Hubs of the given teams, with each team's slug: where an ended session is announced. */
+  /** The set-up Hubs of the given teams: where an ended session is announced. */
   async setUpHubsOfTeams(
     q: Queryable,
     teamIds: string[],
-  ): Promise<{ server_url: string; credential_id: string; team_slug: string }[]> {
+  ): Promise<{ server_url: string; credential_id: string; team_id: string }[]> {
     return q.query(
-      `select h.server_url, h.credential_id, t.slug as team_slug from hubs h join teams t on t.id = h.team_id
-       where h.team_id = any($1::uuid[]) and h.server_url is not null and h.hub_key is not null`,
+      `select server_url, credential_id, team_id from hubs
+       where team_id = any($1::uuid[]) and server_url is not null and hub_key is not null`,
       [teamIds],
     );
   },
@@ -124,67 +114,14 @@ export const integrationRepository = {
   async setUpHub(
     q: Queryable,
     credentialId: string,
-    teamSlug: string,
+    teamId: string,
   ): Promise<{ server_url: string; credential_id: string } | undefined> {
     const [row] = await q.query<{ server_url: string; credential_id: string }>(
-      `select h.server_url, h.credential_id from hubs h join teams t on t.id = h.team_id
-       where h.credential_id = $1 and t.slug = $2 and h.server_url is not null and h.hub_key is not null`,
-      [credentialId, teamSlug],
+      `select server_url, credential_id from hubs
+       where credential_id = $1 and team_id = $2 and server_url is not null and hub_key is not null`,
+      [credentialId, teamId],
     );
     return row;
-  },
-
-  async teamsOfSessions(q: Queryable, sessionIds: string[]): Promise<string[]> {
-    const rows = await q.query<{ team_id: string }>('select distinct team_id from sessions where id = any($1::uuid[])', [
-      sessionIds,
-    ]);
-    return rows.map((r) => r.team_id);
-  },
-
-  async teamsOfUser(q: Queryable, userId: string): Promise<string[]> {
-    const rows = await q.query<{ team_id: string }>('select distinct team_id from sessions where user_id = $1', [userId]);
-    return rows.map((r) => r.team_id);
-  },
-
-  /** The admin scopes an email holds in a team now; none for a member who is not an admin. */
-  async adminScopes(q: Queryable, teamId: string, email: string): Promise<Scope[]> {
-    const [row] = await q.query<{ scopes: Scope[] | null }>(
-      `select ta.scopes from team_admins ta join users u on u.id = ta.user_id
-       where ta.team_id = $1 and lower(u.email) = lower($2)`,
-      [teamId, email],
-    );
-    return row?.scopes ?? [];
-  },
-
-  /** A console session as a Hub's check sees it: its user, team, end, and the admin's scopes now. */
-  async consoleSession(
-    q: Queryable,
-    sessionId: string,
-  ): Promise<
-    { user_id: string; team_id: string; revoked_at: Date | null; absolute_expires_at: Date; scopes: Scope[] | null } | undefined
-  > {
-    const [row] = await q.query<{
-      user_id: string;
-      team_id: string;
-      revoked_at: Date | null;
-      absolute_expires_at: Date;
-      scopes: Scope[] | null;
-    }>(
-      `select s.user_id, s.team_id, s.revoked_at, s.absolute_expires_at, ta.scopes
-       from sessions s left join team_admins ta on ta.team_id = s.team_id and ta.user_id = s.user_id
-       where s.id = $1`,
-      [sessionId],
-    );
-    return row;
-  },
-
-  async hosting(q: Queryable, teamId: string): Promise<HostingPreference> {
-    const [row] = await q.query<{ aux_hosting: HostingPreference }>('select aux_hosting from teams where id = $1', [teamId]);
-    return row?.aux_hosting ?? 'not_set';
-  },
-
-  async setHosting(q: Queryable, teamId: string, hosting: HostingPreference): Promise<void> {
-    await q.query('update teams set aux_hosting = $2 where id = $1', [teamId, hosting]);
   },
 
   /**

@@ -38,8 +38,8 @@ export function integrationRoutes(router: Router, guard: Guard, db: Db, options:
     ),
   );
   // A Hub's signed question about a console session (no console session of its own).
-  router.handle(hubSessionCheckEndpoint, guard, ({ input, request }) => checkConsoleSession(db, request, input));
-  router.handle(hubAdminRoleEndpoint, guard, ({ input, request }) => adminRole(db, request, input));
+  router.handle(hubSessionCheckEndpoint, guard, ({ input, request }) => checkConsoleSession(db, request, input, options.lookups));
+  router.handle(hubAdminRoleEndpoint, guard, ({ input, request }) => adminRole(db, request, input, options.lookups));
   router.handle(hostingPreferencesEndpoint, guard, ({ ctx, input }) => hubs.hosting(requireCaller(ctx), input.hosting));
   router.handle(enableAuxServicesEndpoint, guard, ({ ctx, input }) =>
     hubs.enable(requireCaller(ctx), input.credential_id, input.services),

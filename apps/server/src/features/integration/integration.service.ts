@@ -15,6 +15,7 @@ import type { Caller } from '../../http/caller.ts';
 import { recordEvent } from '../eventlogs/index.ts';
 import type { HubClient } from './hub-client.ts';
 import { type CredentialRow, integrationRepository as repo } from './integration.repository.ts';
+import type { IntegrationLookups } from './integration-lookups.ts';
 import { type ServiceStates, statesAfterSetup, toHubServer } from './service-state.ts';
 
 type ToggleReply = EndpointOutput<typeof disableAuxServicesEndpoint>;
@@ -47,6 +48,8 @@ export interface IntegrationOptions {
   hubClient: HubClient;
   /** Where a Hub calls this server back: PUBLIC_URL, else the address it listens on. */
   selfUrl: () => string;
+  /** The team, session and admin lookups the composition root wires in. */
+  lookups: IntegrationLookups;
 }
 
 export function createIntegrationService(db: Db, options: IntegrationOptions) {
@@ -142,8 +145,8 @@ export function createIntegrationService(db: Db, options: IntegrationOptions) {
     },
 
     async hosting(caller: Caller, hosting: HostingPreference | undefined) {
-      if (hosting) await repo.setHosting(db, caller.team.id, hosting);
-      return { hosting: await repo.hosting(db, caller.team.id), product: 'latchkey_hosted_hub' as const };
+      if (hosting) await options.lookups.setHosting(db, caller.team.id, hosting);
+      return { hosting: await options.lookups.hosting(db, caller.team.id), product: 'latchkey_hosted_hub' as const };
     },
 
     async enable(caller: Caller, credentialId: string, flags: readonly AuxServiceFlag[]): Promise<ToggleReply> {

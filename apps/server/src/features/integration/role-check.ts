@@ -1,7 +1,7 @@
 import { type EndpointOutput, hubAdminRoleEndpoint } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
-import { integrationRepository as repo } from './integration.repository.ts';
+import type { IntegrationLookups } from './integration-lookups.ts';
 import { acceptHubCall } from './signed-hub-call.ts';
 
 /**
@@ -13,7 +13,8 @@ export async function adminRole(
   db: Db,
   request: FastifyRequest,
   input: { team_slug: string; email: string },
+  lookups: IntegrationLookups,
 ): Promise<EndpointOutput<typeof hubAdminRoleEndpoint>> {
-  const hub = await acceptHubCall(db, request, hubAdminRoleEndpoint.path, input.team_slug);
-  return { scopes: await repo.adminScopes(db, hub.team_id, input.email) };
+  const hub = await acceptHubCall(db, request, hubAdminRoleEndpoint.path, input.team_slug, lookups);
+  return { scopes: await lookups.adminScopes(db, hub.team_id, input.email) };
 }

@@ -1,7 +1,7 @@
 import { type EndpointOutput, hubSessionCheckEndpoint } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
-import { integrationRepository as repo } from './integration.repository.ts';
+import type { IntegrationLookups } from './integration-lookups.ts';
 import { acceptHubCall } from './signed-hub-call.ts';
 
 type Verdict = EndpointOutput<typeof hubSessionCheckEndpoint>;
@@ -16,11 +16,12 @@ export async function checkConsoleSession(
   db: Db,
   request: FastifyRequest,
   input: { team_slug: string; sid: string; user_id: string },
+  lookups: IntegrationLookups,
 ): Promise<Verdict> {
-  const hub = await acceptHubCall(db, request, hubSessionCheckEndpoint.path, input.team_slug);
+  const hub = await acceptHubCall(db, request, hubSessionCheckEndpoint.path, input.team_slug, lookups);
 
   if (!UUID.test(input.sid)) return ended;
-  const session = await repo.consoleSession(db, input.sid);
+  const session = await lookups.consoleSession(db, input.sid);
   if (
     !session ||
     session.team_id !== hub.team_id ||

@@ -1,6 +1,7 @@
 import { acceptSignedCall, bearerOf, type Db, JWS_TYP, jwsKid, publicKeyOf, unauthorized } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 import { integrationRepository as repo } from './integration.repository.ts';
+import type { IntegrationLookups } from './integration-lookups.ts';
 
 /**
  * Verifies a Hub→server call: signed with the key the team's set-up Hub gave when the server
@@ -12,13 +13,16 @@ export async function acceptHubCall(
   request: FastifyRequest,
   path: string,
   teamSlug: string,
+  lookups: IntegrationLookups,
 ): Promise<{ team_id: string; team_slug: string }> {
   const token = bearerOf(request.headers.authorization);
   const kid = token ? jwsKid(token, JWS_TYP.call) : null;
   const hub = kid ? await repo.findSetUp(db, kid) : undefined;
   const key = publicKeyOf(hub?.hub_key);
   const invalid = () => unauthorized('The call is not signed by a Hub of this team.');
-  if (!token || !hub || !key || hub.team_slug !== teamSlug) throw invalid();
+  if (!token || !hub || !key) throw invalid();
+  const hubTeamSlug = (await lookups.teamSlugs(db, [hub.team_id])).get(hub.team_id);
+  if (hubTeamSlug !== teamSlug) throw invalid();
   if (!(await acceptSignedCall(db, token, key, { path, teamSlug, body: request.body }))) throw invalid();
-  return { team_id: hub.team_id, team_slug: hub.team_slug };
+  return { team_id: hub.team_id, team_slug: teamSlug };
 }

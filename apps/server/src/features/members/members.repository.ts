@@ -259,4 +259,55 @@ export const membersRepository = {
     );
     return row;
   },
+
+  // ── For other rooms' lookups (policies, billing, the operator's export) ──
+
+  /** The team's current members' ids and emails, by email. */
+  async currentIdsByEmail(q: Queryable, teamId: string): Promise<{ id: string; email: string }[]> {
+    return q.query('select id, email from members where team_id = $1 and deboarded_at is null order by email', [teamId]);
+  },
+
+  /** One current member by email in any case. */
+  async findCurrentAnyCase(q: Queryable, teamId: string, email: string) {
+    const [row] = await q.query<{ id: string; email: string; name: string }>(
+      'select id, email, name from members where team_id = $1 and lower(email) = lower($2) and deboarded_at is null',
+      [teamId, email],
+    );
+    return row;
+  },
+
+  /** Which of `emails` (in any case) are not current members of the team. */
+  async notCurrent(q: Queryable, teamId: string, emails: string[]): Promise<string[]> {
+    if (emails.length === 0) return [];
+    const rows = await q.query<{ email: string }>(
+      `select e as email from unnest($2::text[]) as e
+       where not exists (select 1 from members m where m.team_id = $1 and lower(m.email) = lower(e) and m.deboarded_at is null)`,
+      [teamId, emails],
+    );
+    return rows.map((r) => r.email);
+  },
+
+  /** How many licences the team's current members hold. */
+  async licensedCount(q: Queryable, teamId: string): Promise<number> {
+    const [row] = await q.query<{ n: number }>(
+      'select count(*)::int as n from members where team_id = $1 and deboarded_at is null and licensed',
+      [teamId],
+    );
+    return row?.n ?? 0;
+  },
+
+  /** The emails of these members (former ones too), by email. */
+  async emailsByIds(q: Queryable, ids: string[]): Promise<{ id: string; email: string }[]> {
+    if (ids.length === 0) return [];
+    return q.query('select id, email from members where id = any($1::uuid[]) order by email', [ids]);
+  },
+
+  /** One page of every member (former ones too) after `afterEmail`, by email: the operator's export. */
+  async exportPage(q: Queryable, teamId: string, afterEmail: string, limit: number) {
+    return q.query<{ email: string }>(
+      `select email, name, licensed, usage, onboarded_at, deboarded_at, last_active_at
+       from members where team_id = $1 and email > $2 order by email limit $3`,
+      [teamId, afterEmail, limit],
+    );
+  },
 };

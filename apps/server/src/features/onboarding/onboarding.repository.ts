@@ -1,4 +1,5 @@
 import type { Queryable } from '@latchkey/runtime';
+import { teamRepository } from '../team/index.ts';
 
 export interface WizardRow {
   show_wizard: boolean;
@@ -17,22 +18,17 @@ interface ConsentRow {
 }
 
 export const onboardingRepository = {
-  /** The team's onboarding state, locked for the change that follows. */
+  /** The team's onboarding state (a column of the teams row), locked for the change that follows. */
   async lockWizard(q: Queryable, teamId: string): Promise<WizardRow | undefined> {
-    const [row] = await q.query<{ onboarding_wizard: WizardRow }>(
-      'select onboarding_wizard from teams where id = $1 for update',
-      [teamId],
-    );
-    return row?.onboarding_wizard;
+    return teamRepository.onboardingWizard<WizardRow>(q, teamId, true);
   },
 
   async wizard(q: Queryable, teamId: string): Promise<WizardRow | undefined> {
-    const [row] = await q.query<{ onboarding_wizard: WizardRow }>('select onboarding_wizard from teams where id = $1', [teamId]);
-    return row?.onboarding_wizard;
+    return teamRepository.onboardingWizard<WizardRow>(q, teamId);
   },
 
   async saveWizard(q: Queryable, teamId: string, wizard: WizardRow): Promise<void> {
-    await q.query('update teams set onboarding_wizard = $2 where id = $1', [teamId, JSON.stringify(wizard)]);
+    await teamRepository.saveOnboardingWizard(q, teamId, wizard);
   },
 
   async recordEvent(

@@ -7,7 +7,7 @@ import { adminsRepository, recordAdminEvent, resetAdminAuth } from '../admins/in
 import { issueOnboardingLink } from '../auth/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import { teamRepository } from '../team/index.ts';
-import { operatorRepository as repo } from './operator.repository.ts';
+import { teamExport } from './team-export.ts';
 
 const NewTeam = z.object({
   slug: z
@@ -51,7 +51,7 @@ export function createOperatorService(db: Db, deps: { hubSessions: HubSessionEnd
       }
       const t = parsed.data;
       return db.transaction(async (tx) => {
-        const teamId = await repo.createTeam(tx, {
+        const teamId = await teamRepository.create(tx, {
           slug: t.slug,
           name: t.name,
           teamType: t.kind as TeamType,
@@ -62,7 +62,7 @@ export function createOperatorService(db: Db, deps: { hubSessions: HubSessionEnd
         const userId = await adminsRepository.ensureUser(tx, t.admin);
         await adminsRepository.upsert(tx, teamId, userId, ['super_admin']);
         await recordAdminEvent(tx, teamId, null, 'admin_added', t.admin, { scopes: ['super_admin'], by: 'operator' });
-        const hasPassword = Boolean((await repo.admins(tx, teamId))[0]?.has_password);
+        const hasPassword = Boolean((await teamExport.admins(tx, teamId))[0]?.has_password);
         const onboarding =
           !hasPassword && deps.consoleUrl ? (await issueOnboardingLink(tx, deps.consoleUrl, userId, teamId)).link : null;
         return { teamId, slug: t.slug, admin: t.admin, hasPassword, onboarding };
@@ -87,16 +87,16 @@ export function createOperatorService(db: Db, deps: { hubSessions: HubSessionEnd
           format: 'latchkey-team-export',
           version: 1,
           exported_at: new Date().toISOString(),
-          team: await repo.team(tx, team.id),
-          admins: await repo.admins(tx, team.id),
-          team_policy: await repo.teamPolicy(tx, team.id),
-          groups: await repo.groups(tx, team.id),
+          team: await teamExport.team(tx, team.id),
+          admins: await teamExport.admins(tx, team.id),
+          team_policy: await teamExport.teamPolicy(tx, team.id),
+          groups: await teamExport.groups(tx, team.id),
         };
         await write(`${JSON.stringify(head, null, 1).replace(/\n}$/, '')},\n "members": [`);
         let after = '';
         let first = true;
         for (;;) {
-          const page = await repo.membersPage(tx, team.id, after, EXPORT_PAGE);
+          const page = await teamExport.membersPage(tx, team.id, after, EXPORT_PAGE);
           for (const member of page) {
             await write(`${first ? '\n  ' : ',\n  '}${JSON.stringify(member)}`);
             first = false;

@@ -1,6 +1,7 @@
 import type { GroupPolicy, NotEnforced, PolicyGroup, TeamPolicy } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
-import { groupsRepository } from '../groups/index.ts';
+import { type GroupRow, groupsRepository } from '../groups/index.ts';
+import { membersRepository } from '../members/index.ts';
 
 interface GroupPolicyRow {
   policy_json: GroupPolicy;
@@ -27,9 +28,14 @@ export interface HistoryRow {
   after: Record<string, unknown>;
 }
 
-const GROUP_COLUMNS = `g.id, g.name, g.policy_override, g.priority_level,
-  (select count(*)::int from group_members gm join members m on m.id = gm.member_id
-   where gm.group_id = g.id and m.deboarded_at is null) as member_count`;
+/** A group as the policies screens show it. */
+const policyGroup = (g: GroupRow): PolicyGroup => ({
+  id: g.id,
+  name: g.name,
+  policy_override: g.policy_override,
+  priority_level: g.priority_level,
+  member_count: g.member_count,
+});
 
 const HISTORY_COLUMNS = `id::text as id, created_at, actor_email, scope, group_id, group_name, action,
   restored_from::text as restored_from, before, after`;
@@ -51,18 +57,12 @@ export const policiesRepository = {
   },
 
   async groups(q: Queryable, teamId: string): Promise<PolicyGroup[]> {
-    return q.query<PolicyGroup>(
-      `select ${GROUP_COLUMNS} from groups g where g.team_id = $1 order by g.priority_level, lower(g.name)`,
-      [teamId],
-    );
+    return (await groupsRepository.byPriority(q, teamId)).map(policyGroup);
   },
 
   async group(q: Queryable, teamId: string, groupId: string, lock = false): Promise<PolicyGroup | null> {
-    const [row] = await q.query<PolicyGroup>(
-      `select ${GROUP_COLUMNS} from groups g where g.team_id = $1 and g.id = $2${lock ? ' for update of g' : ''}`,
-      [teamId, groupId],
-    );
-    return row ?? null;
+    const row = await groupsRepository.findBrief(q, teamId, groupId, lock);
+    return row ? policyGroup(row) : null;
   },
 
   async groupPolicy(q: Queryable, groupId: string): Promise<GroupPolicyRow | null> {
@@ -70,6 +70,16 @@ export const policiesRepository = {
       groupId,
     ]);
     return row ?? null;
+  },
+
+  /** These groups' policies, by group id (groups without one are absent). */
+  async groupPolicies(q: Queryable, groupIds: string[]): Promise<Map<string, GroupPolicyRow>> {
+    if (groupIds.length === 0) return new Map();
+    const rows = await q.query<GroupPolicyRow & { group_id: string }>(
+      'select group_id, policy_json, not_enforced_json from group_policies where group_id = any($1::uuid[])',
+      [groupIds],
+    );
+    return new Map(rows.map((r) => [r.group_id, { policy_json: r.policy_json, not_enforced_json: r.not_enforced_json }]));
   },
 
   /** Saves a group's override; its priority moves the groups holding it down, as the groups screen does. */
@@ -80,43 +90,43 @@ export const policiesRepository = {
          not_enforced_json = excluded.not_enforced_json, updated_at = now()`,
       [groupId, JSON.stringify(state.policy_json), JSON.stringify(state.not_enforced_json)],
     );
-    await q.query('update groups set policy_override = true where id = $1', [groupId]);
+    await groupsRepository.setPolicyOverride(q, groupId);
     await groupsRepository.setPriority(q, teamId, groupId, priority);
   },
 
   /** Spec §4: an empty group policy resets policy_override to false and the priority to 999999. */
   async clearGroupPolicy(q: Queryable, groupId: string, noPriority: number): Promise<void> {
     await q.query('delete from group_policies where group_id = $1', [groupId]);
-    await q.query('update groups set policy_override = false, priority_level = $2 where id = $1', [groupId, noPriority]);
+    await groupsRepository.clearPolicyOverride(q, groupId, noPriority);
   },
 
   /** The priority after the lowest-ranked overriding group's. */
   async nextPriority(q: Queryable, teamId: string, noPriority: number): Promise<number> {
-    const [row] = await q.query<{ n: number }>(
-      'select coalesce(max(priority_level), 0)::int + 1 as n from groups where team_id = $1 and priority_level < $2',
-      [teamId, noPriority],
-    );
-    return Math.min(row?.n ?? 1, noPriority - 1);
+    return Math.min(await groupsRepository.priorityAfterLast(q, teamId, noPriority), noPriority - 1);
   },
 
   /** Every overriding group with its policy, highest priority (lowest number) first, ties by name. */
   async overrideGroups(q: Queryable, teamId: string): Promise<OverrideGroup[]> {
-    return q.query<OverrideGroup>(
-      `select g.id, g.name, g.priority_level, gp.policy_json, gp.not_enforced_json
-       from groups g join group_policies gp on gp.group_id = g.id
-       where g.team_id = $1 and g.policy_override order by g.priority_level, lower(g.name), g.id`,
-      [teamId],
+    const groups = await groupsRepository.overriding(q, teamId);
+    if (groups.length === 0) return [];
+    const policies = await policiesRepository.groupPolicies(
+      q,
+      groups.map((g) => g.id),
     );
+    return groups.flatMap((g) => {
+      const p = policies.get(g.id);
+      return p ? [{ ...g, policy_json: p.policy_json, not_enforced_json: p.not_enforced_json }] : [];
+    });
   },
 
   /** Current members' emails with the groups they belong to. */
   async memberships(q: Queryable, teamId: string): Promise<{ email: string; group_ids: string[] }[]> {
-    return q.query<{ email: string; group_ids: string[] }>(
-      `select m.email, coalesce(array_agg(gm.group_id::text) filter (where gm.group_id is not null), '{}') as group_ids
-       from members m left join group_members gm on gm.member_id = m.id
-       where m.team_id = $1 and m.deboarded_at is null group by m.email order by m.email`,
-      [teamId],
+    const members = await membersRepository.currentIdsByEmail(q, teamId);
+    const groups = await groupsRepository.groupIdsOfMembers(
+      q,
+      members.map((m) => m.id),
     );
+    return members.map((m) => ({ email: m.email, group_ids: groups.get(m.id) ?? [] }));
   },
 
   async member(
@@ -124,25 +134,15 @@ export const policiesRepository = {
     teamId: string,
     email: string,
   ): Promise<{ email: string; name: string; group_ids: string[] } | null> {
-    const [row] = await q.query<{ email: string; name: string; group_ids: string[] }>(
-      `select m.email, m.name,
-         coalesce(array_agg(gm.group_id::text) filter (where gm.group_id is not null), '{}') as group_ids
-       from members m left join group_members gm on gm.member_id = m.id
-       where m.team_id = $1 and lower(m.email) = lower($2) and m.deboarded_at is null group by m.id`,
-      [teamId, email],
-    );
-    return row ?? null;
+    const member = await membersRepository.findCurrentAnyCase(q, teamId, email);
+    if (!member) return null;
+    const groups = await groupsRepository.groupIdsOfMembers(q, [member.id]);
+    return { email: member.email, name: member.name, group_ids: groups.get(member.id) ?? [] };
   },
 
   /** Which of `emails` are not current members of the team. */
   async notMembers(q: Queryable, teamId: string, emails: string[]): Promise<string[]> {
-    if (emails.length === 0) return [];
-    const rows = await q.query<{ email: string }>(
-      `select e as email from unnest($2::text[]) as e
-       where not exists (select 1 from members m where m.team_id = $1 and lower(m.email) = lower(e) and m.deboarded_at is null)`,
-      [teamId, emails],
-    );
-    return rows.map((r) => r.email);
+    return membersRepository.notCurrent(q, teamId, emails);
   },
 
   async addHistory(

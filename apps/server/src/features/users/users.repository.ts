@@ -60,4 +60,21 @@ export const usersRepository = {
       });
     }
   },
+
+  /** Whether each of these users has a password and an authenticator, by id; never the secrets themselves. */
+  async credentialsSet(q: Queryable, ids: string[]): Promise<Map<string, { has_password: boolean; has_authenticator: boolean }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await q.query<{ id: string; has_password: boolean; has_authenticator: boolean }>(
+      `select id, password_hash is not null as has_password, totp_secret is not null as has_authenticator
+       from users where id = any($1::uuid[])`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, { has_password: r.has_password, has_authenticator: r.has_authenticator }]));
+  },
+
+  /** The ids of the users with this email in any case. */
+  async idsByEmailAnyCase(q: Queryable, email: string): Promise<string[]> {
+    const rows = await q.query<{ id: string }>('select id from users where lower(email) = lower($1)', [email]);
+    return rows.map((r) => r.id);
+  },
 };

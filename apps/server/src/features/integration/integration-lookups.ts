@@ -1,0 +1,29 @@
+import type { HostingPreference, Scope } from '@latchkey/contracts';
+import type { Queryable } from '@latchkey/runtime';
+
+/**
+ * What the integration room asks of the rooms owning teams, sessions and admins. Those rooms call
+ * integration (a team's Hubs, ending Hub sessions), so it cannot import them: the composition root
+ * wires these in (src/integration-lookups.ts).
+ */
+export interface IntegrationLookups {
+  /** Each of these teams' slug, by id. */
+  teamSlugs(q: Queryable, teamIds: string[]): Promise<Map<string, string>>;
+  teamIdBySlug(q: Queryable, slug: string): Promise<string | undefined>;
+  /** Where the team wants its auxiliary services hosted (a column of the teams row). */
+  hosting(q: Queryable, teamId: string): Promise<HostingPreference>;
+  setHosting(q: Queryable, teamId: string, hosting: HostingPreference): Promise<void>;
+  /** The teams of these console sessions. */
+  teamsOfSessions(q: Queryable, sessionIds: string[]): Promise<string[]>;
+  /** The teams the user has had console sessions in. */
+  teamsOfUser(q: Queryable, userId: string): Promise<string[]>;
+  /** A console session as a Hub's check sees it: its user, team, end, and the admin's scopes now (null when not an admin). */
+  consoleSession(
+    q: Queryable,
+    sessionId: string,
+  ): Promise<
+    { user_id: string; team_id: string; revoked_at: Date | null; absolute_expires_at: Date; scopes: Scope[] | null } | undefined
+  >;
+  /** The admin scopes an email (any case) holds in a team now; none for a member who is not an admin. */
+  adminScopes(q: Queryable, teamId: string, email: string): Promise<Scope[]>;
+}

@@ -1,0 +1,32 @@
+// The integration room's lookups into the rooms that own teams, sessions and admins
+// (features/integration/integration-lookups.ts): those rooms call integration, so the
+// composition root joins them here instead of integration importing them.
+import { adminsRepository } from './features/admins/index.ts';
+import { sessionsRepository } from './features/auth/sessions.repository.ts';
+import type { IntegrationLookups } from './features/integration/index.ts';
+import { teamRepository } from './features/team/index.ts';
+import { usersRepository } from './features/users/index.ts';
+
+export const integrationLookups: IntegrationLookups = {
+  teamSlugs: (q, teamIds) => teamRepository.slugsOf(q, teamIds),
+  teamIdBySlug: async (q, slug) => (await teamRepository.findBySlug(q, slug))?.id,
+  hosting: (q, teamId) => teamRepository.auxHosting(q, teamId),
+  setHosting: (q, teamId, hosting) => teamRepository.setAuxHosting(q, teamId, hosting),
+  teamsOfSessions: (q, sessionIds) => sessionsRepository.teamsOf(q, sessionIds),
+  teamsOfUser: (q, userId) => sessionsRepository.teamsOfUser(q, userId),
+  async consoleSession(q, sessionId) {
+    const session = await sessionsRepository.find(q, sessionId);
+    if (!session) return undefined;
+    const scopes = await adminsRepository.scopesOf(q, session.team_id, [session.user_id]);
+    return {
+      user_id: session.user_id,
+      team_id: session.team_id,
+      revoked_at: session.revoked_at,
+      absolute_expires_at: session.absolute_expires_at,
+      scopes,
+    };
+  },
+  async adminScopes(q, teamId, email) {
+    return (await adminsRepository.scopesOf(q, teamId, await usersRepository.idsByEmailAnyCase(q, email))) ?? [];
+  },
+};
