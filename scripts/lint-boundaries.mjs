@@ -115,12 +115,8 @@ const TABLE_OWNER_DEBTS = new Set([
   'apps/hub/devices',
   'apps/hub/recovery',
   'apps/hub/siem',
-  'apps/server/account',
-  'apps/server/admins',
-  'apps/server/auth',
   'apps/server/billing',
   'apps/server/devices',
-  'apps/server/eventlogs',
   'apps/server/family',
   'apps/server/groups',
   'apps/server/integration',
@@ -129,8 +125,6 @@ const TABLE_OWNER_DEBTS = new Set([
   'apps/server/operator',
   'apps/server/policies',
   'apps/server/scim',
-  'apps/server/sso',
-  'apps/server/team',
 ]);
 const sources = modules.map((mod) => mod.source);
 for (const app of ['apps/server', 'apps/hub']) {
