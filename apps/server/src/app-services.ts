@@ -13,7 +13,7 @@ import { createHubSessionEnder } from './features/integration/hub-session-ender.
 import { loadServerKey } from './features/integration/server-key.ts';
 import { ssoSignIn } from './features/sso/index.ts';
 import { sessionContexts } from './features/team/session-contexts.ts';
-import { teamRepository } from './features/team/team.repository.ts';
+import { teamRepository } from './features/team/index.ts';
 import { createGuard } from './http/guard.ts';
 import { createCodeHasher } from './platform/code-hasher.ts';
 import { loadServerKeys } from './platform/keys.ts';

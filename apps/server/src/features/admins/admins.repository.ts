@@ -25,10 +25,7 @@ async function withPeople(q: Queryable, memberships: Membership[], pattern?: str
 
 export const adminsRepository = {
   async list(q: Queryable, teamId: string, search?: string): Promise<AdminRow[]> {
-    const memberships = await q.query<Membership>(
-      'select user_id, scopes from team_admins where team_id = $1 and cardinality(scopes) > 0',
-      [teamId],
-    );
+    const memberships = await adminsRepository.memberships(q, teamId);
     return withPeople(q, memberships, search ? containsPattern(search) : undefined);
   },
 
