@@ -10,7 +10,9 @@ import { accountRoutes } from './features/account/account.routes.ts';
 import { createAccountService } from './features/account/account.service.ts';
 import { createPasswordResetService } from './features/account/password-reset.service.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
+import { adminsRepository } from './features/admins/index.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
+import { sessionsRepository } from './features/auth/index.ts';
 import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
 import { signInLinkRoutes } from './features/auth/sign-in-links.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
@@ -33,7 +35,7 @@ import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts'
 import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
 import { ssoRoutes } from './features/sso/sso.routes.ts';
 import { createSsoService } from './features/sso/sso.service.ts';
-import { lockLicences } from './features/team/index.ts';
+import { lockLicences, teamRepository } from './features/team/index.ts';
 import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
 import { integrationLookups } from './integration-lookups.ts';
 
@@ -61,15 +63,29 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
     mail,
     consoleUrl,
     hubSessions,
+    // Rooms that build on account's (admins, auth): their answers are handed in.
+    administersAnyTeam: async (userId) => (await adminsRepository.teamsOf(db, userId)).length > 0,
+    sessionEnds: sessionsRepository,
   });
-  accountRoutes(router, guard, createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions }), reset);
+  accountRoutes(
+    router,
+    guard,
+    createAccountService({ db, limiter, sealer, codes, keys, relyingParty, hubSessions, sessionEnds: sessionsRepository }),
+    reset,
+  );
   teamRoutes(router, guard, db, hubClient);
   // The order of registration is the order of the OpenAPI document's paths (docs/openapi/server.json).
   dashboardRoutes(router, guard, db);
   teamRenameRoutes(router, guard, db, hubClient);
   analyticsRoutes(router, guard, db);
   membersRoutes(router, guard, db, mail, { lockLicences, hubAuthenticatedMembers: devicesRepository.hubAuthenticatedMembers });
-  adminsRoutes(router, guard, db, { hubSessions, mail, consoleUrl, invites: createOnboardingInvites({ db, consoleUrl, mail }) });
+  adminsRoutes(router, guard, db, {
+    hubSessions,
+    mail,
+    consoleUrl,
+    invites: createOnboardingInvites({ db, consoleUrl, mail, adminTeams: teamRepository.adminTeams }),
+    teamNames: teamRepository.findById,
+  });
   signInLinkRoutes(router, guard, auth);
 
   // Groups, member devices, branding, policies.

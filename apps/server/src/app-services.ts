@@ -11,6 +11,8 @@ import { createSessionsService } from './features/auth/sessions.service.ts';
 import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
 import { loadServerKey } from './features/integration/server-key.ts';
+import { ssoSignIn } from './features/sso/index.ts';
+import { teamRepository } from './features/team/index.ts';
 import { sessionContexts } from './features/team/session-contexts.ts';
 import { createGuard } from './http/guard.ts';
 import { integrationLookups } from './integration-lookups.ts';
@@ -88,6 +90,9 @@ export async function createSharedServices({ app, config, db, jobs, redis, maile
     mail,
     emailCodeTtlMinutes: config.EMAIL_CODE_TTL_MINUTES,
     hubKey,
+    // Sign-in asks rooms that build on auth (their admins' teams, their SSO): handed in here.
+    adminTeams: teamRepository.adminTeams,
+    sso: ssoSignIn,
   });
   return { codes, hubClient, hubSessions, sessions, guard, limiter, sealer, mail, consoleUrl, relyingParty, keys, auth };
 }

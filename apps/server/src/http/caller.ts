@@ -33,7 +33,7 @@ export interface CallerTeam {
   onboarding_wizard: { show_wizard: boolean; enable_console: boolean; resume_notification: boolean; state: { stage: string } };
 }
 
-/** Everything a request's access decision needs, read in one query (the team feature's `findSessionContext`). */
+/** Everything a request's access decision needs, read by the team feature's `findSessionContext`. */
 export interface SessionContext {
   session_id: string;
   user_id: string;

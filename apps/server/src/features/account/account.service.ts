@@ -1,9 +1,10 @@
-import { AppError, type Db } from '@latchkey/runtime';
+import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
 import { type Limiter, type LimitKind, LimitReached } from '../../platform/limits.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
+import { recordSecurityEvent } from '../eventlogs/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import { type UserRow, usersRepository } from '../users/index.ts';
 import { accountRepository as repo } from './account.repository.ts';
@@ -12,6 +13,17 @@ import type { RelyingParty, SecurityKeys } from './security-keys.ts';
 
 const keyNotFound = () =>
   new AppError('not_found', 'No such security key on your account.').shows('errors.security_key_not_found');
+
+/**
+ * Ends an admin's console sessions: the auth room's, handed in by the composition root (sign-in
+ * builds on this room, so this room cannot ask auth itself).
+ */
+export interface SessionEnds {
+  /** Every live session of the admin but one; returns the sessions ended. */
+  revokeOthersOfUser(q: Queryable, userId: string, keepSessionId: string, reason: string): Promise<string[]>;
+  /** Every live session of the admin. */
+  revokeAllOfUser(q: Queryable, userId: string, reason: string): Promise<void>;
+}
 
 export interface AccountCaller {
   userId: string;
@@ -34,7 +46,9 @@ export function createAccountService({
   keys,
   relyingParty,
   hubSessions,
+  sessionEnds,
 }: {
+  sessionEnds: Pick<SessionEnds, 'revokeOthersOfUser'>;
   /** Tells the team's Hubs which sessions ended (features/integration/hub-session-ender.ts). */
   hubSessions: HubSessionEnder;
   db: Db;
@@ -57,7 +71,7 @@ export function createAccountService({
   }
 
   const event = (caller: AccountCaller, user: UserRow, kind: string, detail: Record<string, unknown> = {}) =>
-    usersRepository.recordSecurityEvent(db, {
+    recordSecurityEvent(db, {
       kind,
       email: user.email,
       userId: user.id,
@@ -97,20 +111,20 @@ export function createAccountService({
     const sealed = user.totp_secret;
     const ok = await limited('totp', caller, user, async () => {
       const step = await matchTotp(sealer.open(sealed), code, user.totp_last_step === null ? null : Number(user.totp_last_step));
-      return step !== null && (await repo.useTotpStep(db, user.id, step));
+      return step !== null && (await usersRepository.useTotpStep(db, user.id, step));
     });
     if (!ok) throw new AppError('totp_invalid', 'The code is invalid or has expired.');
   }
 
   async function startSetup(user: UserRow) {
     const secret = newTotpSecret();
-    await repo.setPendingTotp(db, user.id, sealer.seal(secret));
+    await usersRepository.setPendingTotp(db, user.id, sealer.seal(secret));
     return { secret, otpauth_url: totpUri(secret, user.email) };
   }
 
   /** Confirms the pending secret with its first code; returns the step it matched. */
   async function confirmSetup(caller: AccountCaller, user: UserRow, code: string): Promise<number> {
-    const pending = await repo.pendingTotp(db, user.id);
+    const pending = await usersRepository.pendingTotp(db, user.id);
     if (!pending) throw new AppError('totp_not_enabled', 'Start the set-up again.').shows('errors.totp_start_again');
     const found: { step: number | null } = { step: null };
     await limited('totp', caller, user, async () => {
@@ -154,7 +168,7 @@ export function createAccountService({
           'Sign-in with emailed codes only is not possible while an authenticator app or a security key is set up.',
         ).shows('errors.emailed_codes_blocked');
       }
-      await repo.setAuthType(db, user.id, authType);
+      await usersRepository.setAuthType(db, user.id, authType);
       await event(caller, user, 'auth_type_changed', { from: user.auth_type, to: authType });
       return { code: 'updated' as const, auth_type: authType };
     },
@@ -171,9 +185,9 @@ export function createAccountService({
       }
       const hash = await hashPassword(newPassword);
       const ended = await db.transaction(async (tx) => {
-        await repo.setPassword(tx, user.id, hash);
+        await usersRepository.setPassword(tx, user.id, hash);
         // Whoever knew the old password may hold a session: only this one stays.
-        return repo.revokeOtherSessions(tx, user.id, caller.sessionId, 'password_changed');
+        return sessionEnds.revokeOthersOfUser(tx, user.id, caller.sessionId, 'password_changed');
       });
       if (ended.length > 0) await hubSessions.sessionsEnded({ sessionIds: ended });
       await event(caller, user, 'password_changed');
@@ -184,7 +198,7 @@ export function createAccountService({
       const user = await me(caller);
       if (user.password_hash) throw new AppError('invalid_input', 'A password is already set: change it instead.');
       if (password !== confirm) throw new AppError('password_mismatch', 'The passwords do not match.');
-      await repo.setPassword(db, user.id, await hashPassword(password));
+      await usersRepository.setPassword(db, user.id, await hashPassword(password));
       await event(caller, user, 'password_set');
       return { code: 'password_set' as const };
     },
@@ -212,7 +226,7 @@ export function createAccountService({
         );
       const step = await confirmSetup(caller, user, code);
       const codes = await db.transaction(async (tx) => {
-        if (!(await repo.activatePendingTotp(tx, user.id, step)))
+        if (!(await usersRepository.activatePendingTotp(tx, user.id, step)))
           throw new AppError('totp_not_enabled', 'Start the set-up again.').shows('errors.totp_start_again');
         return issueRecoveryCodes(tx, user.id);
       });
@@ -231,7 +245,7 @@ export function createAccountService({
       if (!user.totp_secret)
         throw new AppError('totp_not_enabled', 'No authenticator app is set up.').shows('errors.totp_not_enabled');
       const step = await confirmSetup(caller, user, code);
-      if (!(await repo.activatePendingTotp(db, user.id, step)))
+      if (!(await usersRepository.activatePendingTotp(db, user.id, step)))
         throw new AppError('totp_not_enabled', 'Start the change again.').shows('errors.totp_start_again');
       await event(caller, user, 'totp_changed');
       return { code: 'totp_changed' as const };

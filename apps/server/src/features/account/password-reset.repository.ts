@@ -14,10 +14,11 @@ export const passwordResetRepository = {
     ]);
   },
 
-  async findValid(q: Queryable, tokenHash: string): Promise<{ user_id: string; email: string } | undefined> {
-    const [row] = await q.query<{ user_id: string; email: string }>(
-      `select r.user_id, u.email from password_requests r join users u on u.id = r.user_id
-       where r.token_hash = $1 and r.purpose = 'reset' and r.used_at is null and r.expires_at > now()`,
+  /** The admin of a live link, without spending it. */
+  async findValid(q: Queryable, tokenHash: string): Promise<{ user_id: string } | undefined> {
+    const [row] = await q.query<{ user_id: string }>(
+      `select user_id from password_requests
+       where token_hash = $1 and purpose = 'reset' and used_at is null and expires_at > now()`,
       [tokenHash],
     );
     return row;
@@ -31,13 +32,6 @@ export const passwordResetRepository = {
       [tokenHash],
     );
     return row?.user_id;
-  },
-
-  async revokeAllSessions(q: Queryable, userId: string, reason: string): Promise<void> {
-    await q.query('update sessions set revoked_at = now(), revoked_reason = $2 where user_id = $1 and revoked_at is null', [
-      userId,
-      reason,
-    ]);
   },
 
   /** A set-password token of a set_password_first reply (replaces any earlier one). */

@@ -2,10 +2,10 @@ import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
 import { type Limiter, LimitReached } from '../../platform/limits.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { hashPassword } from '../../platform/passwords.ts';
+import { recordSecurityEvent } from '../eventlogs/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
-import { teamRepository } from '../team/index.ts';
 import { usersRepository } from '../users/index.ts';
-import { accountRepository } from './account.repository.ts';
+import type { SessionEnds } from './account.service.ts';
 import { passwordResetRepository as repo } from './password-reset.repository.ts';
 
 /** How long a reset link works. Short: it is as good as the password until used. */
@@ -25,20 +25,24 @@ export function createPasswordResetService(deps: {
   /** The console's configured address (PUBLIC_URL); null when links cannot be sent. */
   consoleUrl: () => string | null;
   hubSessions: HubSessionEnder;
+  /** Whether the person administers any team (the admins room's; it builds on this one, so it is handed in). */
+  administersAnyTeam: (userId: string) => Promise<boolean>;
+  /** Ends sessions (the auth room's, handed in: sign-in builds on this room). */
+  sessionEnds: Pick<SessionEnds, 'revokeAllOfUser'>;
 }) {
   const { db, mail, limiter } = deps;
   return {
     async request(email: string, ip: string) {
       const user = await usersRepository.findUserByEmail(db, email);
-      const teams = user ? await teamRepository.adminTeams(db, user.id) : [];
+      const admin = user ? await deps.administersAnyTeam(user.id) : false;
       const base = deps.consoleUrl();
-      if (!user || teams.length === 0 || !base) {
-        await usersRepository.recordSecurityEvent(db, {
+      if (!user || !admin || !base) {
+        await recordSecurityEvent(db, {
           kind: 'password_reset_refused',
           email,
           userId: user?.id,
           ip,
-          detail: { reason: !user ? 'email_notregistered' : teams.length === 0 ? 'admin_not_found' : 'no_public_url' },
+          detail: { reason: !user ? 'email_notregistered' : !admin ? 'admin_not_found' : 'no_public_url' },
         });
         return { code: 'reset_requested' as const };
       }
@@ -46,7 +50,7 @@ export function createPasswordResetService(deps: {
         await limiter.begin('code_mail', user.id, ip);
       } catch (error) {
         if (error instanceof LimitReached) {
-          await usersRepository.recordSecurityEvent(db, {
+          await recordSecurityEvent(db, {
             kind: 'password_reset_refused',
             email,
             userId: user.id,
@@ -70,14 +74,15 @@ export function createPasswordResetService(deps: {
           `password-reset:${hashToken(token)}`,
         );
       });
-      await usersRepository.recordSecurityEvent(db, { kind: 'password_reset_requested', email, userId: user.id, ip });
+      await recordSecurityEvent(db, { kind: 'password_reset_requested', email, userId: user.id, ip });
       return { code: 'reset_requested' as const };
     },
 
     async validate(token: string) {
       const found = await repo.findValid(db, hashToken(token));
-      if (!found) throw invalidLink();
-      return { code: 'valid' as const, email: found.email };
+      const user = found && (await usersRepository.findUserById(db, found.user_id));
+      if (!user) throw invalidLink();
+      return { code: 'valid' as const, email: user.email };
     },
 
     async change(token: string, password: string, confirm: string, ip: string) {
@@ -86,14 +91,14 @@ export function createPasswordResetService(deps: {
       const userId = await db.transaction(async (tx) => {
         const id = await repo.consume(tx, hashToken(token));
         if (!id) return undefined;
-        await accountRepository.setPassword(tx, id, hash);
+        await usersRepository.setPassword(tx, id, hash);
         // Whoever had the old password may hold a session: every session ends.
-        await repo.revokeAllSessions(tx, id, 'password_reset');
+        await deps.sessionEnds.revokeAllOfUser(tx, id, 'password_reset');
         return id;
       });
       if (!userId) throw invalidLink();
       await deps.hubSessions.sessionsEnded({ userId });
-      await usersRepository.recordSecurityEvent(db, { kind: 'password_reset', userId, ip });
+      await recordSecurityEvent(db, { kind: 'password_reset', userId, ip });
       return { code: 'password_reset' as const };
     },
   };

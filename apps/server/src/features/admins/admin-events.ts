@@ -1,6 +1,5 @@
 import type { Queryable } from '@latchkey/runtime';
-import { recordAction } from '../eventlogs/index.ts';
-import { adminsRepository as repo } from './admins.repository.ts';
+import { recordAction, storeSecurityEvent } from '../eventlogs/index.ts';
 
 /**
  * A change to the team's administrators, in the caller's transaction: its security_events row and
@@ -14,6 +13,6 @@ export async function recordAdminEvent(
   email: string,
   detail: object,
 ): Promise<void> {
-  await repo.insertSecurityEvent(q, teamId, actorId, kind, email, detail);
+  await storeSecurityEvent(q, { kind, email, userId: actorId ?? undefined, teamId, detail });
   await recordAction(q, { teamId, actorId, action: kind, targets: [email], detail });
 }

@@ -1,5 +1,8 @@
 import type { Scope } from '@latchkey/contracts';
 import { containsPattern, type Queryable } from '@latchkey/runtime';
+import { accountRepository } from '../account/index.ts';
+import { loginTokensRepository, sessionsRepository } from '../auth/index.ts';
+import { usersRepository } from '../users/index.ts';
 
 export interface AdminRow {
   user_id: string;
@@ -8,33 +11,34 @@ export interface AdminRow {
   scopes: Scope[];
 }
 
+interface Membership {
+  user_id: string;
+  scopes: Scope[];
+}
+
+/** The memberships' people, in the order the users lookup gives (by email); a person it leaves out is left out. */
+async function withPeople(q: Queryable, memberships: Membership[], pattern?: string): Promise<AdminRow[]> {
+  const scopes = new Map(memberships.map((m) => [m.user_id, m.scopes]));
+  const people = await usersRepository.findUsersByIds(q, [...scopes.keys()], pattern);
+  return people.map((u) => ({ user_id: u.id, email: u.email, name: u.name, scopes: scopes.get(u.id) ?? [] }));
+}
+
 export const adminsRepository = {
   async list(q: Queryable, teamId: string, search?: string): Promise<AdminRow[]> {
-    const params: unknown[] = [teamId];
-    let where = 'ta.team_id = $1 and cardinality(ta.scopes) > 0';
-    if (search) {
-      params.push(containsPattern(search));
-      where += ` and lower(u.email || ' ' || u.name) like $2`;
-    }
-    return q.query<AdminRow>(
-      `select u.id as user_id, u.email, u.name, ta.scopes from team_admins ta join users u on u.id = ta.user_id
-       where ${where} order by u.email`,
-      params,
-    );
+    const memberships = await adminsRepository.memberships(q, teamId);
+    return withPeople(q, memberships, search ? containsPattern(search) : undefined);
   },
 
   /** The team's administrators, locked until the transaction ends (two removals cannot both pass the last-super-admin check). */
   async lockAll(q: Queryable, teamId: string): Promise<AdminRow[]> {
-    return q.query<AdminRow>(
-      `select u.id as user_id, u.email, u.name, ta.scopes from team_admins ta join users u on u.id = ta.user_id
-       where ta.team_id = $1 order by u.email for update of ta`,
-      [teamId],
-    );
+    const memberships = await q.query<Membership>('select user_id, scopes from team_admins where team_id = $1 for update', [
+      teamId,
+    ]);
+    return withPeople(q, memberships);
   },
 
   async findUserId(q: Queryable, email: string): Promise<string | undefined> {
-    const [row] = await q.query<{ id: string }>('select id from users where email = $1', [email]);
-    return row?.id;
+    return (await usersRepository.findUserByEmail(q, email))?.id;
   },
 
   /** Whether the person administers any team but this one (their account is then not this team's to reset). */
@@ -47,11 +51,7 @@ export const adminsRepository = {
   },
 
   async ensureUser(q: Queryable, email: string): Promise<string> {
-    const [row] = await q.query<{ id: string }>(
-      `insert into users (email) values ($1) on conflict (email) do update set email = excluded.email returning id`,
-      [email],
-    );
-    return row?.id as string;
+    return usersRepository.ensureUser(q, email);
   },
 
   async upsert(q: Queryable, teamId: string, userId: string, scopes: Scope[]): Promise<void> {
@@ -64,11 +64,7 @@ export const adminsRepository = {
 
   async remove(q: Queryable, teamId: string, userId: string): Promise<void> {
     await q.query('delete from team_admins where team_id = $1 and user_id = $2', [teamId, userId]);
-    await q.query(
-      `update sessions set revoked_at = now(), revoked_reason = 'admin_removed'
-       where team_id = $1 and user_id = $2 and revoked_at is null`,
-      [teamId, userId],
-    );
+    await sessionsRepository.revokeUserInTeam(q, teamId, userId, 'admin_removed');
   },
 
   /**
@@ -77,40 +73,30 @@ export const adminsRepository = {
    * everything cleared belongs to this team.
    */
   async resetAuth(q: Queryable, teamId: string, userId: string): Promise<void> {
-    await q.query(
-      `update users set password_hash = null, totp_secret = null, totp_pending_secret = null, totp_last_step = null
-       where id = $1`,
-      [userId],
-    );
-    await q.query('delete from recovery_codes where user_id = $1', [userId]);
-    // A key left behind would still be asked for after the password the admin sets next.
-    await q.query('delete from security_keys where user_id = $1', [userId]);
-    await q.query('delete from webauthn_challenges where user_id = $1', [userId]);
+    await usersRepository.clearSignIn(q, userId);
+    await accountRepository.clearSecondFactors(q, userId);
     // Without a password, an old invitation link would work again: end every open sign-in link.
-    await q.query('update login_tokens set used_at = now() where user_id = $1 and used_at is null', [userId]);
-    await q.query(
-      `update sessions set revoked_at = now(), revoked_reason = 'auth_reset'
-       where user_id = $1 and team_id = $2 and revoked_at is null`,
-      [userId, teamId],
-    );
+    await loginTokensRepository.revokeAll(q, userId);
+    await sessionsRepository.revokeUserInTeam(q, teamId, userId, 'auth_reset');
   },
 
-  /** The team's admin history (security_events). */
-  async insertSecurityEvent(
-    q: Queryable,
-    teamId: string,
-    actorId: string | null,
-    kind: string,
-    email: string,
-    detail: object,
-  ): Promise<void> {
-    await q.query('insert into security_events (kind, email, user_id, team_id, detail) values ($1, $2, $3, $4, $5)', [
-      kind,
-      email,
-      actorId,
+  /** The teams the person administers (with at least one scope), and their scopes in each. */
+  async teamsOf(q: Queryable, userId: string): Promise<{ team_id: string; scopes: Scope[] }[]> {
+    return q.query('select team_id, scopes from team_admins where user_id = $1 and cardinality(scopes) > 0', [userId]);
+  },
+
+  /** The person's scopes in the team; undefined when they are not in its administrators' table. */
+  async scopesIn(q: Queryable, teamId: string, userId: string): Promise<Scope[] | undefined> {
+    const [row] = await q.query<{ scopes: Scope[] }>('select scopes from team_admins where team_id = $1 and user_id = $2', [
       teamId,
-      JSON.stringify(detail),
+      userId,
     ]);
+    return row?.scopes;
+  },
+
+  /** The team's administrators with at least one scope, unordered (the caller's users lookup orders them). */
+  async memberships(q: Queryable, teamId: string): Promise<Membership[]> {
+    return q.query('select user_id, scopes from team_admins where team_id = $1 and cardinality(scopes) > 0', [teamId]);
   },
 
   /** The scopes the first of these users with a place in the team holds there; null when none has one. */

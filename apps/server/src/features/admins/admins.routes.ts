@@ -9,16 +9,17 @@ import {
 import type { Db, Router } from '@latchkey/runtime';
 import { type Guard, requireCaller } from '../../http/caller.ts';
 import type { OnboardingInvites } from '../auth/index.ts';
-import { type AdminsServiceDeps, createAdminsService, createInvitationAcceptance } from './admins.service.ts';
+import { type AdminsServiceDeps, createAdminsService, createInvitationAcceptance, type TeamNames } from './admins.service.ts';
 
 interface AdminsDeps extends AdminsServiceDeps {
   invites: OnboardingInvites;
+  teamNames: TeamNames;
 }
 
 /** Settings → administrators: super admin only, every rule in the service; invitations are accepted by their link. */
 export function adminsRoutes(router: Router, guard: Guard, db: Db, deps: AdminsDeps) {
   const admins = createAdminsService(db, deps);
-  const acceptance = createInvitationAcceptance(db);
+  const acceptance = createInvitationAcceptance(db, deps.teamNames);
   router.handle(adminMembersEndpoint, guard, ({ ctx, input }) => admins.list(requireCaller(ctx), input.search_value));
   router.handle(adminAddEndpoint, guard, async ({ ctx, input, request }) => {
     const caller = requireCaller(ctx);

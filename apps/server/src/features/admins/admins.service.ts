@@ -1,8 +1,9 @@
 import { roundUpToTen, type Scope } from '@latchkey/contracts';
-import { AppError, type Db, hashToken, randomToken } from '@latchkey/runtime';
+import { AppError, type Db, hashToken, type Queryable, randomToken } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
+import { usersRepository } from '../users/index.ts';
 import { recordAdminEvent } from './admin-events.ts';
 import { type AdminRow, adminsRepository as repo } from './admins.repository.ts';
 import { invitationsRepository as invitations } from './invitations.repository.ts';
@@ -176,18 +177,27 @@ export async function resetAdminAuth(
   await hubSessions.sessionsEnded({ teamId, userId });
 }
 
+/** A team's name and slug, as an invitation shows it: the team room's, handed in (it builds on this room). */
+export type TeamNames = (q: Queryable, teamId: string) => Promise<{ slug: string; name: string } | undefined>;
+
 /** Accepting an invitation: the token mailed to the person is the proof that it is them. */
-export function createInvitationAcceptance(db: Db) {
+export function createInvitationAcceptance(db: Db, teamNames: TeamNames) {
   const invalid = () => new AppError('invalid_link', 'This invitation is invalid, used or expired.');
+  /** The invitation with its person's email and its team's names; undefined when either is gone. */
+  const described = async (q: Queryable, row: { team_id: string; user_id: string; scopes: Scope[] } | undefined) => {
+    const user = row && (await usersRepository.findUserById(q, row.user_id));
+    const team = user && (await teamNames(q, row.team_id));
+    return row && user && team ? { ...row, email: user.email, team_slug: team.slug, team_name: team.name } : undefined;
+  };
   return {
     async describe(token: string) {
-      const found = await invitations.peek(db, hashToken(token));
+      const found = await described(db, await invitations.peek(db, hashToken(token)));
       if (!found) throw invalid();
       return { email: found.email, team_slug: found.team_slug, team_name: found.team_name, scopes: found.scopes };
     },
     async accept(token: string) {
       const found = await db.transaction(async (tx) => {
-        const row = await invitations.accept(tx, hashToken(token));
+        const row = await described(tx, await invitations.accept(tx, hashToken(token)));
         if (!row) return undefined;
         await repo.upsert(tx, row.team_id, row.user_id, row.scopes);
         await recordAdminEvent(tx, row.team_id, row.user_id, 'admin_invitation_accepted', row.email, { scopes: row.scopes });

@@ -1,13 +1,11 @@
 import type { Scope } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
+import { usersRepository } from '../users/index.ts';
 
 interface InvitationRow {
   team_id: string;
   user_id: string;
-  email: string;
   scopes: Scope[];
-  team_slug: string;
-  team_name: string;
 }
 
 const OPEN = 'i.accepted_at is null and i.cancelled_at is null';
@@ -30,13 +28,15 @@ export const invitationsRepository = {
     );
   },
 
-  /** The team's open, unexpired invitations, as rows of the administrators list. */
+  /** The team's open, unexpired invitations, as rows of the administrators list (by email). */
   async pending(q: Queryable, teamId: string): Promise<{ user_id: string; email: string; name: string; scopes: Scope[] }[]> {
-    return q.query(
-      `select u.id as user_id, u.email, u.name, i.scopes from admin_invitations i join users u on u.id = i.user_id
-       where i.team_id = $1 and ${OPEN} and i.expires_at > now() order by u.email`,
+    const open = await q.query<{ user_id: string; scopes: Scope[] }>(
+      `select i.user_id, i.scopes from admin_invitations i where i.team_id = $1 and ${OPEN} and i.expires_at > now()`,
       [teamId],
     );
+    const scopes = new Map(open.map((i) => [i.user_id, i.scopes]));
+    const people = await usersRepository.findUsersByIds(q, [...scopes.keys()]);
+    return people.map((u) => ({ user_id: u.id, email: u.email, name: u.name, scopes: scopes.get(u.id) ?? [] }));
   },
 
   async cancel(q: Queryable, teamId: string, userId: string): Promise<boolean> {
@@ -50,8 +50,7 @@ export const invitationsRepository = {
   /** The live invitation of a token, without spending it. */
   async peek(q: Queryable, tokenHash: string): Promise<InvitationRow | undefined> {
     const [row] = await q.query<InvitationRow>(
-      `select i.team_id, i.user_id, u.email, i.scopes, t.slug as team_slug, t.name as team_name
-       from admin_invitations i join users u on u.id = i.user_id join teams t on t.id = i.team_id
+      `select i.team_id, i.user_id, i.scopes from admin_invitations i
        where i.token_hash = $1 and ${OPEN} and i.expires_at > now()`,
       [tokenHash],
     );
@@ -61,13 +60,9 @@ export const invitationsRepository = {
   /** Spends the token in one statement: of two requests with it, only one gets the row. */
   async accept(q: Queryable, tokenHash: string): Promise<InvitationRow | undefined> {
     const [row] = await q.query<InvitationRow>(
-      `with accepted as (
-         update admin_invitations i set accepted_at = now()
-         where i.token_hash = $1 and ${OPEN} and i.expires_at > now()
-         returning i.team_id, i.user_id, i.scopes
-       )
-       select a.team_id, a.user_id, u.email, a.scopes, t.slug as team_slug, t.name as team_name
-       from accepted a join users u on u.id = a.user_id join teams t on t.id = a.team_id`,
+      `update admin_invitations i set accepted_at = now()
+       where i.token_hash = $1 and ${OPEN} and i.expires_at > now()
+       returning i.team_id, i.user_id, i.scopes`,
       [tokenHash],
     );
     return row;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '@latchkey/contracts';
 import { JWS_TYP, signJws } from '@latchkey/runtime';
-import type { ServerKey } from '../integration/index.ts';
-import type { HubRow } from '../team/index.ts';
+import type { HubRow, ServerKey } from '../integration/index.ts';
 
 const AUX_GRANT_AUDIENCE = 'latchkey-hub';
 const AUX_GRANT_SECONDS = 60;

@@ -2,4 +2,5 @@
 
 export { loginTokensRepository } from './login-tokens.ts';
 export * from './onboarding-invites.ts';
+export { type SessionRow, sessionsRepository } from './sessions.repository.ts';
 export * from './sessions.service.ts';

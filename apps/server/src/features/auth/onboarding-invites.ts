@@ -1,8 +1,8 @@
 import { type Db, hashToken, type Queryable } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
-import { teamRepository } from '../team/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { LOGIN_TOKEN_MINUTES, loginTokensRepository } from './login-tokens.ts';
+import type { AdminTeams } from './sign-in-steps.ts';
 
 /** A single-use onboarding link for an admin without a password, and its token (for the mail's key). */
 export async function issueOnboardingLink(
@@ -25,12 +25,13 @@ export function createOnboardingInvites(deps: {
   mail: MailOutbox;
   /** The console's configured address (PUBLIC_URL); null when links cannot be sent. */
   consoleUrl: () => string | null;
+  adminTeams: AdminTeams;
 }) {
   const { db, mail } = deps;
   return {
     async invite(teamId: string, email: string): Promise<boolean> {
       const user = await usersRepository.findUserByEmail(db, email);
-      const team = user && (await teamRepository.adminTeams(db, user.id)).find((t) => t.id === teamId);
+      const team = user && (await deps.adminTeams(db, user.id)).find((t) => t.id === teamId);
       const base = deps.consoleUrl();
       if (!user || !team || user.password_hash || !base) return false;
       const days = LOGIN_TOKEN_MINUTES.onboarding / (24 * 60);

@@ -49,4 +49,46 @@ export const sessionsRepository = {
     const rows = await q.query<{ team_id: string }>('select distinct team_id from sessions where user_id = $1', [userId]);
     return rows.map((r) => r.team_id);
   },
+
+  /** Ends every live session of the admin but `keepSessionId` (after a password change); returns the sessions ended. */
+  async revokeOthersOfUser(q: Queryable, userId: string, keepSessionId: string, reason: string): Promise<string[]> {
+    const rows = await q.query<{ id: string }>(
+      `update sessions set revoked_at = now(), revoked_reason = $3
+       where user_id = $1 and id <> $2 and revoked_at is null returning id`,
+      [userId, keepSessionId, reason],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** Ends every live session of the admin, in every team (after a password reset). */
+  async revokeAllOfUser(q: Queryable, userId: string, reason: string): Promise<void> {
+    await q.query('update sessions set revoked_at = now(), revoked_reason = $2 where user_id = $1 and revoked_at is null', [
+      userId,
+      reason,
+    ]);
+  },
+
+  /** Ends the admin's live sessions in one team (removed from it, or their sign-in reset). */
+  async revokeUserInTeam(q: Queryable, teamId: string, userId: string, reason: string): Promise<void> {
+    await q.query(
+      `update sessions set revoked_at = now(), revoked_reason = $3
+       where team_id = $1 and user_id = $2 and revoked_at is null`,
+      [teamId, userId, reason],
+    );
+  },
+
+  /**
+   * Ends the team's live sessions of these admins that were not signed in through SSO (password,
+   * emailed code, or from before sessions kept their method); returns the sessions ended.
+   */
+  async revokeNotFromSso(q: Queryable, teamId: string, userIds: string[]): Promise<{ id: string; user_id: string }[]> {
+    if (userIds.length === 0) return [];
+    return q.query(
+      `update sessions set revoked_at = now(), revoked_reason = 'sso_required'
+       where team_id = $1 and user_id = any($2::uuid[]) and revoked_at is null and absolute_expires_at > now()
+         and sign_in_method is distinct from 'sso'
+       returning id, user_id`,
+      [teamId, userIds],
+    );
+  },
 };

@@ -1,5 +1,6 @@
 import type { TokenPair } from '@latchkey/contracts';
 import { AppError, accessTokens, type Db, refreshTokens } from '@latchkey/runtime';
+import { recordSecurityEvent } from '../eventlogs/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { sessionsRepository as repo, type SessionRow } from './sessions.repository.ts';
 
@@ -81,7 +82,7 @@ export function createSessionsService(
           await onEnded({ teamId: s.team_id, sessionIds: [s.id] });
           // A stolen refresh token: the event log names whose session ended, and why.
           const user = await usersRepository.findUserById(db, s.user_id);
-          await usersRepository.recordSecurityEvent(db, {
+          await recordSecurityEvent(db, {
             kind: 'session_revoked',
             email: user?.email,
             userId: s.user_id,

@@ -2,6 +2,7 @@ import type { LoginSuccess } from '@latchkey/contracts';
 import { AppError, hashToken, randomToken } from '@latchkey/runtime';
 import { matchTotp } from '../../platform/totp.ts';
 import { accountRepository, passwordResetRepository, recoveryCodeInput } from '../account/index.ts';
+import { usersRepository } from '../users/index.ts';
 import { authRepository as repo } from './auth.repository.ts';
 import { loginTokensRepository as tokens } from './login-tokens.ts';
 import { type AuthDeps, emailCodeInput, MAX_CODE_ATTEMPTS, SET_PASSWORD_MINUTES, type SignInSteps } from './sign-in-steps.ts';
@@ -107,10 +108,10 @@ export function createCodeSignIn(
         if (!totpOn(user) || !user.totp_secret) return false;
         const last = user.totp_last_step === null ? null : Number(user.totp_last_step);
         const step = await matchTotp(sealer.open(user.totp_secret), input.totp, last);
-        if (step === null || !(await accountRepository.useTotpStep(db, user.id, step))) return false;
+        if (step === null || !(await usersRepository.useTotpStep(db, user.id, step))) return false;
         // Sealed under a previous key (a rotation): move it to the current one now it is in use.
         const resealed = sealer.reseal(user.totp_secret);
-        if (resealed) await accountRepository.resealTotpSecret(db, user.id, user.totp_secret, resealed);
+        if (resealed) await usersRepository.resealTotpSecret(db, user.id, user.totp_secret, resealed);
         return true;
       });
       if (!valid) {

@@ -1,14 +1,14 @@
 import type { EndpointInput, EndpointOutput, LoginSuccess, loginEndpoint } from '@latchkey/contracts';
 import { AppError, hashToken } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
-import { accountRepository, passwordResetRepository } from '../account/index.ts';
-import { usersRepository as users } from '../users/index.ts';
+import { passwordResetRepository } from '../account/index.ts';
+import { recordSecurityEvent } from '../eventlogs/index.ts';
+import { usersRepository } from '../users/index.ts';
 import type { AuthDeps, SignInSteps } from './sign-in-steps.ts';
-import { ssoRepository } from './sso.repository.ts';
 
 /** The email step (which way this admin signs in), the password step, and setting a first password. */
 export function createPasswordSignIn(
-  { db, keys }: AuthDeps,
+  { db, keys, sso: ssoOf }: AuthDeps,
   { failed, userOrFail, adminTeam, userAndTeam, startOnboarding, sendCode, checkPassword, totpOn, finish }: SignInSteps,
 ) {
   return {
@@ -18,11 +18,11 @@ export function createPasswordSignIn(
       const { teams, team } = await adminTeam(user, input.team_slug, ip);
       if (!team) return { code: 'select_team', teams: teams.map((t) => ({ team_slug: t.slug, team_name: t.name })) };
       const of = { team_slug: team.slug, team_name: team.name };
-      const sso = (await ssoRepository.activeConfigs(db, team.id)).map((c) => ({
+      const sso = (await ssoOf.activeConfigs(db, team.id)).map((c) => ({
         config_uuid: c.config_uuid,
         config_name: c.config_name,
       }));
-      if (sso.length > 0 && (await ssoRepository.enforcedFor(db, team.id, user.id)))
+      if (sso.length > 0 && (await ssoOf.enforcedFor(db, team.id, user.id)))
         return { code: 'sso_enforced', ...of, sso_configurations: sso };
       // An admin who has no password yet proves the email first, then sets one (set_password_first).
       const otpOnly = user.auth_type === 'otp' || !user.password_hash;
@@ -60,14 +60,14 @@ export function createPasswordSignIn(
       const done = await db.transaction(async (tx) => {
         if (user.password_hash) return false;
         if (!(await passwordResetRepository.consumeSetFirst(tx, user.id, hashToken(input.token)))) return false;
-        await accountRepository.setPassword(tx, user.id, hash);
+        await usersRepository.setPassword(tx, user.id, hash);
         return true;
       });
       if (!done) {
         await failed('set_password_token_invalid', ip, user, team.id);
         throw new AppError('token_expired', 'The set-password step has expired. Sign in again.', 400);
       }
-      await users.recordSecurityEvent(db, { kind: 'password_set', email: user.email, userId: user.id, teamId: team.id, ip });
+      await recordSecurityEvent(db, { kind: 'password_set', email: user.email, userId: user.id, teamId: team.id, ip });
       return finish(user, team, ip, 'email_code_first_password');
     },
   };

@@ -1,20 +1,20 @@
 import type { EndpointOutput, LoginSuccess, loginEndpoint } from '@latchkey/contracts';
-import { OTP_LENGTH } from '@latchkey/contracts';
-import { AppError, type Db, numericCode } from '@latchkey/runtime';
+import { OTP_LENGTH, type Scope } from '@latchkey/contracts';
+import { AppError, type Db, numericCode, type Queryable } from '@latchkey/runtime';
+import type { CallerTeam } from '../../http/caller.ts';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
 import { type Limiter, type LimitKind, LimitReached } from '../../platform/limits.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { verifyPassword } from '../../platform/passwords.ts';
 import type { Sealer } from '../../platform/sealed.ts';
 import type { RelyingParty, SecurityKeys } from '../account/index.ts';
-import type { ServerKey } from '../integration/index.ts';
-import { teamRepository } from '../team/index.ts';
+import { recordSecurityEvent } from '../eventlogs/index.ts';
+import { type ServerKey, teamHubsRepository } from '../integration/index.ts';
 import { type UserRow, usersRepository as users } from '../users/index.ts';
 import { authRepository as repo } from './auth.repository.ts';
 import { issueAuxGrant } from './aux-grant.ts';
 import { loginTokensRepository as tokens } from './login-tokens.ts';
 import type { SessionsService } from './sessions.service.ts';
-import { ssoRepository } from './sso.repository.ts';
 
 export const MAX_CODE_ATTEMPTS = 5;
 /** What an emailed code's keyed hash covers: bound to the user and team it was sent for. */
@@ -34,18 +34,40 @@ export interface AuthDeps {
   codes: CodeHasher;
   /** Signs the aux grants a Hub exchanges (features/integration/server-key.ts). */
   hubKey: ServerKey;
+  /** Teams where the person is an administrator, by name: the team room's (it builds on this one), handed in. */
+  adminTeams: AdminTeams;
+  /** The team's SSO as sign-in needs it: the SSO room's (it builds on this one), handed in. */
+  sso: SignInSso;
 }
 
-type Team = Awaited<ReturnType<typeof teamRepository.adminTeams>>[number];
+/** A team the person administers, with their scopes in it. */
+export type Team = Pick<CallerTeam, 'id' | 'slug' | 'name' | 'team_type'> & { scopes: Scope[] };
+export type AdminTeams = (q: Queryable, userId: string) => Promise<Team[]>;
+
+export interface SignInSso {
+  activeConfigs(q: Queryable, teamId: string): Promise<{ config_uuid: string; config_name: string }[]>;
+  /** Whether the team holds this admin to SSO (spec §6, with its break-glass rule). */
+  enforcedFor(q: Queryable, teamId: string, userId: string): Promise<boolean>;
+}
 
 /**
  * The steps every way of signing in is made of: finding the admin and the team, the brute-force
  * limits of `../security/limits.ts` around each factor, the emailed code, the password check, and
  * the session that ends a sign-in. Every failure is a security event.
  */
-export function createSignInSteps({ db, mail, sessions, limiter, codes, emailCodeTtlMinutes, hubKey }: AuthDeps) {
+export function createSignInSteps({
+  db,
+  mail,
+  sessions,
+  limiter,
+  codes,
+  emailCodeTtlMinutes,
+  hubKey,
+  adminTeams: teamsOf,
+  sso,
+}: AuthDeps) {
   const failed = (reason: string, ip: string, user?: UserRow, teamId?: string) =>
-    users.recordSecurityEvent(db, {
+    recordSecurityEvent(db, {
       kind: 'sign_in_failed',
       email: user?.email,
       userId: user?.id,
@@ -60,7 +82,7 @@ export function createSignInSteps({ db, mail, sessions, limiter, codes, emailCod
     const user = await users.findUserByEmail(db, email);
     if (!user) {
       await limiter.unknownEmail(ip);
-      await users.recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'email_notregistered' } });
+      await recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'email_notregistered' } });
       throw new AppError('email_notregistered', 'This email is not registered.');
     }
     return user;
@@ -68,7 +90,7 @@ export function createSignInSteps({ db, mail, sessions, limiter, codes, emailCod
 
   /** The team the person administers with that slug, or the one team they administer. */
   async function adminTeam(user: UserRow, teamSlug: string | undefined, ip: string) {
-    const teams = await teamRepository.adminTeams(db, user.id);
+    const teams = await teamsOf(db, user.id);
     if (teams.length === 0) {
       await failed('admin_not_found', ip, user);
       throw new AppError('admin_not_found', 'This email is not an administrator of any team.').shows(
@@ -91,7 +113,7 @@ export function createSignInSteps({ db, mail, sessions, limiter, codes, emailCod
     const { team } = await adminTeam(user, teamSlug, ip);
     if (!team) throw new AppError('admin_not_found', 'Choose a team.').shows('errors.choose_team');
     // Enforced SSO is enforced here, not only by the console routing to it (spec §6).
-    if (await ssoRepository.enforcedFor(db, team.id, user.id)) {
+    if (await sso.enforcedFor(db, team.id, user.id)) {
       await failed('sso_enforced', ip, user, team.id);
       throw new AppError('sso_enforced', 'This team signs in with SSO.').shows('errors.sso_enforced');
     }
@@ -103,7 +125,7 @@ export function createSignInSteps({ db, mail, sessions, limiter, codes, emailCod
   /** The admin and team of a link's token, when the admin still administers that team. */
   async function linkOwner(row: { user_id: string; team_id: string } | undefined) {
     const user = row && (await users.findUserById(db, row.user_id));
-    const team = user && (await teamRepository.adminTeams(db, user.id)).find((t) => t.id === row?.team_id);
+    const team = user && (await teamsOf(db, user.id)).find((t) => t.id === row?.team_id);
     return user && team ? { user, team } : undefined;
   }
 
@@ -111,7 +133,7 @@ export function createSignInSteps({ db, mail, sessions, limiter, codes, emailCod
   async function startOnboarding(token: string, ip: string): Promise<EndpointOutput<typeof loginEndpoint>> {
     const owner = await linkOwner(await tokens.peek(db, 'onboarding', token));
     if (!owner || owner.user.password_hash) {
-      await users.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: 'onboarding_link_invalid' } });
+      await recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: 'onboarding_link_invalid' } });
       throw invalidLink();
     }
     await sendCode(owner.user, owner.team, ip);
@@ -169,7 +191,7 @@ export function createSignInSteps({ db, mail, sessions, limiter, codes, emailCod
     notAfter: Date | null = null,
   ): Promise<LoginSuccess> {
     const { tokens: token, sessionId, absolute } = await sessions.start(user.id, team.id, notAfter, method);
-    const [hub] = await teamRepository.hubs(db, team.id);
+    const [hub] = await teamHubsRepository.setUp(db, team.id);
     const aux_code = hub?.services.integration?.enabled
       ? issueAuxGrant(hubKey, hub, {
           userId: user.id,
@@ -180,7 +202,7 @@ export function createSignInSteps({ db, mail, sessions, limiter, codes, emailCod
           sessionExpiresAt: absolute,
         })
       : null;
-    await users.recordSecurityEvent(db, {
+    await recordSecurityEvent(db, {
       kind: 'sign_in',
       email: user.email,
       userId: user.id,

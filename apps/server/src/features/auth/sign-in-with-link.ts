@@ -1,5 +1,5 @@
 import { AppError } from '@latchkey/runtime';
-import { usersRepository as users } from '../users/index.ts';
+import { recordSecurityEvent } from '../eventlogs/index.ts';
 import { type LoginTokenPurpose, loginTokensRepository as tokens } from './login-tokens.ts';
 import type { AuthDeps, SignInSteps } from './sign-in-steps.ts';
 
@@ -15,7 +15,7 @@ export function createLinkSignIn({ db, sessions }: AuthDeps, { invalidLink, link
       const link = await tokens.spend(db, purpose, token);
       const owner = await linkOwner(link);
       if (!owner) {
-        await users.recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: `${purpose}_token_invalid` } });
+        await recordSecurityEvent(db, { kind: 'sign_in_failed', ip, detail: { reason: `${purpose}_token_invalid` } });
         throw new AppError('unauthorized', 'The sign-in link is invalid, used or expired.', 401);
       }
       const success = await finish(

@@ -1,11 +1,11 @@
-import { usersRepository as users } from '../users/index.ts';
+import { recordSecurityEvent } from '../eventlogs/index.ts';
 import type { AuthDeps } from './sign-in-steps.ts';
 
 /** The security events of leaving: signing out, and switching to another team. */
 export function createSignOutEvents({ db }: AuthDeps) {
   return {
     recordSignOut: (caller: { userId: string; email: string; team: { id: string } }, ip: string) =>
-      users.recordSecurityEvent(db, { kind: 'sign_out', email: caller.email, userId: caller.userId, teamId: caller.team.id, ip }),
+      recordSecurityEvent(db, { kind: 'sign_out', email: caller.email, userId: caller.userId, teamId: caller.team.id, ip }),
 
     /** The admin left this team for another (the console signs out with reason team_switch first). */
     recordTeamSwitch: (
@@ -13,7 +13,7 @@ export function createSignOutEvents({ db }: AuthDeps) {
       ip: string,
       toTeam: string,
     ) =>
-      users.recordSecurityEvent(db, {
+      recordSecurityEvent(db, {
         kind: 'team_switch',
         email: caller.email,
         userId: caller.userId,

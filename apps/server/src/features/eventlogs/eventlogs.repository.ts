@@ -10,10 +10,25 @@ export const eventlogsRepository = {
     await q.query('insert into event_outbox (id, team_id, event) values ($1, $2, $3)', [event.id, teamId, JSON.stringify(event)]);
   },
 
-  /** The email of the admin who acted, for the event's actor. */
-  async actorEmail(q: Queryable, userId: string): Promise<string | undefined> {
-    const [row] = await q.query<{ email: string }>('select email from users where id = $1', [userId]);
-    return row?.email;
+  async insertSecurityEvent(
+    q: Queryable,
+    e: {
+      kind: string;
+      email?: string | undefined;
+      userId?: string | undefined;
+      teamId?: string | undefined;
+      ip?: string | undefined;
+      detail?: object | undefined;
+    },
+  ): Promise<void> {
+    await q.query('insert into security_events (kind, email, user_id, team_id, ip, detail) values ($1, $2, $3, $4, $5, $6)', [
+      e.kind,
+      e.email ?? null,
+      e.userId ?? null,
+      e.teamId ?? null,
+      e.ip ?? null,
+      JSON.stringify(e.detail ?? {}),
+    ]);
   },
 
   async pendingTeams(q: Queryable): Promise<string[]> {

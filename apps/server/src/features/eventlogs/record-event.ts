@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { currentRequestOrigin, deviceFromUserAgent, type Queryable } from '@latchkey/runtime';
+import { usersRepository } from '../users/index.ts';
 import { type OutboxEvent, eventlogsRepository as repo } from './eventlogs.repository.ts';
 
 /**
@@ -95,7 +96,7 @@ export async function recordAction(
   },
 ): Promise<void> {
   const detail = (a.detail ?? {}) as Record<string, unknown>;
-  const actor = a.actorId ? await repo.actorEmail(q, a.actorId) : undefined;
+  const actor = a.actorId ? (await usersRepository.findUserById(q, a.actorId))?.email : undefined;
   const scim = !actor && detail.actor_type === 'scim';
   const targets = typeof a.targets === 'function' ? a.targets(actor) : a.targets;
   await recordEvents(

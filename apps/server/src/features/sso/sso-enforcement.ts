@@ -1,6 +1,6 @@
 import { AppError, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
-import { usersRepository } from '../users/index.ts';
+import { recordSecurityEvent } from '../eventlogs/index.ts';
 import { ssoRepository as repo } from './sso.repository.ts';
 import type { SsoDeps } from './sso-service-provider.ts';
 
@@ -13,7 +13,7 @@ export async function endSessionsHeldToSso(tx: Queryable, teamId: string): Promi
   const policy = await repo.policy(tx, teamId);
   if (!policy.enforce_sso || !(await repo.connectors(tx, teamId)).some((c) => c.active)) return [];
   const admins = await repo.teamAdmins(tx, teamId);
-  // The break-glass rule of the sign-in check (features/auth/sso.repository.ts), read the same way.
+  // The break-glass rule of the sign-in check (`ssoSignIn.enforcedFor`, sso-sign-in.ts), read the same way.
   const breakGlass = !admins.some((a) => a.scopes.includes('super_admin') && a.has_password && a.excluded);
   const held = admins.filter((a) => !a.excluded && !(breakGlass && a.scopes.includes('super_admin')));
   const ended = await repo.endSessionsNotFromSso(
@@ -22,7 +22,7 @@ export async function endSessionsHeldToSso(tx: Queryable, teamId: string): Promi
     held.map((a) => a.user_id),
   );
   for (const admin of held.filter((a) => ended.some((s) => s.user_id === a.user_id)))
-    await usersRepository.recordSecurityEvent(tx, {
+    await recordSecurityEvent(tx, {
       kind: 'session_revoked',
       email: admin.email,
       userId: admin.user_id,

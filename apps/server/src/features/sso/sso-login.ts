@@ -3,7 +3,7 @@ import { AppError } from '@latchkey/runtime';
 import type { CacheProvider } from '@node-saml/node-saml';
 import type { Caller } from '../../http/caller.ts';
 import { loginTokensRepository } from '../auth/index.ts';
-import { usersRepository } from '../users/index.ts';
+import { recordSecurityEvent } from '../eventlogs/index.ts';
 import {
   type CheckName,
   checkAgainst,
@@ -25,7 +25,7 @@ export function createSsoLogin(
   /** A non-admin's SSO start: counted with the email step's unknown emails, and logged as that step logs them. */
   async function notAnAdmin(email: string, ip: string) {
     await limiter.unknownEmail(ip);
-    await usersRepository.recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'sso_not_admin' } });
+    await recordSecurityEvent(db, { kind: 'sign_in_failed', email, ip, detail: { reason: 'sso_not_admin' } });
   }
 
   return {
@@ -164,7 +164,7 @@ export function createSsoLogin(
       } catch (error) {
         if (!(error instanceof SamlRefused)) throw error;
         // Which check refused it, for the team's security log (and never the response itself).
-        await usersRepository.recordSecurityEvent(db, {
+        await recordSecurityEvent(db, {
           kind: 'sign_in_failed',
           teamId,
           ip,

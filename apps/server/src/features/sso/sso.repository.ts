@@ -1,4 +1,8 @@
 import type { Queryable } from '@latchkey/runtime';
+import { adminsRepository } from '../admins/index.ts';
+import { sessionsRepository } from '../auth/index.ts';
+import { teamRepository } from '../team/index.ts';
+import { usersRepository } from '../users/index.ts';
 
 export interface ConnectorRow {
   id: string;
@@ -26,6 +30,13 @@ interface SamlRequestRow {
   consumed_at: Date | null;
   outcome: string | null;
   result: Record<string, unknown> | null;
+}
+
+export interface SsoConfigRow {
+  config_uuid: string;
+  config_name: string;
+  idp_type: string;
+  metadata_xml: string | null;
 }
 
 interface TeamAdminRow {
@@ -194,45 +205,61 @@ export const ssoRepository = {
     ]);
   },
 
-  /**
-   * Ends the team's live sessions of these admins that were not signed in through SSO (password,
-   * emailed code, or from before sessions kept their method); returns the sessions ended.
-   */
+  /** Ends the team's live sessions of these admins that were not signed in through SSO (the sessions are auth's). */
   async endSessionsNotFromSso(q: Queryable, teamId: string, userIds: string[]): Promise<{ id: string; user_id: string }[]> {
-    if (userIds.length === 0) return [];
-    return q.query(
-      `update sessions set revoked_at = now(), revoked_reason = 'sso_required'
-       where team_id = $1 and user_id = any($2::uuid[]) and revoked_at is null and absolute_expires_at > now()
-         and sign_in_method is distinct from 'sso'
-       returning id, user_id`,
-      [teamId, userIds],
-    );
+    return sessionsRepository.revokeNotFromSso(q, teamId, userIds);
   },
 
   async team(q: Queryable, id: string): Promise<{ id: string; slug: string; name: string } | undefined> {
-    const [row] = await q.query<{ id: string; slug: string; name: string }>('select id, slug, name from teams where id = $1', [
-      id,
-    ]);
-    return row;
+    const team = await teamRepository.findById(q, id);
+    return team && { id: team.id, slug: team.slug, name: team.name };
   },
 
+  /** The team's administrators by email, with whether each has a password and is excluded from enforcement. */
   async teamAdmins(q: Queryable, teamId: string): Promise<TeamAdminRow[]> {
-    return q.query(
-      `select u.id as user_id, u.email, u.name, ta.scopes, u.password_hash is not null as has_password,
-         coalesce(u.id = any(p.excluded_admins), false) as excluded
-       from team_admins ta join users u on u.id = ta.user_id
-       left join sso_policies p on p.team_id = ta.team_id
-       where ta.team_id = $1 and cardinality(ta.scopes) > 0 order by u.email`,
-      [teamId],
-    );
+    const memberships = await adminsRepository.memberships(q, teamId);
+    const scopes = new Map(memberships.map((m) => [m.user_id, m.scopes]));
+    const [people, policy] = await Promise.all([
+      usersRepository.findUsersByIds(q, [...scopes.keys()]),
+      ssoRepository.policy(q, teamId),
+    ]);
+    return people.map((u) => ({
+      user_id: u.id,
+      email: u.email,
+      name: u.name,
+      scopes: scopes.get(u.id) ?? [],
+      has_password: u.has_password,
+      excluded: policy.excluded_admins.includes(u.id),
+    }));
   },
 
   /** An admin of the team by email (case-insensitive), for mapping a NameID. */
   async teamAdminByEmail(q: Queryable, teamId: string, email: string): Promise<{ user_id: string; email: string } | undefined> {
-    const [row] = await q.query<{ user_id: string; email: string }>(
-      `select u.id as user_id, u.email from team_admins ta join users u on u.id = ta.user_id
-       where ta.team_id = $1 and lower(u.email) = lower($2) and cardinality(ta.scopes) > 0`,
-      [teamId, email],
+    for (const user of await usersRepository.findUsersByEmailIgnoringCase(q, email)) {
+      const scopes = await adminsRepository.scopesIn(q, teamId, user.id);
+      if (scopes && scopes.length > 0) return { user_id: user.id, email: user.email };
+    }
+    return undefined;
+  },
+
+  /** The team's active connectors, as the sign-in's email step lists them. */
+  async activeConfigs(q: Queryable, teamId: string): Promise<SsoConfigRow[]> {
+    return q.query<SsoConfigRow>(
+      `select id as config_uuid, config_name, idp_type, metadata_xml from sso_configs
+       where team_id = $1 and active order by created_at`,
+      [teamId],
+    );
+  },
+
+  /** The team's policy when it has an active connector (enforcement needs one); undefined otherwise. */
+  async policyWithActiveConnector(
+    q: Queryable,
+    teamId: string,
+  ): Promise<{ enforce_sso: boolean; excluded_admins: string[] } | undefined> {
+    const [row] = await q.query<{ enforce_sso: boolean; excluded_admins: string[] }>(
+      `select p.enforce_sso, p.excluded_admins from sso_policies p
+       where p.team_id = $1 and exists (select 1 from sso_configs c where c.team_id = p.team_id and c.active)`,
+      [teamId],
     );
     return row;
   },

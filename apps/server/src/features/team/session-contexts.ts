@@ -7,7 +7,7 @@ const MAX_ENTRIES = 50_000;
 
 /**
  * The session context every authenticated call needs (session, admin scopes, team, Hub services),
- * remembered for `ttlMs` so a busy admin's calls cost one query instead of two. Any committed write
+ * remembered for `ttlMs` so a busy admin's calls do not read it again and again. Any committed write
  * to those tables forgets them all at once, on every instance: here at commit, on the others by the
  * database's change notice (PostgreSQL NOTIFY, sent in the writing transaction), so no instance
  * serves a session signed out, an admin removed or a service switched off on another one. While

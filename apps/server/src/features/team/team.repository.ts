@@ -1,28 +1,15 @@
-import type {
-  AuxService,
-  BillState,
-  BillType,
-  HostingPreference,
-  PlanType,
-  PurchasePartner,
-  Scope,
-  ServiceState,
-} from '@latchkey/contracts';
+import type { BillState, BillType, HostingPreference, PlanType, PurchasePartner, Scope } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import type { CallerTeam, SessionContext } from '../../http/caller.ts';
+import { adminsRepository } from '../admins/index.ts';
+import { sessionsRepository } from '../auth/index.ts';
+import { teamHubsRepository } from '../integration/index.ts';
+import { usersRepository } from '../users/index.ts';
 
 /** A teams row as the console reads it: the caller's team (http/caller.ts). */
 type TeamRow = CallerTeam;
 
-export interface HubRow {
-  id: string;
-  server_url: string;
-  credential_id: string;
-  hub_version: string | null;
-  services: Partial<Record<AuxService, ServiceState>>;
-}
-
-/** Everything a request's access decision needs, read in one query. */
+/** Everything a request's access decision needs. */
 export type SessionContextRow = SessionContext;
 
 const TEAM_COLUMNS = `t.id, t.slug, t.name, t.team_type, t.organization_type, t.bill_state, t.bill_type, t.business_cloud,
@@ -30,18 +17,34 @@ const TEAM_COLUMNS = `t.id, t.slug, t.name, t.team_type, t.organization_type, t.
   to_char(t.valid_till, 'YYYY-MM-DD') as valid_till, t.onboarding_wizard`;
 
 export const teamRepository = {
+  /**
+   * The session, its admin's email and scopes, the team and its first Hub's services: each asked of
+   * the room that owns it (auth, users, admins, integration). Undefined for an unknown session.
+   */
   async findSessionContext(q: Queryable, sessionId: string): Promise<SessionContextRow | undefined> {
-    const [row] = await q.query<SessionContextRow>(
-      `select s.id as session_id, s.user_id, u.email, s.revoked_at, s.absolute_expires_at, ta.scopes,
-        (select row_to_json(x) from (select ${TEAM_COLUMNS} from teams t where t.id = s.team_id) x) as team,
-        (select h.services from hubs h where h.team_id = s.team_id and h.server_url is not null
-          order by h.created_at, h.id limit 1) as first_hub_services
-       from sessions s
-       join users u on u.id = s.user_id
-       left join team_admins ta on ta.team_id = s.team_id and ta.user_id = s.user_id
-       where s.id = $1`,
-      [sessionId],
-    );
+    const session = await sessionsRepository.find(q, sessionId);
+    if (!session) return undefined;
+    const [user, scopes, team, hubServices] = await Promise.all([
+      usersRepository.findUserById(q, session.user_id),
+      adminsRepository.scopesIn(q, session.team_id, session.user_id),
+      teamRepository.findById(q, session.team_id),
+      teamHubsRepository.firstServices(q, session.team_id),
+    ]);
+    if (!user) return undefined;
+    return {
+      session_id: session.id,
+      user_id: session.user_id,
+      email: user.email,
+      revoked_at: session.revoked_at,
+      absolute_expires_at: session.absolute_expires_at,
+      scopes: scopes ?? null,
+      team: team as TeamRow,
+      first_hub_services: hubServices,
+    };
+  },
+
+  async findById(q: Queryable, id: string): Promise<TeamRow | undefined> {
+    const [row] = await q.query<TeamRow>(`select ${TEAM_COLUMNS} from teams t where t.id = $1`, [id]);
     return row;
   },
 
@@ -55,20 +58,14 @@ export const teamRepository = {
     q: Queryable,
     userId: string,
   ): Promise<(Pick<TeamRow, 'id' | 'slug' | 'name' | 'team_type'> & { scopes: Scope[] })[]> {
-    return q.query(
-      `select t.id, t.slug, t.name, t.team_type, ta.scopes from team_admins ta join teams t on t.id = ta.team_id
-       where ta.user_id = $1 and cardinality(ta.scopes) > 0 order by t.name`,
-      [userId],
+    const memberships = await adminsRepository.teamsOf(q, userId);
+    if (memberships.length === 0) return [];
+    const scopes = new Map(memberships.map((m) => [m.team_id, m.scopes]));
+    const teams = await q.query<Pick<TeamRow, 'id' | 'slug' | 'name' | 'team_type'>>(
+      'select id, slug, name, team_type from teams where id = any($1::uuid[]) order by name',
+      [[...scopes.keys()]],
     );
-  },
-
-  /** The team's Hubs that are set up (a credential waiting for setup has no address yet). */
-  async hubs(q: Queryable, teamId: string): Promise<HubRow[]> {
-    return q.query(
-      `select id, server_url, credential_id, hub_version, services from hubs
-       where team_id = $1 and server_url is not null and hub_key is not null order by created_at, id`,
-      [teamId],
-    );
+    return teams.map((t) => ({ ...t, scopes: scopes.get(t.id) ?? [] }));
   },
 
   async rename(q: Queryable, teamId: string, name: string): Promise<void> {
