@@ -184,7 +184,7 @@ async function seedTeam(tx: Queryable, t: DemoTeam, passwordHash: string): Promi
       t.billEnd,
       t.graceUntil ?? null,
       `billing@${domain}`,
-      t.state !== 'expired',
+      t.state === 'billed' || t.state === 'pending',
       unit,
       t.partner === 'fastspring' ? `fs-sub-${t.slug}` : null,
     ],

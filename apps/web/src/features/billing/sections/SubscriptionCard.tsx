@@ -23,9 +23,16 @@ export function SubscriptionCard({ s }: { s: Subscription }) {
         <Fact label={t('billing.plan')} testId="billing-plan">
           {planLabel(t, s.plan)} · {frequencyLabel(t, s.plan_duration)}
         </Fact>
-        <Fact label={t('billing.renewal_date')} testId="billing-renewal">
-          {formatDate(s.bill_end_date)}
-        </Fact>
+        {s.display_state === 'ended' ? (
+          // An ended subscription does not renew: the day it ended (a refund's day is not kept).
+          <Fact label={t('billing.ended')} testId="billing-renewal">
+            {s.state === 'expired' ? formatDate(s.bill_end_date) : t('billing.ended.refunded')}
+          </Fact>
+        ) : (
+          <Fact label={t('billing.renewal_date')} testId="billing-renewal">
+            {formatDate(s.bill_end_date)}
+          </Fact>
+        )}
         <Fact label={t('billing.unit_price')} testId="billing-unit-price">
           {t(s.plan_duration === '1' ? 'billing.per_licence_month' : 'billing.per_licence_year', {
             price: formatMoney(s.unit_price, s.currency),
@@ -119,6 +126,12 @@ function BillingEmail({ s }: { s: Subscription }) {
 function AutorenewSwitch({ s }: { s: Subscription }) {
   const { t } = useTranslation();
   const mutation = useBillingMutation();
+  if (s.display_state === 'ended')
+    return (
+      <Fact label={t('billing.autorenew')} testId="billing-autorenew-ended">
+        {t('billing.autorenew.ended')}
+      </Fact>
+    );
   return (
     <Fact label={t('billing.autorenew')}>
       <Switch
