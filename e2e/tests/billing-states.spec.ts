@@ -94,3 +94,32 @@ test('FastSpring, active: no notice and no badge, the gauge counts used of total
   await expect(page.getByTestId('billing-notice')).toHaveCount(0);
   await expect(page.getByTestId('topbar-billing')).toHaveCount(0);
 });
+
+async function inLanguage(page: Page, code: string, path: string) {
+  await page.evaluate(`localStorage.setItem('latchkey.language', '${code}')`);
+  await page.goto(`/#${path}`);
+  await page.reload();
+}
+
+test("invoices in the admin's language: German words and dates; in Arabic each number and date isolated", async ({ page }) => {
+  await signIn(page, 'fiona@proseware.example', { expectPath: '/dashboard' });
+  // The seeded overdue renewal is the oldest invoice: the last row, newest first.
+  const seeded = page.getByTestId('invoice-row').last().getByTestId('invoice-description');
+
+  await inLanguage(page, 'de', '/billing');
+  await expect(seeded).toHaveText(
+    /^Verlängerung von Standard · Monatlich, Lizenzen: 20, \d{1,2}\. \p{L}+ \d{4} – \d{1,2}\. \p{L}+ \d{4}$/u,
+  );
+  await expect(page.getByTestId('invoices-table')).not.toContainText(/\d{4}-\d{2}-\d{2}/);
+  await atWidths(page, 'billing-invoices-de');
+
+  await inLanguage(page, 'ar', '/billing');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(seeded).toContainText('التراخيص');
+  const text = (await seeded.textContent()) ?? '';
+  expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  // The licences and both dates, each in its own isolate (FSI … PDI).
+  expect(text.match(/\u2068[^\u2069]+\u2069/g)).toHaveLength(3);
+  await atWidths(page, 'billing-invoices-ar');
+  await inLanguage(page, 'en', '/billing');
+});

@@ -107,6 +107,16 @@ describe('the dashboard notice of each billing state (every admin sees trouble, 
     for (const who of ['reseller', 'fastspring', 'superAdmin'])
       expect(await notice(who), who).toEqual({ code: null, days_left: null, notification: null });
   });
+  test("an invoice carries what it is for as data, for the console to say in the admin's language", async () => {
+    const [renewal] = await invoices('grace');
+    expect(renewal?.detail).toEqual({
+      plan: 'standard',
+      plan_duration: '1',
+      licences: 20,
+      from: addDays(todayUtc(), -5),
+      to: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+  });
   test('an ended benefit subscription does not renew automatically', async () => {
     expect(await subscription('benefit')).toMatchObject({ display_state: 'ended', managed: true, autorenew: false });
   });
@@ -225,6 +235,14 @@ describe('licences', () => {
       provider: 'manual',
       kind: 'licenses',
       number: expect.stringMatching(/^LK-\d{6}$/),
+    });
+    // From today to the term's last day, as data beside the English line.
+    expect(invoice.detail).toMatchObject({
+      plan: 'enterprise',
+      plan_duration: '12',
+      licences: 4,
+      from: todayUtc(),
+      to: '2027-06-30',
     });
     const pending = await subscription();
     expect(pending.total_license).toBe(before.total_license);

@@ -1,8 +1,11 @@
-import type { BillFrequency, InvoiceState, PlanType } from '@latchkey/contracts';
+import type { BillFrequency, InvoiceDetail, InvoiceState, PlanType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
 export interface InvoiceLine {
+  /** The line in English (the PDF and the operator's CLI). */
   description: string;
+  /** What the line is for, as data, so the console can say it in the admin's language (older lines have none). */
+  detail?: InvoiceDetail;
   quantity: number;
   unit_cents: number;
   amount_cents: number;

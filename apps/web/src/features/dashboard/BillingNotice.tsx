@@ -3,7 +3,7 @@ import { Alert, Button, Group, Text } from '@mantine/core';
 import { Link } from 'wouter';
 import { Icon } from '../../components/Icon.tsx';
 import { useConsoleContext } from '../../lib/console-context.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, isolate } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useNotificationQuery } from './api.ts';
 import { endedNextKey, graceKey, noticeAudience, noticeDay } from './rules.ts';
@@ -18,7 +18,7 @@ export function BillingNotice() {
   const { ctx, team } = useConsoleContext();
   if (notice?.code !== 'grace' && notice?.code !== 'ended') return null;
   const audience = noticeAudience(canAccess(RULES.billing, ctx), team.purchase_partner);
-  const date = notice.days_left === null ? null : formatDate(noticeDay(notice.days_left));
+  const date = notice.days_left === null ? null : isolate(formatDate(noticeDay(notice.days_left)));
   const grace = notice.code === 'grace';
   const body = grace
     ? t(graceKey(audience), { date: date ?? '' })

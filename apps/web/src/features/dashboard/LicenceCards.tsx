@@ -2,7 +2,7 @@ import { BILL_STATE_DISPLAY, type BillState } from '@latchkey/contracts/client';
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { useConsoleContext } from '../../lib/console-context.ts';
-import { formatNumber, formatPercent } from '../../lib/format.ts';
+import { formatNumber, formatPercent, isolate } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useLicenceSummaryQuery } from './api.ts';
 import { DashCard } from './DashCard.tsx';
@@ -109,14 +109,14 @@ export function LicenceCard() {
             <Text size="sm" data-testid="licence-figures">
               {ended && !unlimited
                 ? t('dashboard.licences_ended', {
-                    used: formatNumber(data.active_subscriptions),
-                    total: formatNumber(data.total_subscriptions),
+                    used: isolate(formatNumber(data.active_subscriptions)),
+                    total: isolate(formatNumber(data.total_subscriptions)),
                   })
                 : unlimited
-                  ? t('dashboard.licences_unlimited', { used: formatNumber(data.active_subscriptions) })
+                  ? t('dashboard.licences_unlimited', { used: isolate(formatNumber(data.active_subscriptions)) })
                   : t('dashboard.licences_used_of', {
-                      used: formatNumber(data.active_subscriptions),
-                      total: formatNumber(data.total_subscriptions),
+                      used: isolate(formatNumber(data.active_subscriptions)),
+                      total: isolate(formatNumber(data.total_subscriptions)),
                     })}
             </Text>
           </Stack>

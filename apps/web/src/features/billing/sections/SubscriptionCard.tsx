@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ModalError } from '../../../components/ModalError.tsx';
 import { errorMessage, errorValues } from '../../../lib/api-error.ts';
-import { formatDate, formatMoney } from '../../../lib/format.ts';
+import { formatDate, formatMoney, isolate } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { useBillingMutation } from '../api.ts';
 import { STATE_COLORS } from '../rules.ts';
@@ -35,7 +35,7 @@ export function SubscriptionCard({ s }: { s: Subscription }) {
         )}
         <Fact label={t('billing.unit_price')} testId="billing-unit-price">
           {t(s.plan_duration === '1' ? 'billing.per_licence_month' : 'billing.per_licence_year', {
-            price: formatMoney(s.unit_price, s.currency),
+            price: isolate(formatMoney(s.unit_price, s.currency)),
           })}
         </Fact>
         <Fact label={t('billing.currency')}>{s.currency}</Fact>
