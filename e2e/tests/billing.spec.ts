@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { atRoute, signIn } from '../support/latchkey.ts';
 import { pdfText } from '../support/pdf-text.ts';
-import { shots } from '../support/screenshots.ts';
+import { shot, shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // Billing demo teams (apps/server/src/features/billing/billing.demo.ts), one super admin each.
@@ -74,7 +74,19 @@ test('grace period team: add licences with the quote, refuse bad quantities, mar
   page,
 }) => {
   test.setTimeout(120_000);
-  await openBilling(page, PROSEWARE);
+  // Before anyone opens /billing, the dashboard and the top bar say an invoice is overdue and until when.
+  await signIn(page, PROSEWARE, { expectPath: '/dashboard' });
+  await expect(page.getByTestId('billing-notice')).toHaveAttribute('data-state', 'grace');
+  await expect(page.getByTestId('billing-notice-body')).toHaveText(
+    /^A payment is overdue\. Pay the open invoice before .+ \d{4} to keep your subscription\.$/,
+  );
+  await expect(page.getByTestId('topbar-billing')).toHaveAttribute('data-state', 'grace');
+  await expect(page.getByTestId('topbar-billing')).toHaveText('Payment overdue');
+  for (const width of [1280, 375, 320]) await shot(page, 'dashboard-grace', width);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByTestId('billing-notice-action').click();
+  await expect(page).toHaveURL(atRoute('/billing'));
+  await expect(page.getByTestId('billing')).toBeVisible();
   await expect(page.getByTestId('billing-state')).toHaveText('In grace period');
   await expect(page.getByTestId('billing-grace')).toBeVisible();
   await expect(page.getByTestId('licences-total')).toHaveText('20');
@@ -147,6 +159,8 @@ test('grace period team: add licences with the quote, refuse bad quantities, mar
   await page.getByTestId('invoice-mark-paid').click();
   await page.getByTestId('invoice-paid-confirm').click();
   await expect(page.getByTestId('billing-state')).toHaveText('Active');
+  // The top bar forgets the overdue invoice at once.
+  await expect(page.getByTestId('topbar-billing')).toHaveCount(0);
 
   // An invoice's PDF, made on the server, says what it is for and to whom.
   const number = await page.getByTestId('invoice-row').first().getAttribute('data-number');

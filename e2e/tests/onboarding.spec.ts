@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { atRoute, openProfileMenu, sidebarNav, signIn } from '../support/latchkey.ts';
-import { shots } from '../support/screenshots.ts';
+import { shot, shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // Spec §2 Onboarding wizard, §4 Onboarding with and without a cloud, §8 onboarding codes, §9.
@@ -23,14 +23,17 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, FAY, { expectPath: '/onboarding' });
   await atStep(page, '0');
-  await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 0 of 3');
+  // The counter names the steps the admin walks (1, with its admin help 1.1, and 2), never a "Step 0".
+  await expect(page.getByTestId('onboarding-progress')).toHaveCount(0);
+  await expect(page.getByTestId('onboarding-steps')).toHaveAttribute('data-total', '2');
+  await expect(page.getByTestId('onboarding-steps')).toHaveAttribute('data-reached', '0');
   await expect(page.getByTestId('onboarding-media')).toBeVisible();
   await expect(page.getByTestId('onboarding-back')).toHaveCount(0);
   await shots(page, 'onboarding-welcome');
 
   await page.getByRole('button', { name: 'Get started' }).click();
   await atStep(page, '1');
-  await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 1 of 3');
+  await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 1 of 2');
   await expect(page.getByTestId('onboarding-skip')).toHaveCount(0);
 
   // The browser blocks the popup: popups_blocked, with the steps to allow them.
@@ -69,6 +72,7 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   // 1.1: the help link for the cloud's admin, copied for 2 s; no forward; back shows 'app not added'.
   await page.getByTestId('onboarding-not-admin').click();
   await atStep(page, '1.1');
+  await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 1 of 2');
   await expect(page.getByTestId('onboarding-next')).toHaveCount(0);
   const link = page.getByTestId('help-link');
   await expect(link).toHaveValue(/\/onboarding\/consent\/stand-in\/\?state=/);
@@ -77,6 +81,8 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(await link.inputValue());
   await expect(page.getByTestId('help-link-copy')).toHaveText('Copy', { timeout: 4000 });
   await shots(page, 'onboarding-admin-help');
+  await shot(page, 'onboarding-admin-help', 320);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByTestId('onboarding-back').click();
   await atStep(page, '1');
   await expect(error(page)).toHaveText('Latchkey has not been added to your enterprise apps yet.');
@@ -93,6 +99,7 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   // Setup: the download for this system, and Other Platforms (configurable locations).
   await page.getByTestId('onboarding-next').click();
   await atStep(page, '2');
+  await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 2 of 2');
   await expect(page.getByTestId('download-mine')).toHaveText('Download for Linux');
   await expect(page.getByTestId('download-mine')).toHaveAttribute('href', 'https://latchkey.example/downloads/linux');
   await expect(page.getByTestId('download-other')).toHaveAttribute('href', 'https://latchkey.example/downloads/');
@@ -100,6 +107,8 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   await shots(page, 'onboarding-setup');
   await page.getByTestId('onboarding-skip').click();
   await atStep(page, '3');
+  await expect(page.getByTestId('onboarding-progress')).toHaveCount(0);
+  await expect(page.getByTestId('onboarding-steps')).toHaveAttribute('data-reached', '2');
   await expect(page.getByTestId('onboarding-back')).toHaveCount(0);
   await shots(page, 'onboarding-finish');
 
@@ -124,6 +133,7 @@ test('logging out mid-wizard and resuming; setting it aside and resuming from th
   await signIn(page, LIA, { expectPath: '/onboarding' });
   await expect(wizard(page)).toHaveAttribute('data-stage', 'resume');
   await expect(page.getByRole('heading', { name: 'Resume onboarding' })).toBeVisible();
+  await expect(page.getByTestId('onboarding-progress')).toHaveCount(0);
   await shots(page, 'onboarding-resume');
   await page.getByTestId('onboarding-resume').click();
   await atStep(page, '1');
@@ -153,9 +163,11 @@ test('logging out mid-wizard and resuming; setting it aside and resuming from th
 test('without a cloud: 0, 1, 2; logging out on the last step finishes the wizard', async ({ page }) => {
   await signIn(page, TIA, { expectPath: '/onboarding' });
   await atStep(page, '0');
-  await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 0 of 1');
+  await expect(page.getByTestId('onboarding-progress')).toHaveCount(0);
+  await expect(page.getByTestId('onboarding-steps')).toHaveAttribute('data-total', '1');
   await page.getByRole('button', { name: 'Get started' }).click();
   await atStep(page, '1');
+  await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 1 of 1');
   await expect(page.getByRole('heading', { name: 'Set up the app' })).toBeVisible();
   await expect(page.getByTestId('master-password')).toContainText('Master password requirement');
   await page.getByTestId('onboarding-back').click();
@@ -163,7 +175,8 @@ test('without a cloud: 0, 1, 2; logging out on the last step finishes the wizard
   await page.getByRole('button', { name: 'Get started' }).click();
   await page.getByTestId('onboarding-next').click();
   await atStep(page, '2');
-  await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 1 of 1');
+  await expect(page.getByTestId('onboarding-progress')).toHaveCount(0);
+  await expect(page.getByTestId('onboarding-steps')).toHaveAttribute('data-reached', '1');
 
   await logOut(page);
   await signIn(page, TIA, { expectPath: '/dashboard' });

@@ -133,6 +133,16 @@ export const billingLicenceQuoteEndpoint = defineEndpoint({
   output: ProRated,
 });
 
+/** What an invoice is for, as data: the plan, the licences (null: not counted) and the days it covers, both included. */
+export const InvoiceDetail = z.object({
+  plan: z.enum(PLAN_TYPES),
+  plan_duration: z.enum(BILL_FREQUENCIES),
+  licences: z.number().int().nullable(),
+  from: Day,
+  to: Day,
+});
+export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
+
 export const Invoice = z.object({
   id: z.string(),
   /** `LK-000042`. */
@@ -142,7 +152,10 @@ export const Invoice = z.object({
   provider: z.enum(['manual', 'fastspring']),
   currency: Currency,
   total: Money,
+  /** The first line in English, as on the PDF. */
   description: z.string(),
+  /** The first line as data, for the console to say in the admin's language; null on invoices made before it was kept. */
+  detail: InvoiceDetail.nullable(),
   issued_at: z.string(),
   due_date: Day,
   paid_at: z.string().nullable(),

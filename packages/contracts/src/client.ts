@@ -4,7 +4,7 @@
  */
 export * from './access.ts';
 export type { LoginSuccess, TokenPair } from './auth.ts';
-export type { Invoice, Plan, PlanQuote, ProRated, Subscription } from './billing.ts';
+export type { Invoice, InvoiceDetail, Plan, PlanQuote, ProRated, Subscription } from './billing.ts';
 export * from './billing-constants.ts';
 export type { TeamLogo } from './branding.ts';
 export * from './constants.ts';

@@ -7,8 +7,15 @@ const Empty = z.object({}).passthrough();
 /** The dashboard (spec §2 Dashboard, §3 Notification / Dashboard stats, §4 Trial banner) and console analytics. */
 
 export const Notification = z.object({
-  /** `trial` while the team is on a trial; null when there is nothing to say. */
-  code: z.enum(['trial']).nullable(),
+  /**
+   * `trial` while a family is on a trial; `grace` while an invoice is overdue (the grace period);
+   * `ended` once the subscription has ended; null when there is nothing to say.
+   */
+  code: z.enum(['trial', 'grace', 'ended']).nullable(),
+  /**
+   * Days from today to the day the notice is about: the trial's end, the grace period's end, or the
+   * day the subscription ended (negative once past; null when that day is not known, a refund).
+   */
   days_left: z.number().int().nullable(),
   notification: z.string().nullable(),
 });
@@ -21,7 +28,8 @@ export const notificationEndpoint = defineEndpoint({
   path: '/organization/notification/',
   auth: 'session',
   access: RULES.dashboard,
-  summary: "The team's notice for the dashboard: trial days left (negative once expired).",
+  summary:
+    "The team's notice for the dashboard: a family's trial days left (negative once expired), a grace period's days left, or the day the subscription ended.",
   input: Empty,
   output: Notification,
 });

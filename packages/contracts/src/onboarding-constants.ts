@@ -61,8 +61,15 @@ export const hasOnboardingCloud = (cloud: string): cloud is OnboardingCloud =>
 export const wizardSteps = (cloud: string): readonly WizardStep[] =>
   hasOnboardingCloud(cloud) ? STEPS_WITH_CLOUD : STEPS_WITHOUT_CLOUD;
 
-/** Spec §2: the progress indicator counts the steps minus two (welcome and finish). */
-export const progressTotal = (steps: readonly WizardStep[]): number => steps.length - 2;
+/**
+ * Spec §2, §9: the progress indicator counts the wizard's steps minus two (welcome and finish). A
+ * sub-step (1.1, the admin help) is part of its step, not one more: with a cloud the wizard has 4
+ * steps (0, 1, 2, 3), so the admin walks 2; without one, 1.
+ */
+export const progressTotal = (steps: readonly WizardStep[]): number => steps.filter((s) => !isSubStep(s)).length - 2;
+
+/** A step numbered below a whole step (1.1 under 1). */
+export const isSubStep = (step: WizardStep): boolean => step.number.includes('.');
 
 /** Spec §9: the add-to-enterprise popup and how often its closing is checked. */
 export const CONSENT_POPUP = { width: 600, height: 500, closedCheckMs: 100 } as const;

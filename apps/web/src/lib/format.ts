@@ -1,3 +1,4 @@
+import { RTL_LOCALES } from '@latchkey/contracts/client';
 import { currentLocale } from './i18n.ts';
 
 /**
@@ -49,3 +50,9 @@ export const formatMoney = (amount: number, currency: string): string =>
 
 /** First letter of the name, else of the email (spec §3 Admin profile): the avatar's letter. */
 export const initialOf = (name: string, email: string): string => (name.trim() || email).charAt(0).toUpperCase();
+
+/**
+ * A number or date set inside a sentence, isolated (Unicode FSI … PDI) in right-to-left languages so
+ * its digits and the words around it keep their order (UI.md: isolated for right-to-left languages).
+ */
+export const isolate = (text: string): string => (RTL_LOCALES.includes(currentLocale()) ? `\u2068${text}\u2069` : text);

@@ -41,6 +41,7 @@ export const toInvoice = (r: InvoiceRow): Invoice => ({
   currency: r.currency,
   total: toMoney(r.total_cents),
   description: r.lines[0]?.description ?? '',
+  detail: r.lines[0]?.detail ?? null,
   issued_at: new Date(r.issued_at).toISOString(),
   due_date: r.due_date,
   paid_at: r.paid_at ? new Date(r.paid_at).toISOString() : null,

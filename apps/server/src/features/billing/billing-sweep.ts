@@ -25,6 +25,7 @@ export async function sweepBilling({ db, today }: BillingContext, day = today())
         lines: [
           {
             description: `Renewal, ${planName(s.plan, s.plan_duration)} plan, ${licences} licence${licences === 1 ? '' : 's'}, ${s.bill_end_date} to ${addDays(next, -1)}`,
+            detail: { plan: s.plan, plan_duration: s.plan_duration, licences, from: s.bill_end_date, to: addDays(next, -1) },
             quantity: licences,
             unit_cents: s.unit_price_cents,
             amount_cents: amount,

@@ -184,7 +184,7 @@ async function seedTeam(tx: Queryable, t: DemoTeam, passwordHash: string): Promi
       t.billEnd,
       t.graceUntil ?? null,
       `billing@${domain}`,
-      t.state !== 'expired',
+      t.state === 'billed' || t.state === 'pending',
       unit,
       t.partner === 'fastspring' ? `fs-sub-${t.slug}` : null,
     ],
@@ -198,6 +198,7 @@ async function seedTeam(tx: Queryable, t: DemoTeam, passwordHash: string): Promi
       lines: [
         {
           description: `Renewal, Standard monthly plan, ${t.total} licences, ${t.termStart} to ${addDays(t.billEnd, -1)}`,
+          detail: { plan: t.plan, plan_duration: t.duration, licences: t.total, from: t.termStart, to: addDays(t.billEnd, -1) },
           quantity: t.total,
           unit_cents: unit,
           amount_cents: t.overdueInvoice.cents,

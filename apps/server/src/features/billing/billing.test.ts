@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { type Endpoint, endpointsOf, Invoice, Plan, ProRated, Subscription } from '@latchkey/contracts';
+import { type Endpoint, endpointsOf, Invoice, Notification, Plan, ProRated, Subscription } from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type Harness, startHarness } from '../../test/harness.ts';
@@ -19,6 +19,8 @@ beforeAll(async () => {
   tokens.set('grace', (await h.signIn(BILLING_DEMO_ADMINS.grace, 'proseware')).token.access);
   tokens.set('reseller', (await h.signIn(BILLING_DEMO_ADMINS.reseller, 'wingtip')).token.access);
   tokens.set('fastspring', (await h.signIn(BILLING_DEMO_ADMINS.fastspring, 'lucerne')).token.access);
+  tokens.set('ended', (await h.signIn(BILLING_DEMO_ADMINS.ended, 'adatum')).token.access);
+  tokens.set('benefit', (await h.signIn(BILLING_DEMO_ADMINS.benefit, 'woodgrove')).token.access);
 }, 120_000);
 afterAll(() => h?.close());
 
@@ -87,6 +89,36 @@ describe('access (spec §6: super admin only)', () => {
       }
       expect((await h.post(endpoint.path, {})).status, endpoint.path).toBe(401);
     }
+  });
+});
+
+describe('the dashboard notice of each billing state (every admin sees trouble, not only on /billing)', () => {
+  const notice = async (who: string) => {
+    const res = await h.post('/organization/notification/', {}, token(who));
+    expect(res.status, res.text).toBe(200);
+    return Notification.strict().parse(res.body);
+  };
+  test('grace period: the days until it ends; ended: the day it ended, or none known after a refund; active: nothing', async () => {
+    expect(await notice('grace')).toMatchObject({ code: 'grace', days_left: 9 });
+    const ended = await notice('ended');
+    expect(ended.code).toBe('ended');
+    expect(ended.days_left).toBeLessThan(0);
+    expect(await notice('benefit')).toMatchObject({ code: 'ended', days_left: null });
+    for (const who of ['reseller', 'fastspring', 'superAdmin'])
+      expect(await notice(who), who).toEqual({ code: null, days_left: null, notification: null });
+  });
+  test("an invoice carries what it is for as data, for the console to say in the admin's language", async () => {
+    const [renewal] = await invoices('grace');
+    expect(renewal?.detail).toEqual({
+      plan: 'standard',
+      plan_duration: '1',
+      licences: 20,
+      from: addDays(todayUtc(), -5),
+      to: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+  });
+  test('an ended benefit subscription does not renew automatically', async () => {
+    expect(await subscription('benefit')).toMatchObject({ display_state: 'ended', managed: true, autorenew: false });
   });
 });
 
@@ -203,6 +235,14 @@ describe('licences', () => {
       provider: 'manual',
       kind: 'licenses',
       number: expect.stringMatching(/^LK-\d{6}$/),
+    });
+    // From today to the term's last day, as data beside the English line.
+    expect(invoice.detail).toMatchObject({
+      plan: 'enterprise',
+      plan_duration: '12',
+      licences: 4,
+      from: todayUtc(),
+      to: '2027-06-30',
     });
     const pending = await subscription();
     expect(pending.total_license).toBe(before.total_license);

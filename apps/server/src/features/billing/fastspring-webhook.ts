@@ -108,6 +108,7 @@ async function applyFastSpring(ctx: BillingContext, tx: Queryable, teamId: strin
         lines: [
           {
             description: `${planName(sku.plan, sku.frequency)} plan, ${quantity} licence${quantity === 1 ? '' : 's'}, ${day} to ${addDays(billEnd, -1)}`,
+            detail: { plan: sku.plan, plan_duration: sku.frequency, licences: quantity, from: day, to: addDays(billEnd, -1) },
             quantity,
             unit_cents: unit,
             amount_cents: unit * quantity,
@@ -151,6 +152,13 @@ async function applyFastSpring(ctx: BillingContext, tx: Queryable, teamId: strin
         lines: [
           {
             description: `Renewal, ${planName(s.plan, s.plan_duration)} plan, ${s.bill_end_date} to ${addDays(next, -1)}`,
+            detail: {
+              plan: s.plan,
+              plan_duration: s.plan_duration,
+              licences: null,
+              from: s.bill_end_date,
+              to: addDays(next, -1),
+            },
             quantity: 1,
             unit_cents: total,
             amount_cents: total,

@@ -2,3 +2,4 @@
 
 export { seedBillingDemo } from './billing.demo.ts';
 export { createBillingService } from './billing.service.ts';
+export { subscriptionDays } from './standing.ts';

@@ -1,9 +1,12 @@
-import type { BillFrequency, InvoiceState, PlanType } from '@latchkey/contracts';
+import type { BillFrequency, InvoiceDetail, InvoiceState, PlanType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { teamRepository } from '../team/index.ts';
 
 export interface InvoiceLine {
+  /** The line in English (the PDF and the operator's CLI). */
   description: string;
+  /** What the line is for, as data, so the console can say it in the admin's language (older lines have none). */
+  detail?: InvoiceDetail;
   quantity: number;
   unit_cents: number;
   amount_cents: number;

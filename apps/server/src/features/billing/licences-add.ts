@@ -52,6 +52,13 @@ export async function addLicences({ db, today }: BillingContext, caller: Caller,
         lines: [
           {
             description: `${quantity} additional licence${quantity === 1 ? '' : 's'}, ${planName(s.plan, s.plan_duration)}, ${q.remainingDays} of ${q.termDays} days (${day} to ${addDays(s.bill_end_date, -1)})`,
+            detail: {
+              plan: s.plan,
+              plan_duration: s.plan_duration,
+              licences: quantity,
+              from: day,
+              to: addDays(s.bill_end_date, -1),
+            },
             quantity,
             unit_cents: Math.round(q.proRated / quantity),
             amount_cents: q.proRated,

@@ -76,6 +76,13 @@ export async function changePlan({ db, today }: BillingContext, caller: Caller, 
     const lines = [
       {
         description: `${planName(target.plan, target.frequency)} plan, ${licences} licence${licences === 1 ? '' : 's'}, ${quote.term.termStart} to ${addDays(quote.term.billEnd, -1)}`,
+        detail: {
+          plan: target.plan,
+          plan_duration: target.frequency,
+          licences,
+          from: quote.term.termStart,
+          to: addDays(quote.term.billEnd, -1),
+        },
         quantity: licences,
         unit_cents: Math.round(quote.charge / licences),
         amount_cents: quote.charge,

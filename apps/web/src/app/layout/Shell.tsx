@@ -23,6 +23,7 @@ import { scheduleRefresh } from '../../lib/auth.ts';
 import { ConsoleContextProvider } from '../../lib/console-context.ts';
 import { onSessionEnd, rememberPath, useSession } from '../../lib/session.ts';
 import { preloadLandingScreens, SETTINGS_ROUTES } from '../routes.ts';
+import { BillingBadge } from './BillingBadge.tsx';
 import { ConsoleRoutes } from './ConsoleRoutes.tsx';
 import { useGuardedHashLocation } from './guarded-location.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
@@ -110,6 +111,7 @@ function SignedInShell() {
             ) : (
               <Skeleton h={18} w={140} />
             )}
+            {team.data && ctx && <BillingBadge team={team.data} ctx={ctx} />}
           </Group>
           {team.data && admin.data ? (
             <ProfileMenu

@@ -4,6 +4,7 @@ import { call } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 import { dashboardKeys } from '../dashboard/index.ts';
 import { memberKeys } from '../members/index.ts';
+import { teamKeys } from '../team/index.ts';
 
 /** Query keys of the billing screen; the team slug scopes the cache. */
 const billingKeys = {
@@ -48,7 +49,7 @@ type BillingAction =
   | { kind: 'autorenew'; autorenew: boolean }
   | { kind: 'paid'; id: string };
 
-/** Every billing change; afterwards the subscription, the invoices and the dashboard's licences are stale. */
+/** Every billing change; afterwards the subscription, the invoices, the dashboard and the team's bill state are stale. */
 export function useBillingMutation() {
   const client = useQueryClient();
   const team = useTeamSlug();
@@ -74,6 +75,8 @@ export function useBillingMutation() {
         client.invalidateQueries({ queryKey: billingKeys.all(team) }),
         client.invalidateQueries({ queryKey: memberKeys.all(team) }),
         client.invalidateQueries({ queryKey: dashboardKeys.all(team) }),
+        // The top bar's billing badge reads the team's bill state.
+        client.invalidateQueries({ queryKey: teamKeys.team(team) }),
       ]);
     },
   });

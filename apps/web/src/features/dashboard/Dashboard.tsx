@@ -1,6 +1,7 @@
 import { Grid, Stack } from '@mantine/core';
 import { useConsoleContext } from '../../lib/console-context.ts';
 import { AdoptionCard } from './AdoptionCard.tsx';
+import { BillingNotice } from './BillingNotice.tsx';
 import { FamilyLicenceCards, LicenceCard } from './LicenceCards.tsx';
 import { ProvisioningCard } from './ProvisioningCard.tsx';
 import { ShortcutCards } from './ShortcutCards.tsx';
@@ -14,6 +15,7 @@ export function Dashboard() {
   return (
     <Stack gap="lg" data-testid="dashboard">
       <TrialNotice />
+      <BillingNotice />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: family ? 12 : 4 }}>
           <TeamInfoCard />

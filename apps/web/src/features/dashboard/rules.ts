@@ -33,3 +33,28 @@ export function shouldShowTrialPopup(daysLeft: number, team: string, storage: St
 export function rememberTrialPopup(team: string, storage: Storage, now = new Date()): void {
   storage.setItem(`${POPUP_KEY}.${team}`, now.toISOString().slice(0, 10));
 }
+
+/** The day a notice is about, from its days left (counted from today, UTC, by the server): `YYYY-MM-DD`. */
+export function noticeDay(daysLeft: number, now = new Date()): string {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(today + daysLeft * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Who can act on a billing notice: a super admin here, the partner who sells it, or a super admin to ask. */
+export type NoticeAudience = 'billing' | 'reseller' | 'b2b_benefit' | 'ask';
+
+export function noticeAudience(canOpenBilling: boolean, purchasePartner: string | null): NoticeAudience {
+  if (purchasePartner === 'reseller' || purchasePartner === 'b2b_benefit') return purchasePartner;
+  return canOpenBilling ? 'billing' : 'ask';
+}
+
+/**
+ * What an ended subscription's notice says to do next: choose a plan (billing), ask a super admin,
+ * or contact the partner who sells it.
+ */
+export const endedNextKey = (audience: NoticeAudience): string =>
+  audience === 'billing' ? 'notice.ended.renew' : `notice.ended.${audience}`;
+
+/** What a grace period's notice asks: pay the open invoice (billing), ask a super admin, or the partner. */
+export const graceKey = (audience: NoticeAudience): string =>
+  audience === 'billing' ? 'billing.grace.body' : audience === 'ask' ? 'notice.grace.body_admin' : `notice.grace.${audience}`;

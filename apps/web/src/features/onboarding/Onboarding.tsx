@@ -48,7 +48,11 @@ function Wizard() {
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="lg" p="xl" mih={440} justify="space-between">
             <Stack gap="lg">
-              <Progress total={progress.total} reached={resuming ? 0 : progress.reached} />
+              <Progress
+                total={progress.total}
+                reached={resuming ? 0 : progress.reached}
+                current={resuming ? null : progress.current}
+              />
               {problem && <ProblemAlert problem={problem} />}
               {resuming ? (
                 <StepText stage="resume" />

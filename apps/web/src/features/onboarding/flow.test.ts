@@ -15,11 +15,20 @@ describe('onboarding steps (spec §4, §9)', () => {
     expect(STEPS_WITH_CLOUD[0]?.back).toBe(false);
   });
 
-  test('progress counts the steps minus two', () => {
-    expect(progressAt(STEPS_WITH_CLOUD, 0)).toEqual({ total: 3, reached: 0 });
-    expect(progressAt(STEPS_WITH_CLOUD, 3)).toEqual({ total: 3, reached: 3 });
-    expect(progressAt(STEPS_WITH_CLOUD, 4)).toEqual({ total: 3, reached: 3 });
-    expect(progressAt(STEPS_WITHOUT_CLOUD, 1)).toEqual({ total: 1, reached: 1 });
+  test('progress counts the steps the admin walks: the whole steps minus welcome and finish (1.1 is part of 1)', () => {
+    // With a cloud: welcome, then step 1 (add to enterprise, and its admin help 1.1), step 2 (setup), finish.
+    expect(STEPS_WITH_CLOUD.map((_, i) => progressAt(STEPS_WITH_CLOUD, i))).toEqual([
+      { total: 2, reached: 0, current: null },
+      { total: 2, reached: 1, current: 1 },
+      { total: 2, reached: 1, current: 1 },
+      { total: 2, reached: 2, current: 2 },
+      { total: 2, reached: 2, current: null },
+    ]);
+    expect(STEPS_WITHOUT_CLOUD.map((_, i) => progressAt(STEPS_WITHOUT_CLOUD, i))).toEqual([
+      { total: 1, reached: 0, current: null },
+      { total: 1, reached: 1, current: 1 },
+      { total: 1, reached: 1, current: null },
+    ]);
   });
 
   test('resuming at a saved stage', () => {

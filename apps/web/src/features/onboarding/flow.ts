@@ -7,12 +7,21 @@ export function stepIndexOf(steps: readonly WizardStep[], stage: string): number
 }
 
 /**
- * The progress indicator (spec §2: total steps minus 2): segments for the steps between welcome
- * and finish; how many are reached at this step.
+ * The progress indicator (spec §2: total steps minus 2): segments for the steps the admin walks
+ * between welcome and finish, how many are reached, and the step to name ("Step 1 of 2"). Welcome
+ * (and resume) name none and reach none; finish names none and reaches all; a sub-step (1.1) is
+ * its step (1).
  */
-export function progressAt(steps: readonly WizardStep[], index: number): { total: number; reached: number } {
+export function progressAt(
+  steps: readonly WizardStep[],
+  index: number,
+): { total: number; reached: number; current: number | null } {
   const total = progressTotal(steps);
-  return { total, reached: Math.max(0, Math.min(total, index)) };
+  const step = steps[index];
+  if (!step || index <= 0) return { total, reached: 0, current: null };
+  if (index >= steps.length - 1) return { total, reached: total, current: null };
+  const current = Math.min(total, Math.floor(Number(step.number)));
+  return { total, reached: current, current };
 }
 
 /** What logging out mid-wizard saves (spec §4): the last step finishes; 1.1 saves the add-to-enterprise stage. */

@@ -18,7 +18,7 @@ import {
   useRecoveryRequestsQuery,
   useRecoveryServiceMutation,
 } from './api.ts';
-import { linkIsLive } from './rules.ts';
+import { linkIsLive, recoveryOffMode } from './rules.ts';
 
 type StateFilter = 'all' | 'pending' | 'approved';
 type Pending = { kind: 'approve' | 'delete'; request: RecoveryRequestRow };
@@ -49,21 +49,22 @@ export function Recovery() {
       {canAccess(RULES.recoveryRequests, ctx) ? (
         <RequestsTable />
       ) : (
-        <RecoveryOff canTurnOn={canAccess(RULES.recoverySwitch, ctx)} />
+        <RecoveryOff mode={recoveryOffMode(ctx)} canOpenIntegration={canAccess(RULES.integration, ctx)} />
       )}
     </Stack>
   );
 }
 
-function RecoveryOff({ canTurnOn }: { canTurnOn: boolean }) {
+function RecoveryOff({ mode, canOpenIntegration }: { mode: ReturnType<typeof recoveryOffMode>; canOpenIntegration: boolean }) {
   const { t } = useTranslation();
   const turnOn = useRecoveryServiceMutation();
+  const canTurnOn = mode === 'turn_on';
   return (
-    <Card withBorder padding="lg" data-testid="recovery-off">
+    <Card withBorder padding="lg" data-testid="recovery-off" data-mode={mode}>
       <Stack gap="sm" align="flex-start">
         <Text fw={600}>{t('recovery.off.title')}</Text>
         <Text size="sm" c="dimmed">
-          {t(canTurnOn ? 'recovery.off.body' : 'recovery.off.ask')}
+          {t(`recovery.off.${mode === 'turn_on' ? 'body' : mode}`)}
         </Text>
         {turnOn.isError && <Alert color="red">{t(errorMessage(turnOn.error), errorValues(turnOn.error))}</Alert>}
         {canTurnOn && (
@@ -75,6 +76,11 @@ function RecoveryOff({ canTurnOn }: { canTurnOn: boolean }) {
             }
           >
             {t('recovery.off.turn_on')}
+          </Button>
+        )}
+        {mode === 'connect_hub' && canOpenIntegration && (
+          <Button component={Link} href="/integration" size="sm" data-testid="recovery-off-integration">
+            {t('recovery.off.open_integration')}
           </Button>
         )}
       </Stack>

@@ -1,9 +1,10 @@
 import type { Invoice } from '@latchkey/contracts/client';
 import { notifications } from '@mantine/notifications';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
-import { formatMoney } from '../../../lib/format.ts';
+import { formatMoney, isolate } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { useBillingMutation } from '../api.ts';
+import { invoiceDescription } from '../invoice-text.ts';
 
 export function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice; onClose: () => void }) {
   const { t } = useTranslation();
@@ -30,7 +31,10 @@ export function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice; onClose
         )
       }
     >
-      {t('billing.paid.body', { amount: formatMoney(invoice.total, invoice.currency), description: invoice.description })}
+      {t('billing.paid.body', {
+        amount: isolate(formatMoney(invoice.total, invoice.currency)),
+        description: invoiceDescription(t, invoice),
+      })}
     </ConfirmDialog>
   );
 }

@@ -7,6 +7,7 @@ import { errorMessage, errorValues } from '../../../lib/api-error.ts';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { downloadInvoice, useInvoicesQuery } from '../api.ts';
+import { invoiceDescription } from '../invoice-text.ts';
 import type { Dialog } from './dialog.ts';
 import { Section } from './Section.tsx';
 
@@ -27,7 +28,13 @@ export function InvoicesCard({ s, open }: { s: Subscription; open: (d: Dialog) =
       ),
     },
     { key: 'issued', header: 'billing.invoice.issued', nowrap: true, visibleFrom: 'sm', cell: (i) => formatDate(i.issued_at) },
-    { key: 'description', header: 'billing.invoice.description', maxWidth: 360, visibleFrom: 'md', cell: (i) => i.description },
+    {
+      key: 'description',
+      header: 'billing.invoice.description',
+      maxWidth: 360,
+      visibleFrom: 'md',
+      cell: (i) => <span data-testid="invoice-description">{invoiceDescription(t, i)}</span>,
+    },
     {
       key: 'total',
       header: 'billing.invoice.total',

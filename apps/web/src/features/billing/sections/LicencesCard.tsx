@@ -10,6 +10,10 @@ export function LicencesCard({ s, open }: { s: Subscription; open: (d: Dialog) =
   const { t } = useTranslation();
   const unlimited = s.total_license < 0;
   const canBuy = !s.managed && !unlimited;
+  // The spec's dash for unlimited, with the word that explains it (and who set it, for a reseller's team).
+  const unlimitedHint = unlimited
+    ? t(s.purchase_partner === 'reseller' ? 'billing.licences.unlimited_reseller' : 'billing.licences.unlimited')
+    : undefined;
   return (
     <Section
       title={t('billing.licences')}
@@ -33,13 +37,13 @@ export function LicencesCard({ s, open }: { s: Subscription; open: (d: Dialog) =
       }
     >
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="lg">
-        <Fact label={t('billing.licences.total')} testId="licences-total">
+        <Fact label={t('billing.licences.total')} testId="licences-total" hint={unlimitedHint}>
           {unlimited ? '—' : formatNumber(s.total_license)}
         </Fact>
         <Fact label={t('billing.licences.in_use')} testId="licences-in-use">
           {formatNumber(s.licenses_in_use)}
         </Fact>
-        <Fact label={t('billing.licences.available')} testId="licences-available">
+        <Fact label={t('billing.licences.available')} testId="licences-available" hint={unlimitedHint}>
           {s.licenses_available === null ? '—' : formatNumber(s.licenses_available)}
         </Fact>
         <Fact label={t('billing.licences.on_order')} testId="licences-on-order">

@@ -27,8 +27,8 @@ export function Section({
   );
 }
 
-/** A labelled figure of a card: the label small and upper-case above the value. */
-export function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+/** A labelled figure of a card: the label small and upper-case above the value, and a word on it below when it needs one. */
+export function Fact({ label, children, testId, hint }: { label: string; children: ReactNode; testId?: string; hint?: string }) {
   return (
     <Stack gap={2}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -37,6 +37,11 @@ export function Fact({ label, children, testId }: { label: string; children: Rea
       <Text size="sm" fw={500} component="div" data-testid={testId}>
         {children}
       </Text>
+      {hint && (
+        <Text size="xs" c="dimmed" data-testid={testId ? `${testId}-hint` : undefined}>
+          {hint}
+        </Text>
+      )}
     </Stack>
   );
 }

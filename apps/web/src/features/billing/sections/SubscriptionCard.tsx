@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ModalError } from '../../../components/ModalError.tsx';
 import { errorMessage, errorValues } from '../../../lib/api-error.ts';
-import { formatDate, formatMoney } from '../../../lib/format.ts';
+import { formatDate, formatMoney, isolate } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { useBillingMutation } from '../api.ts';
 import { STATE_COLORS } from '../rules.ts';
@@ -23,12 +23,19 @@ export function SubscriptionCard({ s }: { s: Subscription }) {
         <Fact label={t('billing.plan')} testId="billing-plan">
           {planLabel(t, s.plan)} · {frequencyLabel(t, s.plan_duration)}
         </Fact>
-        <Fact label={t('billing.renewal_date')} testId="billing-renewal">
-          {formatDate(s.bill_end_date)}
-        </Fact>
+        {s.display_state === 'ended' ? (
+          // An ended subscription does not renew: the day it ended (a refund's day is not kept).
+          <Fact label={t('billing.ended')} testId="billing-renewal">
+            {s.state === 'expired' ? formatDate(s.bill_end_date) : t('billing.ended.refunded')}
+          </Fact>
+        ) : (
+          <Fact label={t('billing.renewal_date')} testId="billing-renewal">
+            {formatDate(s.bill_end_date)}
+          </Fact>
+        )}
         <Fact label={t('billing.unit_price')} testId="billing-unit-price">
           {t(s.plan_duration === '1' ? 'billing.per_licence_month' : 'billing.per_licence_year', {
-            price: formatMoney(s.unit_price, s.currency),
+            price: isolate(formatMoney(s.unit_price, s.currency)),
           })}
         </Fact>
         <Fact label={t('billing.currency')}>{s.currency}</Fact>
@@ -119,6 +126,12 @@ function BillingEmail({ s }: { s: Subscription }) {
 function AutorenewSwitch({ s }: { s: Subscription }) {
   const { t } = useTranslation();
   const mutation = useBillingMutation();
+  if (s.display_state === 'ended')
+    return (
+      <Fact label={t('billing.autorenew')} testId="billing-autorenew-ended">
+        {t('billing.autorenew.ended')}
+      </Fact>
+    );
   return (
     <Fact label={t('billing.autorenew')}>
       <Switch

@@ -12,20 +12,25 @@ const MEDIA: Record<string, IconName> = {
   all_set: 'onboarding',
 };
 
-/** The progress indicator: one 85 px segment per step between welcome and finish (spec §2, §9). */
-export function Progress({ total, reached }: { total: number; reached: number }) {
+/**
+ * The progress indicator: one 85 px segment per step between welcome and finish (spec §2, §9), and
+ * the step's number while the admin is on one ("Step 1 of 2"; welcome, resume and finish have none).
+ */
+export function Progress({ total, reached, current }: { total: number; reached: number; current: number | null }) {
   const { t } = useTranslation();
   return (
     <Stack gap={6}>
-      <Group gap={6} aria-hidden>
+      <Group gap={6} aria-hidden data-testid="onboarding-steps" data-reached={reached} data-total={total}>
         {Array.from({ length: total }, (_, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the segments are positions
           <Box key={i} w={85} h={6} style={{ borderRadius: 3 }} bg={i < reached ? 'blue.6' : 'gray.3'} />
         ))}
       </Group>
-      <Text size="xs" c="dimmed" data-testid="onboarding-progress">
-        {t('onboarding.progress', { current: reached, total })}
-      </Text>
+      {current !== null && (
+        <Text size="xs" c="dimmed" data-testid="onboarding-progress">
+          {t('onboarding.progress', { current, total })}
+        </Text>
+      )}
     </Stack>
   );
 }
