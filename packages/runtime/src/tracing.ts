@@ -71,6 +71,11 @@ export function endRequestSpan(span: Span | undefined, statusCode: number, error
   span.end();
 }
 
+function markFailed(span: Span, error: unknown): void {
+  span.recordException(error as Error);
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}
+
 /** A client span around one SQL statement (its text only: values are parameters and never recorded). */
 export async function tracedQuery<T>(sql: string, run: () => Promise<T>): Promise<T> {
   if (!tracingOn() || !trace.getSpan(context.active())) return run();
@@ -81,8 +86,7 @@ export async function tracedQuery<T>(sql: string, run: () => Promise<T>): Promis
       try {
         return await run();
       } catch (error) {
-        span.recordException(error as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
+        markFailed(span, error);
         throw error;
       } finally {
         span.end();
@@ -113,8 +117,7 @@ export async function tracedCall<T>(
         span.setAttribute('http.response.status_code', answer.status);
         return answer;
       } catch (error) {
-        span.recordException(error as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
+        markFailed(span, error);
         throw error;
       } finally {
         span.end();

@@ -1,21 +1,14 @@
-import type { BillFrequency, BillState, BillType, PlanType, PurchasePartner } from '@latchkey/contracts';
+import type { BillFrequency, PlanType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { adminsRepository } from '../admins/index.ts';
 import { recordAction } from '../eventlogs/index.ts';
 import { membersRepository } from '../members/index.ts';
-import { teamRepository } from '../team/index.ts';
+import { type TeamBillingRow, teamRepository } from '../team/index.ts';
 import { invoicesRepository } from './invoices.repository.ts';
 
 /** A team's subscription with the team's own billing columns, as one row. */
-export interface SubscriptionRow {
+export interface SubscriptionRow extends TeamBillingRow {
   team_id: string;
-  team_slug: string;
-  team_name: string;
-  team_type: 'organization' | 'family';
-  bill_state: BillState;
-  bill_type: BillType;
-  purchase_partner: PurchasePartner | null;
-  total_licences: number;
   plan: PlanType;
   plan_duration: BillFrequency;
   term_start: string;
@@ -32,10 +25,7 @@ const SUBSCRIPTION_COLUMNS = `team_id, plan, plan_duration, to_char(term_start, 
   to_char(bill_end_date, 'YYYY-MM-DD') as bill_end_date, to_char(grace_until, 'YYYY-MM-DD') as grace_until,
   billing_email, autorenew, currency, unit_price_cents, provider_subscription_id`;
 
-type SubscriptionColumns = Omit<
-  SubscriptionRow,
-  'team_slug' | 'team_name' | 'team_type' | 'bill_state' | 'bill_type' | 'purchase_partner' | 'total_licences'
->;
+type SubscriptionColumns = Omit<SubscriptionRow, keyof TeamBillingRow>;
 
 const PLANS: readonly string[] = ['starter', 'standard', 'enterprise'] satisfies PlanType[];
 

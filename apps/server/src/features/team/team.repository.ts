@@ -6,6 +6,17 @@ import { sessionsRepository } from '../auth/index.ts';
 import { teamHubsRepository } from '../integration/index.ts';
 import { usersRepository } from '../users/index.ts';
 
+/** The billing columns of a teams row, with the team's name (features/billing reads them). */
+export interface TeamBillingRow {
+  team_slug: string;
+  team_name: string;
+  team_type: 'organization' | 'family';
+  bill_state: BillState;
+  bill_type: BillType;
+  purchase_partner: PurchasePartner | null;
+  total_licences: number;
+}
+
 /** A teams row as the console reads it: the caller's team (http/caller.ts). */
 type TeamRow = CallerTeam;
 
@@ -128,15 +139,7 @@ export const teamRepository = {
 
   /** The team's own billing columns, with its name; `lock` holds the row for the billing change that follows. */
   async billing(q: Queryable, teamId: string, lock = false) {
-    const [row] = await q.query<{
-      team_slug: string;
-      team_name: string;
-      team_type: 'organization' | 'family';
-      bill_state: BillState;
-      bill_type: BillType;
-      purchase_partner: PurchasePartner | null;
-      total_licences: number;
-    }>(
+    const [row] = await q.query<TeamBillingRow>(
       `select slug as team_slug, name as team_name, team_type, bill_state, bill_type, purchase_partner, total_licences
        from teams where id = $1${lock ? ' for update' : ''}`,
       [teamId],
