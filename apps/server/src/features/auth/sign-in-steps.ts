@@ -178,6 +178,8 @@ export function createSignInSteps({ db, mail, sessions, limiter, codes, emailCod
           scopes: team.scopes,
           sessionId,
           sessionExpiresAt: absolute,
+          teamType: team.team_type,
+          organizationType: team.organization_type,
         })
       : null;
     await users.recordSecurityEvent(db, {

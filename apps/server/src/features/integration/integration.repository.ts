@@ -2,9 +2,11 @@ import {
   type AuxService,
   type Ed25519Jwk,
   type HostingPreference,
+  type OrganizationType,
   type Scope,
   SERVICE_STATUS,
   type ServiceState,
+  type TeamType,
 } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
@@ -18,6 +20,15 @@ export interface CredentialRow {
   hub_version: string | null;
   services: Partial<Record<AuxService, ServiceState>>;
   created_at: string;
+}
+
+/** A set-up Hub, its team and the team's plan: what a Hub→server call is answered from. */
+export interface SetUpHub {
+  hub_key: Ed25519Jwk;
+  team_id: string;
+  team_slug: string;
+  team_type: TeamType;
+  organization_type: OrganizationType;
 }
 
 const COLUMNS = `id, credential_id, name, server_url, hub_key, hub_version, services,
@@ -38,12 +49,10 @@ export const integrationRepository = {
   },
 
   /** A set-up credential by its id alone, with its team: who a Hub's signed call claims to be. */
-  async findSetUp(
-    q: Queryable,
-    credentialId: string,
-  ): Promise<{ hub_key: Ed25519Jwk; team_id: string; team_slug: string } | undefined> {
-    const [row] = await q.query<{ hub_key: Ed25519Jwk; team_id: string; team_slug: string }>(
-      `select h.hub_key, h.team_id, t.slug as team_slug from hubs h join teams t on t.id = h.team_id
+  async findSetUp(q: Queryable, credentialId: string): Promise<SetUpHub | undefined> {
+    const [row] = await q.query<SetUpHub>(
+      `select h.hub_key, h.team_id, t.slug as team_slug, t.team_type, t.organization_type
+       from hubs h join teams t on t.id = h.team_id
        where h.credential_id = $1 and h.server_url is not null and h.hub_key is not null`,
       [credentialId],
     );

@@ -45,9 +45,9 @@ export const teamRepository = {
   async adminTeams(
     q: Queryable,
     userId: string,
-  ): Promise<(Pick<TeamRow, 'id' | 'slug' | 'name' | 'team_type'> & { scopes: Scope[] })[]> {
+  ): Promise<(Pick<TeamRow, 'id' | 'slug' | 'name' | 'team_type' | 'organization_type'> & { scopes: Scope[] })[]> {
     return q.query(
-      `select t.id, t.slug, t.name, t.team_type, ta.scopes from team_admins ta join teams t on t.id = ta.team_id
+      `select t.id, t.slug, t.name, t.team_type, t.organization_type, ta.scopes from team_admins ta join teams t on t.id = ta.team_id
        where ta.user_id = $1 and cardinality(ta.scopes) > 0 order by t.name`,
       [userId],
     );
