@@ -17,7 +17,7 @@ export interface HubRow {
 export type SessionContextRow = SessionContext;
 
 const TEAM_COLUMNS = `t.id, t.slug, t.name, t.team_type, t.organization_type, t.bill_state, t.bill_type, t.business_cloud,
-  t.purchase_partner, t.is_team_policy_present, to_char(t.started_on, 'YYYY-MM-DD') as started_on,
+  t.purchase_partner, t.is_team_policy_present, t.benefit_grant_subscription, to_char(t.started_on, 'YYYY-MM-DD') as started_on,
   to_char(t.valid_till, 'YYYY-MM-DD') as valid_till, t.onboarding_wizard`;
 
 export const teamRepository = {
