@@ -9,6 +9,7 @@ import {
   signIn,
   watchForTexts,
 } from '../support/latchkey.ts';
+import { shot, shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // Spec §2 Layout, UI.md Frame.
@@ -68,6 +69,35 @@ test("the sign-in page's footer shows the copyright and the privacy policy link"
   expect(response.status()).toBe(200);
   // An English browser gets no language picker.
   await expect(footer.locator('input, select')).toHaveCount(0);
+});
+
+test.describe('a browser in a language the console does not ship (Swahili)', () => {
+  test.use({ locale: 'sw-KE' });
+
+  test('reads English and still gets the footer language picker, which switches the language', async ({ page }) => {
+    await page.goto('/#/login');
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    const picker = page.locator('footer').getByRole('combobox', { name: 'Language' });
+    await expect(picker).toBeVisible();
+    await expect(picker).toHaveValue('en');
+    await shot(page, 'login-footer-picker-swahili', 320);
+    await shots(page, 'login-footer-picker-swahili');
+    await picker.selectOption('de');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { name: 'Anmelden' })).toBeVisible();
+  });
+});
+
+test.describe('a browser in Austrian German (a regional variant the console does not ship)', () => {
+  test.use({ locale: 'de-AT' });
+
+  test('reads German (the base language) by default, with the picker', async ({ page }) => {
+    await page.goto('/#/login');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { name: 'Anmelden' })).toBeVisible();
+    await expect(page.locator('footer').locator('select')).toHaveValue('de');
+  });
 });
 
 test.describe('on a phone (375 px)', () => {

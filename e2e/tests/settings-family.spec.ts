@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ADMINS, atRoute, FAMILY, familyTrialPopupSeen, openProfileMenu, signIn } from '../support/latchkey.ts';
-import { shots } from '../support/screenshots.ts';
+import { shot, shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // Spec §2 Route table (settings screens), Family plan settings; §4 Family plan; §5 Family assign.
@@ -70,6 +70,7 @@ test('an organisation not entitled to grant the family plan (Team.benefit.grant_
   await page.goto('/#/settings/family-plan');
   await expect(page).toHaveURL(atRoute('/settings'));
   await expect(page.getByTestId('settings-index')).toBeVisible();
+  await shot(page, 'settings-index-no-family-plan', 320);
   await shots(page, 'settings-index-no-family-plan');
 });
 
