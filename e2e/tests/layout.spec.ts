@@ -103,6 +103,26 @@ test.describe('a browser in Austrian German (a regional variant the console does
 test.describe('on a phone (375 px)', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
+  test('a desktop-only screen (SSO connector) says it is not available on mobile; it opens on a desktop', async ({ page }) => {
+    await signIn(page, ADMINS.alex.email);
+    await page.goto('/#/settings/sso-connector');
+    const unavailable = page.getByTestId('mobile-unavailable');
+    await expect(unavailable).toContainText('This page is not available on mobile');
+    await expect(unavailable).toContainText('Open the console on a computer to continue.');
+    await expect(page.getByTestId('sso-sp')).toHaveCount(0);
+    await shot(page, 'sso-connector-mobile-unavailable', 320);
+    await shot(page, 'sso-connector-mobile-unavailable', 375);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(unavailable).toHaveCount(0);
+    await expect(page.getByTestId('sso-sp')).toBeVisible();
+    await shot(page, 'sso-connector-desktop', 1280);
+    // A screen that is not desktop-only opens on the phone.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/#/settings/account-security');
+    await expect(page.getByTestId('page-settings/account-security')).toBeVisible();
+    await expect(page.getByTestId('mobile-unavailable')).toHaveCount(0);
+  });
+
   test('the sidebar is a drawer: hidden, opened by the toggle, closed after choosing an item', async ({ page }) => {
     await signIn(page, ADMINS.adam.email);
     const nav = sidebarNav(page);
