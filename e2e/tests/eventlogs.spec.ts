@@ -286,6 +286,55 @@ test('event logs: an unreachable destination shows siem_url_unreachable', async 
   await expect(form.getByTestId('modal-error')).toHaveText('The SIEM URL could not be reached');
 });
 
+test('event logs: a refused test shows "Waiting for test" until one passes (spec §4 badges)', async ({ page }) => {
+  await signIn(page, ADMINS.alex.email);
+  await resetDestination(page);
+  await page.getByTestId('siem-card').getByTestId('siem-configure-other').click();
+  const form = page.getByTestId('siem-form');
+  await OTHERS[0]?.fill(form);
+  await form.getByTestId('siem-save').click();
+  const destination = page.getByTestId('siem-card').getByTestId('siem-destination');
+  await expect(destination.getByTestId('siem-status')).toHaveText('Tested');
+  webhookEndpoint.down = true;
+  try {
+    await destination.getByTestId('siem-test').click();
+    await expect(page.getByText('The SIEM URL could not be reached')).toBeVisible();
+    await expect(destination.getByTestId('siem-status')).toHaveText('Waiting for test');
+    await expect(destination).toHaveAttribute('data-status', 'awaiting_config_verification');
+    await shots(page, 'eventlogs-siem-waiting-for-test');
+  } finally {
+    webhookEndpoint.down = false;
+  }
+  await destination.getByTestId('siem-test').click();
+  await expect(destination.getByTestId('siem-status')).toHaveText('Tested');
+  await resetDestination(page);
+});
+
+test('event logs: a test event Splunk has not yet indexed shows "Pending", then "Tested"', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signIn(page, ADMINS.alex.email);
+  await resetDestination(page);
+  await page.getByTestId('siem-card').getByTestId('siem-configure-splunk').click();
+  const form = page.getByTestId('siem-form');
+  // A token with indexer acknowledgement: Splunk takes the test event, then reports it indexed.
+  const splunk = await splunkReceiver(siemTls(process.env.LATCHKEY_E2E_DATA ?? ''), { ack: true, indexes: ['main'] });
+  await form.getByTestId('siem-url').fill('https://127.0.0.1');
+  await form.getByTestId('siem-port').fill(String(splunk.port));
+  await form.getByTestId('siem-token').fill(SPLUNK_TOKEN);
+  await form.getByTestId('siem-allow_unverified_certificate').check();
+  splunk.indexing = false;
+  const destination = page.getByTestId('siem-card').getByTestId('siem-destination');
+  try {
+    await form.getByTestId('siem-save').click();
+    await expect(destination.getByTestId('siem-status')).toHaveText('Pending');
+  } finally {
+    splunk.indexing = true;
+  }
+  // The card refreshes on its own (the health panel's interval).
+  await expect(destination.getByTestId('siem-status')).toHaveText('Tested', { timeout: 20_000 });
+  await resetDestination(page);
+});
+
 test('event logs: a pull token made in the console reads the events API, then is revoked', async ({ page, request }) => {
   await signIn(page, ADMINS.alex.email);
   await page.goto('/#/settings/eventlogs');

@@ -9,6 +9,7 @@ import {
   signIn,
   watchForTexts,
 } from '../support/latchkey.ts';
+import { shot, shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // Spec §2 Layout, UI.md Frame.
@@ -70,8 +71,57 @@ test("the sign-in page's footer shows the copyright and the privacy policy link"
   await expect(footer.locator('input, select')).toHaveCount(0);
 });
 
+test.describe('a browser in a language the console does not ship (Swahili)', () => {
+  test.use({ locale: 'sw-KE' });
+
+  test('reads English and still gets the footer language picker, which switches the language', async ({ page }) => {
+    await page.goto('/#/login');
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    const picker = page.locator('footer').getByRole('combobox', { name: 'Language' });
+    await expect(picker).toBeVisible();
+    await expect(picker).toHaveValue('en');
+    await shot(page, 'login-footer-picker-swahili', 320);
+    await shots(page, 'login-footer-picker-swahili');
+    await picker.selectOption('de');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { name: 'Anmelden' })).toBeVisible();
+  });
+});
+
+test.describe('a browser in Austrian German (a regional variant the console does not ship)', () => {
+  test.use({ locale: 'de-AT' });
+
+  test('reads German (the base language) by default, with the picker', async ({ page }) => {
+    await page.goto('/#/login');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { name: 'Anmelden' })).toBeVisible();
+    await expect(page.locator('footer').locator('select')).toHaveValue('de');
+  });
+});
+
 test.describe('on a phone (375 px)', () => {
   test.use({ viewport: { width: 375, height: 740 } });
+
+  test('a desktop-only screen (SSO connector) says it is not available on mobile; it opens on a desktop', async ({ page }) => {
+    await signIn(page, ADMINS.alex.email);
+    await page.goto('/#/settings/sso-connector');
+    const unavailable = page.getByTestId('mobile-unavailable');
+    await expect(unavailable).toContainText('This page is not available on mobile');
+    await expect(unavailable).toContainText('Open the console on a computer to continue.');
+    await expect(page.getByTestId('sso-sp')).toHaveCount(0);
+    await shot(page, 'sso-connector-mobile-unavailable', 320);
+    await shot(page, 'sso-connector-mobile-unavailable', 375);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(unavailable).toHaveCount(0);
+    await expect(page.getByTestId('sso-sp')).toBeVisible();
+    await shot(page, 'sso-connector-desktop', 1280);
+    // A screen that is not desktop-only opens on the phone.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/#/settings/account-security');
+    await expect(page.getByTestId('page-settings/account-security')).toBeVisible();
+    await expect(page.getByTestId('mobile-unavailable')).toHaveCount(0);
+  });
 
   test('the sidebar is a drawer: hidden, opened by the toggle, closed after choosing an item', async ({ page }) => {
     await signIn(page, ADMINS.adam.email);

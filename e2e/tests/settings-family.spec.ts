@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ADMINS, atRoute, FAMILY, familyTrialPopupSeen, openProfileMenu, signIn } from '../support/latchkey.ts';
-import { shots } from '../support/screenshots.ts';
+import { shot, shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // Spec §2 Route table (settings screens), Family plan settings; §4 Family plan; §5 Family assign.
@@ -56,6 +56,22 @@ test("a family team's super admin: the settings the spec allows, family plan goe
   await walkSettings(page, ['account-security']);
   await page.goto('/#/settings/family-plan');
   await expect(page).toHaveURL(atRoute('/settings'));
+});
+
+test('an organisation not entitled to grant the family plan (Team.benefit.grant_subscription): no card, and /settings/family-plan goes to /settings', async ({
+  page,
+}) => {
+  // Lucerne's super admin: an organisation on the standard plan without the entitlement.
+  await signIn(page, 'lee@lucerne.example');
+  await page.goto('/#/settings');
+  await expect(card(page, 'account-security')).toBeVisible();
+  await expect(card(page, 'manage-administrators')).toBeVisible();
+  await expect(card(page, 'family-plan')).toHaveCount(0);
+  await page.goto('/#/settings/family-plan');
+  await expect(page).toHaveURL(atRoute('/settings'));
+  await expect(page.getByTestId('settings-index')).toBeVisible();
+  await shot(page, 'settings-index-no-family-plan', 320);
+  await shots(page, 'settings-index-no-family-plan');
 });
 
 test('family plan: assign to groups, change them (removed groups listed), all members, unassign all', async ({ page }) => {

@@ -11,7 +11,7 @@ import {
   readSession,
 } from '../support/latchkey.ts';
 import { latestCode, mailCursor, messagesTo, withMailLock } from '../support/mail.ts';
-import { shots } from '../support/screenshots.ts';
+import { shot, shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 /** The SSO demo team (apps/server/src/features/auth/sign-in.demo.ts). */
@@ -119,6 +119,33 @@ test('the sso return page: no query goes to /, an error shows its code, a token 
   await expect(page.getByRole('heading', { name: 'Error: 45038' })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('sso-error-text')).toHaveText('Authentication failed.');
   expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
+});
+
+test('verify-password needs the earlier steps, unless SSO callback parameters are present (spec §2 guards)', async ({ page }) => {
+  // Nothing known yet: back to the email step.
+  await page.goto('/#/login/verify-password');
+  await expect(page).toHaveURL(atRoute('/login'));
+
+  // An identity provider's error: the SSO error page, not the email step.
+  await page.goto('/#/login/verify-password?error_identifier=45032');
+  const error = page.getByTestId('sso-error');
+  await expect(error.getByRole('heading', { name: 'Error: 45032' })).toBeVisible();
+  await expect(page).toHaveURL(/#\/login\/verify-password/);
+  await shot(page, 'verify-password-sso-error', 320);
+  await shots(page, 'verify-password-sso-error');
+
+  // sso_status=success without a token is not a callback.
+  await error.getByRole('link', { name: 'Back to sign in' }).click();
+  await expect(page).toHaveURL(atRoute('/login'));
+  await page.goto('/#/login/verify-password?sso_status=success');
+  await expect(page).toHaveURL(atRoute('/login'));
+
+  // Success with a token: the sign-in is asked for (here a token the server never accepts: 45038 after five tries).
+  await page.goto(`/#/login/verify-password?sso_status=success&token=${'y'.repeat(43)}`);
+  await expect(page.getByTestId('sso-verifying')).toBeVisible();
+  // The token leaves the address bar; the page stays.
+  await expect(page).toHaveURL(/#\/login\/verify-password\?sso_status=success$/);
+  await expect(page.getByRole('heading', { name: 'Error: 45038' })).toBeVisible({ timeout: 15_000 });
 });
 
 test('onboarding: the invitation’s email link names the email, sends a code, asks for a first password, and works once', async ({

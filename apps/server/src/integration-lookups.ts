@@ -10,6 +10,7 @@ import { usersRepository } from './features/users/index.ts';
 export const integrationLookups: IntegrationLookups = {
   teamSlugs: (q, teamIds) => teamRepository.slugsOf(q, teamIds),
   teamIdBySlug: async (q, slug) => (await teamRepository.findBySlug(q, slug))?.id,
+  teamPlan: (q, teamId) => teamRepository.findById(q, teamId),
   hosting: (q, teamId) => teamRepository.auxHosting(q, teamId),
   setHosting: (q, teamId, hosting) => teamRepository.setAuxHosting(q, teamId, hosting),
   teamsOfSessions: (q, sessionIds) => sessionsRepository.teamsOf(q, sessionIds),

@@ -32,6 +32,8 @@ export interface AccessRule {
   serviceStatus?: ServiceStatus;
   /** Reachable while the service is switched off (settings/eventlogs). */
   allowDisabledService?: boolean;
+  /** Only for a team entitled to grant the family plan as a benefit (spec §3 Team.benefit.grant_subscription). */
+  grantSubscription?: boolean;
 }
 
 export interface ServiceState {
@@ -47,6 +49,8 @@ export interface AccessContext {
   /** A Hub is connected to the team. */
   hubEnabled: boolean;
   services: Partial<Record<AuxService, ServiceState>>;
+  /** The team's Team.benefit.grant_subscription; absent is not entitled. */
+  grantSubscription?: boolean;
 }
 
 export const DEFAULT_ROLES: readonly Scope[] = ['super_admin', 'admin'];
@@ -55,7 +59,7 @@ export const ALL_ROLES: readonly Scope[] = SCOPES;
 export const ALL_TEAM_TYPES: readonly TeamType[] = TEAM_TYPES;
 const PAID_ORG_TYPES: readonly OrganizationType[] = ['enterprise', 'standard', 'starter'];
 
-export type AccessDenial = 'role' | 'team_type' | 'organization_type' | 'cloud' | 'service' | 'service_status';
+export type AccessDenial = 'role' | 'team_type' | 'organization_type' | 'entitlement' | 'cloud' | 'service' | 'service_status';
 
 /** Why a rule refuses a context, or null when it allows it. */
 export function accessDenial(rule: AccessRule, ctx: AccessContext): AccessDenial | null {
@@ -63,6 +67,7 @@ export function accessDenial(rule: AccessRule, ctx: AccessContext): AccessDenial
   if (!ctx.scopes.some((s) => roles.includes(s))) return 'role';
   if (!(rule.teamTypes ?? DEFAULT_TEAM_TYPES).includes(ctx.teamType)) return 'team_type';
   if (rule.organizationTypes && !rule.organizationTypes.includes(ctx.organizationType)) return 'organization_type';
+  if (rule.grantSubscription && !ctx.grantSubscription) return 'entitlement';
   if (rule.clouds && !rule.clouds.includes(ctx.cloud)) return 'cloud';
   if (rule.service) {
     const state = ctx.services[rule.service];
@@ -90,8 +95,8 @@ export const RULES = {
   dashboard: { roles: DEFAULT_ROLES, teamTypes: ALL_TEAM_TYPES },
   billing: { roles: ['super_admin'], teamTypes: ALL_TEAM_TYPES },
   onboarding: { roles: ['super_admin'] },
-  /** Family plan settings (organisation teams' super admin); the console sends others to /settings. */
-  familyPlan: { roles: ['super_admin'] },
+  /** Family plan settings (super admin of an organisation team entitled to it); the console sends others to /settings. */
+  familyPlan: { roles: ['super_admin'], grantSubscription: true },
   scim: { roles: ['super_admin'], organizationTypes: PAID_ORG_TYPES },
   settingsRecovery: { roles: ['super_admin'], service: 'recovery', serviceStatus: SERVICE_STATUS.active },
   settingsEventLogs: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RULES, SCOPES } from './access.ts';
+import { ORGANIZATION_TYPES, RULES, SCOPES, TEAM_TYPES } from './access.ts';
 import { Device } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { AuxServiceSchema } from './integration.ts';
@@ -127,13 +127,16 @@ export const hubSessionCheckEndpoint = defineEndpoint({
   auth: 'public',
   errors: ['unauthorized'],
   summary:
-    "Hub to server (signed with the Hub's key): is this console session still live, and what are its admin's scopes now. The Hub asks on every refresh of a Hub session.",
+    "Hub to server (signed with the Hub's key): is this console session still live, what are its admin's scopes and the team's plan now. The Hub asks on every refresh of a Hub session.",
   input: z.object({ team_slug: z.string().min(1).max(100), sid: z.string().max(100), user_id: z.string().max(100) }),
   output: z.object({
     live: z.boolean(),
     scopes: z.array(z.enum(SCOPES)),
     /** Epoch ms; the console session's absolute expiry. */
     absolute_expires_at: z.number().nullable(),
+    /** The team's plan now, for the access rules' team and organisation types (absent from an older server). */
+    team_type: z.enum(TEAM_TYPES).optional(),
+    organization_type: z.enum(ORGANIZATION_TYPES).optional(),
   }),
 });
 

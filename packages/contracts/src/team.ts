@@ -24,6 +24,8 @@ export const Team = z.object({
   started_on: z.string(),
   valid_till: z.string(),
   total_users: z.number(),
+  /** Spec §3: grant_subscription says the team may grant the family plan to its members as a benefit. */
+  benefit: z.object({ grant_subscription: z.boolean() }),
   onboarding_wizard: OnboardingWizard,
 });
 export type Team = z.infer<typeof Team>;

@@ -1,4 +1,4 @@
-import type { Endpoint, Scope } from '@latchkey/contracts';
+import type { Endpoint, OrganizationType, Scope, TeamType } from '@latchkey/contracts';
 import { unauthorized } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 
@@ -25,6 +25,9 @@ export interface HubSessionFacts {
   email: string;
   team_slug: string;
   scopes: Scope[];
+  /** The team's plan as the server last stated it; null when it never did. */
+  team_type: TeamType | null;
+  organization_type: OrganizationType | null;
 }
 
 /** Finds the live session an access token belongs to, or throws (401). Handed to the guard by app.ts. */

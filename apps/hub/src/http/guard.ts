@@ -1,13 +1,14 @@
-import { DEFAULT_ROLES, type Endpoint } from '@latchkey/contracts';
+import { type AccessRule, DEFAULT_ROLES, DEFAULT_TEAM_TYPES, type Endpoint } from '@latchkey/contracts';
 import { forbidden, unauthorized } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
-import type { AuthenticateSession, HubGuard } from './caller.ts';
+import type { AuthenticateSession, HubGuard, HubSessionFacts } from './caller.ts';
 
 /**
  * Authenticates a `hubAuth` call with the Hub's own access token and binds it to the token's
  * team: every Hub call names its team, and a token serves only the team it was issued for.
- * Only the role part of an access rule can be checked here; the team's type and services are
- * the licence server's to know, and it only grants aux codes to the team's administrators.
+ * The role and the plan parts of an access rule are checked here, from what the server signed
+ * into the grant and re-states on every refresh; the team's services are the server's to know,
+ * and it only grants aux codes to the team's administrators.
  */
 export function createHubGuard(authenticate: AuthenticateSession): HubGuard {
   return async (request, endpoint) => {
@@ -23,6 +24,7 @@ export function createHubGuard(authenticate: AuthenticateSession): HubGuard {
     if (endpoint.access) {
       const roles = endpoint.access.roles ?? DEFAULT_ROLES;
       if (!session.scopes.some((s) => roles.includes(s))) throw forbidden('Not allowed (role).').shows('errors.forbidden');
+      if (!planAllows(endpoint.access, session)) throw forbidden('Not allowed on this plan.').shows('errors.forbidden');
     }
     return {
       sessionId: session.id,
@@ -33,6 +35,13 @@ export function createHubGuard(authenticate: AuthenticateSession): HubGuard {
       scopes: session.scopes,
     };
   };
+}
+
+/** The rule's team and organisation types; a session whose plan the server never stated passes neither. */
+function planAllows(rule: AccessRule, plan: Pick<HubSessionFacts, 'team_type' | 'organization_type'>): boolean {
+  if (plan.team_type === null || !(rule.teamTypes ?? DEFAULT_TEAM_TYPES).includes(plan.team_type)) return false;
+  if (!rule.organizationTypes) return true;
+  return plan.organization_type !== null && rule.organizationTypes.includes(plan.organization_type);
 }
 
 /** The team a call names, read before validation; absent means the contract decides. */

@@ -3,7 +3,15 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AUX_SERVICES, type AuxService, hubAdminRoleEndpoint, hubSessionCheckEndpoint, type Scope } from '@latchkey/contracts';
+import {
+  AUX_SERVICES,
+  type AuxService,
+  hubAdminRoleEndpoint,
+  hubSessionCheckEndpoint,
+  type OrganizationType,
+  type Scope,
+  type TeamType,
+} from '@latchkey/contracts';
 import { bearerOf, checkCallClaims, type Db, JWS_TYP, publicJwkOf, signCall, signJws, verifyJws } from '@latchkey/runtime';
 import { createTestDb } from '@latchkey/runtime/testing';
 import type { FastifyInstance } from 'fastify';
@@ -29,10 +37,12 @@ export const HUB_SETUP_SECRET = 'test-hub-setup-secret-0123456789abcdef';
  * session is live unless `ended`, with its grant's scopes unless `scopes` says otherwise, and
  * `down` makes it unreachable. It checks the Hub's signature with the real runtime code.
  * Its role answer (`/hub/admin/role/`): every email holds recovery_agent unless `roles` says otherwise.
+ * The team's plan it states is an enterprise organisation unless `plans` says otherwise for the sid.
  */
 export const consoleSessions = {
   ended: new Set<string>(),
   scopes: new Map<string, Scope[]>(),
+  plans: new Map<string, { team_type: TeamType; organization_type: OrganizationType }>(),
   roles: new Map<string, Scope[]>(),
   down: false,
   checks: 0,
@@ -65,6 +75,7 @@ function serverStandIn(): Promise<string> {
                     live: !consoleSessions.ended.has(body.sid),
                     scopes: consoleSessions.scopes.get(body.sid) ?? ['super_admin'],
                     absolute_expires_at: null,
+                    ...(consoleSessions.plans.get(body.sid) ?? { team_type: 'organization', organization_type: 'enterprise' }),
                   }
                 : {},
           ),
@@ -172,6 +183,9 @@ interface GrantOptions {
   sid?: string;
   /** Epoch seconds: the console session's absolute expiry; twelve hours from now unless given. */
   sessionExp?: number;
+  /** The team's plan; an enterprise organisation unless given, left out of the grant when null (an older server). */
+  teamType?: TeamType | null;
+  organizationType?: OrganizationType | null;
 }
 
 /** Signs an aux grant exactly as the licence server does (apps/server/src/features/auth/aux-grant.ts). */
@@ -189,6 +203,8 @@ export function signGrant(o: GrantOptions = {}): Promise<string> {
       scopes: o.scopes ?? ['super_admin'],
       sid: o.sid ?? randomUUID(),
       session_exp: o.sessionExp ?? now + 12 * 3600,
+      ...(o.teamType === null ? {} : { team_type: o.teamType ?? 'organization' }),
+      ...(o.organizationType === null ? {} : { organization_type: o.organizationType ?? 'enterprise' }),
     }),
   );
 }

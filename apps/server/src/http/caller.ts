@@ -28,6 +28,8 @@ export interface CallerTeam {
   business_cloud: BusinessCloud;
   purchase_partner: string | null;
   is_team_policy_present: boolean;
+  /** Spec §3 Team.benefit.grant_subscription. */
+  benefit_grant_subscription: boolean;
   started_on: string;
   valid_till: string;
   onboarding_wizard: { show_wizard: boolean; enable_console: boolean; resume_notification: boolean; state: { stage: string } };

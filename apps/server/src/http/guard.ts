@@ -34,6 +34,7 @@ export function createGuard(lookups: GuardLookups): Guard {
       cloud: row.team.business_cloud,
       hubEnabled: Boolean(services.integration?.enabled),
       services,
+      grantSubscription: row.team.benefit_grant_subscription,
     };
     if (endpoint.access) {
       const denial = accessDenial(endpoint.access, access);

@@ -83,7 +83,8 @@ export function AppRoutes() {
                 <Suspense fallback={<Pending />}>
                   <Switch>
                     <Route path="/login" component={EmailStep} />
-                    <Route path="/login/verify-password" component={PasswordStep} />
+                    {/* An identity provider may return here with its result in the hash's query (spec §2 guards). */}
+                    <Route path={/^\/login\/verify-password(?:\?.*)?$/} component={PasswordStep} />
                     <Route path="/login/verify-otp" component={OtpStep} />
                     <Route path="/login/verify-totp" component={TotpStep} />
                     <Route path="/login/verify-backup-code" component={BackupCodeStep} />

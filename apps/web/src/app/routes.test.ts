@@ -10,6 +10,7 @@ const ctx = (over: Partial<AccessContext> = {}): AccessContext => ({
   cloud: 'none',
   hubEnabled: false,
   services: {},
+  grantSubscription: true,
   ...over,
 });
 
@@ -25,6 +26,9 @@ describe('route guard: onboarding and family plan (spec §2)', () => {
     expect(guardRedirect(route('settings/family-plan'), ctx(), false)).toBeNull();
     expect(guardRedirect(route('settings/family-plan'), ctx({ scopes: ['admin'] }), false)).toBe('/settings');
     expect(guardRedirect(route('settings/family-plan'), ctx({ teamType: 'family' }), false)).toBe('/settings');
+    // An organisation not entitled to grant the family plan (spec §3 Team.benefit.grant_subscription).
+    expect(guardRedirect(route('settings/family-plan'), ctx({ grantSubscription: false }), false)).toBe('/settings');
+    expect(guardRedirect(route('settings/family-plan'), ctx({ grantSubscription: undefined }), false)).toBe('/settings');
     // Other screens still send refused admins to '/'.
     expect(guardRedirect(route('settings/organization-branding'), ctx({ scopes: ['admin'] }), false)).toBe('/');
   });

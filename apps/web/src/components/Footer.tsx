@@ -1,6 +1,6 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
-import { browserLocale } from '../lib/i18n.ts';
+import { browserPrefersEnglish } from '../lib/i18n.ts';
 import { useTranslation } from '../lib/use-translation.ts';
 
 // Most admins never see the picker (English browsers), so it loads only when shown.
@@ -9,7 +9,7 @@ const LanguageSelect = lazy(async () => ({ default: (await import('./LanguageSel
 /** Copyright, privacy policy, and a language picker when the browser is not in English (spec §2). */
 export function Footer() {
   const { t } = useTranslation();
-  const showPicker = (browserLocale() ?? 'en') !== 'en';
+  const showPicker = !browserPrefersEnglish();
   return (
     <Group component="footer" justify="space-between" px="md" py="sm" gap="xs" wrap="wrap">
       <Group gap="md">

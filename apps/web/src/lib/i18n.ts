@@ -10,6 +10,13 @@ const loaders = import.meta.glob<{ default: Record<string, string> }>('../locale
 export const browserLocale = (): Locale | undefined =>
   navigator.languages.map(matchLocale).find((l): l is Locale => l !== undefined);
 
+/**
+ * Whether the browser's own first language is English. Spec §2: the footer's language picker
+ * shows whenever it is not, also for a language the console does not ship (Swahili reads English).
+ */
+export const browserPrefersEnglish = (): boolean =>
+  (navigator.languages[0] ?? navigator.language ?? 'en').split('-')[0]?.toLowerCase() === 'en';
+
 async function loadLocale(lng: Locale): Promise<void> {
   if (i18n.hasResourceBundle(lng, 'translation')) return;
   const base = lng.split('-')[0] as Locale;

@@ -1,4 +1,4 @@
-import { SCOPES } from '@latchkey/contracts';
+import { ORGANIZATION_TYPES, SCOPES, TEAM_TYPES } from '@latchkey/contracts';
 import { AppError, type Db, JWS_TYP, jwsKid, publicKeyOf, spendNonce, verifyJws } from '@latchkey/runtime';
 import { z } from 'zod';
 import { type RegistrationRow, registrationsRepository } from '../registrations/index.ts';
@@ -19,6 +19,12 @@ const GrantClaims = z.object({
   sid: z.string().min(1),
   /** Epoch seconds: the console session's absolute expiry, which the Hub session never outlives. */
   session_exp: z.number(),
+  /**
+   * The team's plan, so the Hub holds the access rules' team and organisation types as the server
+   * does. Absent from an older server's grants: the Hub then refuses the plan-gated calls.
+   */
+  team_type: z.enum(TEAM_TYPES).optional(),
+  organization_type: z.enum(ORGANIZATION_TYPES).optional(),
 });
 export type AuxGrant = z.infer<typeof GrantClaims> & { registration: RegistrationRow };
 

@@ -1,4 +1,4 @@
-import type { Scope } from '@latchkey/contracts';
+import type { OrganizationType, Scope, TeamType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
 export interface HubSessionRow {
@@ -9,8 +9,17 @@ export interface HubSessionRow {
   email: string;
   team_slug: string;
   scopes: Scope[];
+  /** The team's plan as the server last stated it; null when it never did (an older server). */
+  team_type: TeamType | null;
+  organization_type: OrganizationType | null;
   absolute_expires_at: Date;
   revoked_at: Date | null;
+}
+
+/** The team's plan as a grant or a re-check states it. */
+export interface SessionPlan {
+  team_type?: TeamType | undefined;
+  organization_type?: OrganizationType | undefined;
 }
 
 interface NewHubSession {
@@ -22,13 +31,15 @@ interface NewHubSession {
   device: unknown;
   absoluteExpiresAt: Date;
   consoleSid: string;
+  plan: SessionPlan;
 }
 
 export const hubSessionsRepository = {
   async create(q: Queryable, s: NewHubSession): Promise<string> {
     const [row] = await q.query<{ id: string }>(
-      `insert into hub_sessions (registration_id, user_id, email, team_slug, scopes, device, absolute_expires_at, console_sid)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
+      `insert into hub_sessions (registration_id, user_id, email, team_slug, scopes, device, absolute_expires_at, console_sid,
+         team_type, organization_type)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
       [
         s.registrationId,
         s.userId,
@@ -38,6 +49,8 @@ export const hubSessionsRepository = {
         JSON.stringify(s.device ?? {}),
         s.absoluteExpiresAt,
         s.consoleSid,
+        s.plan.team_type ?? null,
+        s.plan.organization_type ?? null,
       ],
     );
     return (row as { id: string }).id;
@@ -45,7 +58,8 @@ export const hubSessionsRepository = {
 
   async find(q: Queryable, id: string): Promise<HubSessionRow | undefined> {
     const [row] = await q.query<HubSessionRow>(
-      `select id, registration_id, console_sid, user_id, email, team_slug, scopes, absolute_expires_at, revoked_at
+      `select id, registration_id, console_sid, user_id, email, team_slug, scopes, team_type, organization_type,
+         absolute_expires_at, revoked_at
        from hub_sessions where id = $1`,
       [id],
     );
@@ -84,13 +98,14 @@ export const hubSessionsRepository = {
     return rows.length;
   },
 
-  /** What the server said on a re-check: the admin's scopes now, and never a later end. */
-  async follow(q: Queryable, id: string, scopes: Scope[], absoluteExpiresAt: Date | null): Promise<void> {
+  /** What the server said on a re-check: the admin's scopes and the team's plan now, and never a later end. */
+  async follow(q: Queryable, id: string, scopes: Scope[], absoluteExpiresAt: Date | null, plan: SessionPlan): Promise<void> {
     await q.query(
       `update hub_sessions set scopes = $2,
-         absolute_expires_at = least(absolute_expires_at, coalesce($3::timestamptz, absolute_expires_at))
+         absolute_expires_at = least(absolute_expires_at, coalesce($3::timestamptz, absolute_expires_at)),
+         team_type = coalesce($4, team_type), organization_type = coalesce($5, organization_type)
        where id = $1`,
-      [id, scopes, absoluteExpiresAt],
+      [id, scopes, absoluteExpiresAt, plan.team_type ?? null, plan.organization_type ?? null],
     );
   },
 };

@@ -69,7 +69,7 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
       throw invalidGrant();
     }
     const absolute = verdict.absolute_expires_at === null ? null : new Date(verdict.absolute_expires_at);
-    await repo.follow(db, session.id, verdict.scopes, absolute);
+    await repo.follow(db, session.id, verdict.scopes, absolute, verdict);
     const followed = await repo.find(db, session.id);
     if (!isLive(followed)) throw invalidGrant();
     return followed;
@@ -90,6 +90,7 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
           device,
           absoluteExpiresAt: absolute,
           consoleSid: grant.sid,
+          plan: grant,
         });
         return tokens({ id, user_id: grant.sub, absolute_expires_at: absolute }, tx);
       });

@@ -174,6 +174,29 @@ describe('the Hub and Splunk HEC', () => {
     await update(again.id, 'delete');
   });
 
+  it('a test event Splunk has taken but not yet indexed saves the destination as pending (spec §4), then tested once indexed', async () => {
+    acked.indexing = false;
+    let tool: SiemTool;
+    try {
+      const saved = await configure(acked);
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      tool = saved.body.data as SiemTool;
+      expect(tool.status).toBe('pending');
+      expect((await tools()).body.data?.status).toBe('pending');
+    } finally {
+      acked.indexing = true;
+    }
+    await until(async () => (await tools()).body.data?.status === 'tested');
+    // The admin's own test goes the same way.
+    acked.indexing = false;
+    try {
+      expect((await update(tool.id, 'test')).body.data).toMatchObject({ status: 'pending' });
+    } finally {
+      acked.indexing = true;
+    }
+    await until(async () => (await tools()).body.data?.status === 'tested');
+  });
+
   it('without acknowledgement: saves and delivers; busy (code 9) is retried, in Splunk words on the health panel', async () => {
     const saved = await configure(plain);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);

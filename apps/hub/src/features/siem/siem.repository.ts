@@ -45,14 +45,15 @@ export const siemRepository = {
     config: SiemConfig,
     startSeq: number,
     requestChannel: string = randomUUID(),
+    status: Extract<SiemStatus, 'tested' | 'pending'> = 'tested',
   ): Promise<DestinationRow> {
     const [row] = await q.query<DestinationRow>(
       `insert into siem_destinations (team_slug, siem_tool, config, status, is_active, cursor_seq, request_channel)
-       values ($1, $2, $3, 'tested', false, $4, $5)
+       values ($1, $2, $3, $6, false, $4, $5)
        on conflict (team_slug) do update set siem_tool = excluded.siem_tool, config = excluded.config,
-         status = 'tested', last_error = null, updated_at = now()
+         status = excluded.status, last_error = null, updated_at = now()
        returning ${COLUMNS}`,
-      [teamSlug, tool, JSON.stringify(config), startSeq, requestChannel],
+      [teamSlug, tool, JSON.stringify(config), startSeq, requestChannel, status],
     );
     return row as DestinationRow;
   },
@@ -61,6 +62,27 @@ export const siemRepository = {
     await q.query(
       `update siem_destinations set is_active = $2, status = case when $2 then 'active' else 'inactive' end, updated_at = now() where id = $1`,
       [id, active],
+    );
+  },
+
+  /**
+   * The outcome of a test event for an inactive destination (an active one stays active):
+   * `tested` once the destination confirmed it, `pending` while its confirmation is outstanding,
+   * `awaiting_config_verification` (waiting for a test that passes) when it refused it. `from`
+   * limits the change to a destination still in one of those states (a late confirmation never
+   * undoes a later edit).
+   */
+  async testOutcome(
+    q: Queryable,
+    id: string,
+    status: Extract<SiemStatus, 'tested' | 'pending' | 'awaiting_config_verification'>,
+    lastError: string | null,
+    from?: readonly SiemStatus[],
+  ): Promise<void> {
+    await q.query(
+      `update siem_destinations set status = case when is_active then status else $2 end, last_error = $3, updated_at = now()
+       where id = $1 and ($4::text[] is null or status = any($4::text[]))`,
+      [id, status, lastError?.slice(0, 500) ?? null, from ?? null],
     );
   },
 

@@ -6,13 +6,19 @@ import { requiredSecrets, SECRET_FIELDS, SENDERS, type SiemConfig, type SiemEven
 import { type DestinationRow, siemRepository as repo } from './siem.repository.ts';
 import { createSiemDelivery, type SiemDeliveryOptions, senderContext } from './siem-delivery.ts';
 
+/** How long a save or a test waits for a destination's late confirmation of its test event. */
+const TEST_CONFIRM_WAIT_MS = 3_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
 const notFound = () => new AppError('not_found', 'No SIEM destination is configured.').shows('errors.siem_not_found');
 const unreachable = (message: string) =>
   new AppError('url_not_accessible', `The destination did not take a test event: ${message}`).shows('siem_url_unreachable');
 
 /**
  * SIEM export: the team's destination (one per team, spec §3 "SIEM tool"), its state (spec §4:
- * configured inactive → active), a test event before it is saved, and its delivery (siem-delivery.ts).
+ * configured inactive → active; while inactive, tested, pending a late confirmation of its test
+ * event, or waiting for a test that passes), a test event before it is saved, and its delivery
+ * (siem-delivery.ts).
  */
 export function createSiemService(db: Db, jobs: Jobs, o: SiemDeliveryOptions) {
   const delivery = createSiemDelivery(db, jobs, o);
@@ -61,12 +67,34 @@ export function createSiemService(db: Db, jobs: Jobs, o: SiemDeliveryOptions) {
       prev_hash: '',
       hash: '',
     };
+    const why = (error: unknown) => (error instanceof Error ? error.message : 'no answer');
+    let confirmed: Promise<void> | undefined;
     try {
-      const taken = await SENDERS[tool]([event], config, senderContext(o, requestChannel));
-      await taken?.confirmed;
+      confirmed = (await SENDERS[tool]([event], config, senderContext(o, requestChannel)))?.confirmed;
     } catch (error) {
-      throw unreachable(error instanceof Error ? error.message : 'no answer');
+      throw unreachable(why(error));
     }
+    if (!confirmed) return null;
+    // A destination that confirms later (Splunk's indexer acknowledgement) is waited for a moment;
+    // past that the save goes through as pending and the confirmation lands in the background.
+    const outcome = confirmed.then(
+      () => null,
+      (error: unknown) => why(error),
+    );
+    const early = await Promise.race([outcome, sleep(TEST_CONFIRM_WAIT_MS).then(() => 'waiting' as const)]);
+    if (early === null) return null;
+    if (early !== 'waiting') throw unreachable(early);
+    // Wrapped: an async function returning the promise itself would wait for it.
+    return { outcome };
+  }
+
+  /** A test event's late confirmation moves a destination still pending to tested, or to waiting for a test. */
+  function settleLater(id: string, outcome: Promise<string | null>) {
+    void outcome
+      .then((refusal) =>
+        repo.testOutcome(db, id, refusal === null ? 'tested' : 'awaiting_config_verification', refusal, ['pending']),
+      )
+      .catch(() => undefined);
   }
 
   async function current(teamSlug: string, id: string) {
@@ -119,10 +147,11 @@ export function createSiemService(db: Db, jobs: Jobs, o: SiemDeliveryOptions) {
         ]);
       // A new destination's channel is made before its first test event, and kept with it.
       const requestChannel = existing?.request_channel ?? randomUUID();
-      await sendTest(siem_tool, config, teamSlug, requestChannel);
+      const outstanding = await sendTest(siem_tool, config, teamSlug, requestChannel);
       const saved = await db.transaction(async (tx) => {
         const head = await eventLogReads.head(tx, teamSlug);
-        const row = await repo.save(tx, teamSlug, siem_tool, config, head.seq, requestChannel);
+        const status = outstanding ? 'pending' : 'tested';
+        const row = await repo.save(tx, teamSlug, siem_tool, config, head.seq, requestChannel, status);
         await recordHubEvents(tx, teamSlug, [
           {
             actor,
@@ -134,6 +163,7 @@ export function createSiemService(db: Db, jobs: Jobs, o: SiemDeliveryOptions) {
         ]);
         return row;
       });
+      if (outstanding) settleLater(saved.id, outstanding.outcome);
       return { code: 'ok' as const, data: await view(saved) };
     },
 
@@ -163,10 +193,22 @@ export function createSiemService(db: Db, jobs: Jobs, o: SiemDeliveryOptions) {
           await repo.remove(db, d.id);
           await audit('siem.deleted');
           return { code: 'deleted' as const, data: null };
-        case 'test':
-          await sendTest(d.siem_tool, d.config, teamSlug, d.request_channel);
+        case 'test': {
+          // A refused test is kept: the destination then waits for a test that passes.
+          const outstanding = await sendTest(d.siem_tool, d.config, teamSlug, d.request_channel).catch(async (error: unknown) => {
+            await repo.testOutcome(db, d.id, 'awaiting_config_verification', error instanceof Error ? error.message : null);
+            throw error;
+          });
+          // A passing test clears pending and waiting; a deactivated destination stays inactive.
+          await repo.testOutcome(db, d.id, outstanding ? 'pending' : 'tested', null, [
+            'tested',
+            'pending',
+            'awaiting_config_verification',
+          ]);
+          if (outstanding) settleLater(d.id, outstanding.outcome);
           await repo.clearBackoff(db, d.id);
           break;
+        }
         case 'backfill': {
           if (input.from_timestamp === undefined)
             throw new AppError('invalid_input', 'from_timestamp is required', 400, [

@@ -125,6 +125,28 @@ describe('the form and failures', () => {
     expect(wrongToken.body).toMatchObject({ code: 'url_not_accessible' });
   });
 
+  it('a refused test leaves a saved destination waiting for a test (spec §4), until a test passes', async () => {
+    const saved = await configure(FORMS.webhook());
+    const tool = saved.body.data as SiemTool;
+    expect(tool.status).toBe('tested');
+    r.webhook.down = true;
+    try {
+      const refused = await update(tool.id, 'test');
+      expect(refused.body).toMatchObject({ code: 'url_not_accessible' });
+      const waiting = (await tools()).body.data;
+      expect(waiting?.status).toBe('awaiting_config_verification');
+      expect(waiting?.health.last_error).toBeTruthy();
+    } finally {
+      r.webhook.down = false;
+    }
+    expect((await update(tool.id, 'test')).body.data).toMatchObject({ status: 'tested', health: { last_error: null } });
+    // Activation and deactivation keep their own states; a passing test does not revive a deactivated one.
+    expect((await update(tool.id, 'activate')).body.data).toMatchObject({ status: 'active' });
+    expect((await update(tool.id, 'deactivate')).body.data).toMatchObject({ status: 'inactive' });
+    expect((await update(tool.id, 'test')).body.data).toMatchObject({ status: 'inactive' });
+    expect((await update(tool.id, 'delete')).body.code).toBe('deleted');
+  });
+
   it('Sentinel Logs Ingestion: wrong app credentials are url_not_accessible; one token serves many batches; a revoked one is replaced at once', async () => {
     const wrong = await configure({ ...FORMS.sentinelIngestion(), client_secret: 'not-the-secret' });
     expect(wrong.status).toBe(400);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '@latchkey/contracts';
+import type { OrganizationType, Scope, TeamType } from '@latchkey/contracts';
 import { JWS_TYP, signJws } from '@latchkey/runtime';
 import type { HubRow, ServerKey } from '../integration/index.ts';
 
@@ -15,7 +15,17 @@ const AUX_GRANT_SECONDS = 60;
 export function issueAuxGrant(
   key: ServerKey,
   hub: Pick<HubRow, 'credential_id' | 'server_url'>,
-  who: { userId: string; email: string; teamSlug: string; scopes: Scope[]; sessionId: string; sessionExpiresAt: Date },
+  who: {
+    userId: string;
+    email: string;
+    teamSlug: string;
+    scopes: Scope[];
+    sessionId: string;
+    sessionExpiresAt: Date;
+    /** The team's plan: the Hub applies the access rules' team and organisation types with it. */
+    teamType: TeamType;
+    organizationType: OrganizationType;
+  },
 ) {
   const now = Math.floor(Date.now() / 1000);
   const expiresAt = (now + AUX_GRANT_SECONDS) * 1000;
@@ -31,6 +41,8 @@ export function issueAuxGrant(
     scopes: who.scopes,
     sid: who.sessionId,
     session_exp: Math.floor(who.sessionExpiresAt.getTime() / 1000),
+    team_type: who.teamType,
+    organization_type: who.organizationType,
   });
   return { server_url: hub.server_url, access, expires_at: expiresAt, team_slug: who.teamSlug };
 }

@@ -41,7 +41,7 @@ export interface AuthDeps {
 }
 
 /** A team the person administers, with their scopes in it. */
-export type Team = Pick<CallerTeam, 'id' | 'slug' | 'name' | 'team_type'> & { scopes: Scope[] };
+export type Team = Pick<CallerTeam, 'id' | 'slug' | 'name' | 'team_type' | 'organization_type'> & { scopes: Scope[] };
 export type AdminTeams = (q: Queryable, userId: string) => Promise<Team[]>;
 
 export interface SignInSso {
@@ -200,6 +200,8 @@ export function createSignInSteps({
           scopes: team.scopes,
           sessionId,
           sessionExpiresAt: absolute,
+          teamType: team.team_type,
+          organizationType: team.organization_type,
         })
       : null;
     await recordSecurityEvent(db, {

@@ -64,6 +64,8 @@ export async function seedDemo(db: Db, options: { hubUrl?: string | undefined; h
       team_type: 'organization',
       organization_type: 'enterprise',
       valid_till: '2027-06-30',
+      // Northwind may grant the family plan to its members (spec §3 Team.benefit.grant_subscription).
+      benefit_grant_subscription: 'true',
     });
     const family = await team(tx, {
       slug: 'sam-family',

@@ -156,4 +156,21 @@ describe('family plan benefit (spec §3, §4, §5, §7)', () => {
     expect((await h.post('/api/v1/benefits/family/grant/type/', {})).status).toBe(401);
     expect(await holders()).toEqual([]);
   });
+
+  test('only a team entitled to grant it (Team.benefit.grant_subscription, spec §3)', async () => {
+    const info = async () => (await h.post('/api/v1/team/info/', {}, token('super'))).body as Record<string, unknown>;
+    expect((await info()).benefit).toEqual({ grant_subscription: true });
+    await h.db.query("update teams set benefit_grant_subscription = false where slug = 'northwind'");
+    try {
+      expect((await info()).benefit).toEqual({ grant_subscription: false });
+      const read = await h.post('/api/v1/benefits/family/grant/type/', {}, token('super'));
+      expect(read.status).toBe(403);
+      expect(read.body).toMatchObject({ code: 'forbidden' });
+      expect((await update({ benefit_grant_type: 'all' })).status).toBe(403);
+      expect(await holders()).toEqual([]);
+    } finally {
+      await h.db.query("update teams set benefit_grant_subscription = true where slug = 'northwind'");
+    }
+    expect((await h.post('/api/v1/benefits/family/grant/type/', {}, token('super'))).status).toBe(200);
+  });
 });

@@ -308,3 +308,33 @@ describe('the Hub to server channel (admin role): the recovery group follows rec
     expect(((await rory.json()) as { code?: string }).code).not.toBe('recovery_role_required');
   });
 });
+
+describe("the team's plan reaches the Hub", () => {
+  const eventLogs = (tokens: HubTokens) => hubPost('/audit/logs/fetch/', { team_slug: 'northwind' }, tokens.access);
+  const siemTools = (tokens: HubTokens) => hubPost('/siem/tools/', { team_slug: 'northwind' }, tokens.access);
+
+  test('a team moved off the enterprise, standard and starter plans is refused event logs and SIEM by the Hub itself', async () => {
+    const before = await signInBoth(DEMO_ADMINS.superAdmin);
+    expect((await eventLogs(before.hub)).status).toBe(200);
+    expect((await siemTools(before.hub)).status).toBe(200);
+
+    await h.db.query("update teams set organization_type = 'basic' where slug = 'northwind'");
+    try {
+      // The session check states the plan now: the open Hub session loses the calls at its next refresh.
+      const refreshed = await hubRefresh(before.hub);
+      expect(refreshed.status).toBe(200);
+      const followed = (await refreshed.json()) as HubTokens;
+      expect((await eventLogs(followed)).status).toBe(403);
+      expect((await siemTools(followed)).status).toBe(403);
+
+      // A new sign-in's grant carries the plan.
+      const after = await signInBoth(DEMO_ADMINS.superAdmin);
+      const refused = await eventLogs(after.hub);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: 'forbidden' });
+      expect((await siemTools(after.hub)).status).toBe(403);
+    } finally {
+      await h.db.query("update teams set organization_type = 'enterprise' where slug = 'northwind'");
+    }
+  });
+});

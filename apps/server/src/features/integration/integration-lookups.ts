@@ -1,4 +1,4 @@
-import type { HostingPreference, Scope } from '@latchkey/contracts';
+import type { HostingPreference, OrganizationType, Scope, TeamType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
 /**
@@ -10,6 +10,11 @@ export interface IntegrationLookups {
   /** Each of these teams' slug, by id. */
   teamSlugs(q: Queryable, teamIds: string[]): Promise<Map<string, string>>;
   teamIdBySlug(q: Queryable, slug: string): Promise<string | undefined>;
+  /** A team's slug and plan: who a Hub's signed call speaks for, and what its sessions may reach. */
+  teamPlan(
+    q: Queryable,
+    teamId: string,
+  ): Promise<{ slug: string; team_type: TeamType; organization_type: OrganizationType } | undefined>;
   /** Where the team wants its auxiliary services hosted (a column of the teams row). */
   hosting(q: Queryable, teamId: string): Promise<HostingPreference>;
   setHosting(q: Queryable, teamId: string, hosting: HostingPreference): Promise<void>;

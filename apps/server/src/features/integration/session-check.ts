@@ -10,7 +10,8 @@ const ended: Verdict = { live: false, scopes: [], absolute_expires_at: null };
 
 /**
  * A Hub asking, in a call signed with its own key (the one it gave when the server registered
- * there), whether a console session of its team is still live and what the admin may do now.
+ * there), whether a console session of its team is still live and what the admin may do now: their
+ * scopes, and the team's plan (a team that changes plan changes what its Hub sessions may reach).
  */
 export async function checkConsoleSession(
   db: Db,
@@ -31,5 +32,11 @@ export async function checkConsoleSession(
     !session.scopes?.length
   )
     return ended;
-  return { live: true, scopes: session.scopes, absolute_expires_at: session.absolute_expires_at.getTime() };
+  return {
+    live: true,
+    scopes: session.scopes,
+    absolute_expires_at: session.absolute_expires_at.getTime(),
+    team_type: hub.team_type,
+    organization_type: hub.organization_type,
+  };
 }

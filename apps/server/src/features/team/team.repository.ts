@@ -24,7 +24,7 @@ type TeamRow = CallerTeam;
 export type SessionContextRow = SessionContext;
 
 const TEAM_COLUMNS = `t.id, t.slug, t.name, t.team_type, t.organization_type, t.bill_state, t.bill_type, t.business_cloud,
-  t.purchase_partner, t.is_team_policy_present, to_char(t.started_on, 'YYYY-MM-DD') as started_on,
+  t.purchase_partner, t.is_team_policy_present, t.benefit_grant_subscription, to_char(t.started_on, 'YYYY-MM-DD') as started_on,
   to_char(t.valid_till, 'YYYY-MM-DD') as valid_till, t.onboarding_wizard`;
 
 export const teamRepository = {
@@ -68,12 +68,12 @@ export const teamRepository = {
   async adminTeams(
     q: Queryable,
     userId: string,
-  ): Promise<(Pick<TeamRow, 'id' | 'slug' | 'name' | 'team_type'> & { scopes: Scope[] })[]> {
+  ): Promise<(Pick<TeamRow, 'id' | 'slug' | 'name' | 'team_type' | 'organization_type'> & { scopes: Scope[] })[]> {
     const memberships = await adminsRepository.teamsOf(q, userId);
     if (memberships.length === 0) return [];
     const scopes = new Map(memberships.map((m) => [m.team_id, m.scopes]));
-    const teams = await q.query<Pick<TeamRow, 'id' | 'slug' | 'name' | 'team_type'>>(
-      'select id, slug, name, team_type from teams where id = any($1::uuid[]) order by name',
+    const teams = await q.query<Pick<TeamRow, 'id' | 'slug' | 'name' | 'team_type' | 'organization_type'>>(
+      'select id, slug, name, team_type, organization_type from teams where id = any($1::uuid[]) order by name',
       [[...scopes.keys()]],
     );
     return teams.map((t) => ({ ...t, scopes: scopes.get(t.id) ?? [] }));

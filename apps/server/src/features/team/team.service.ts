@@ -15,8 +15,14 @@ export function createTeamService(db: Db, hubClient: HubClient) {
     },
 
     async info(caller: Caller): Promise<EndpointOutput<typeof teamInfoEndpoint>> {
-      const { id: _id, slug, name, ...team } = caller.team;
-      return { ...team, team_slug: slug, team_name: name, total_users: await membersRepository.countCurrent(db, caller.team.id) };
+      const { id: _id, slug, name, benefit_grant_subscription, ...team } = caller.team;
+      return {
+        ...team,
+        team_slug: slug,
+        team_name: name,
+        benefit: { grant_subscription: benefit_grant_subscription },
+        total_users: await membersRepository.countCurrent(db, caller.team.id),
+      };
     },
 
     async allTeams(caller: Caller): Promise<EndpointOutput<typeof allTeamsEndpoint>> {

@@ -6,6 +6,7 @@ import { limitProps, PASSWORD_MAX } from '../../lib/limits.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { authApi } from './api.ts';
 import { updateLoginState, useLoginState } from './login-state.ts';
+import { hasSsoCallback, SsoReturnPage } from './SsoReturnPage.tsx';
 import { StepHeader } from './StepHeader.tsx';
 import { startSso } from './sso.ts';
 
@@ -19,6 +20,9 @@ export function PasswordStep() {
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [ssoBusy, setSsoBusy] = useState(false);
+  const [ssoCallback] = useState(hasSsoCallback);
+  // An identity provider returning here finishes the SSO sign-in (or shows its error) like /sso does.
+  if (ssoCallback) return <SsoReturnPage />;
   if (!login.email || !login.team_slug) return <Redirect to="/login" replace />;
 
   // spec §2: the password page offers SSO when the team has it.

@@ -14,6 +14,16 @@ function ssoQuery(): URLSearchParams | null {
   return raw ? new URLSearchParams(raw) : null;
 }
 
+/**
+ * Spec §2 guards: SSO callback parameters (sso_status=success with a token, or an
+ * error_identifier) let /login/verify-password open without the earlier steps' data.
+ */
+export function hasSsoCallback(): boolean {
+  const query = ssoQuery();
+  if (!query) return false;
+  return (query.get('sso_status') === 'success' && Boolean(query.get('token'))) || Boolean(query.get('error_identifier'));
+}
+
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -40,8 +50,9 @@ function SsoSignIn({ token }: { token: string }) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    // The token is a secret: keep it out of the address bar and history once read.
-    window.history.replaceState(null, '', '#/sso?sso_status=success');
+    // The token is a secret: keep it out of the address bar and history once read (on the same
+    // route, /sso or /login/verify-password, so this page stays).
+    window.history.replaceState(null, '', `${window.location.hash.split('?')[0] || '#/sso'}?sso_status=success`);
     void (async () => {
       for (let attempt = 1; attempt <= SSO_POLL_TRIES; attempt++) {
         try {

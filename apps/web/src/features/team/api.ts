@@ -51,6 +51,7 @@ export function useAccessContext(): { ctx: AccessContext | null; isError: boolea
       cloud: team.data.business_cloud,
       hubEnabled: Boolean(first.integration?.enabled),
       services: first,
+      grantSubscription: team.data.benefit.grant_subscription,
     },
     isError: false,
     refetch,
