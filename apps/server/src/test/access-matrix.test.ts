@@ -78,6 +78,7 @@ async function contextOf(sessionId: string): Promise<AccessContext | null> {
     scopes: row.scopes,
     teamType: row.team.team_type,
     organizationType: row.team.organization_type,
+    grantSubscription: row.team.benefit_grant_subscription,
     cloud: row.team.business_cloud,
     hubEnabled: Boolean(services.integration?.enabled),
     services,
