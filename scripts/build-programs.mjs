@@ -1,6 +1,8 @@
 // Bundles the server and the Hub into one ES module each (apps/*/dist/main.mjs) with their SQL
 // migrations beside it: Node then starts them without compiling TypeScript (start-up time).
-// Workspace packages are bundled in; npm dependencies stay external.
+// Workspace packages are bundled in; npm dependencies stay external, except OpenTelemetry's: npm
+// nests the runtime's 3.x under packages/runtime (lighthouse holds 2.x at the top), where a program
+// in apps/*/dist would not find them.
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -14,7 +16,7 @@ for (const app of ['server', 'hub']) {
     ...dependencies(`apps/${app}`),
     ...dependencies('packages/runtime'),
     ...dependencies('packages/contracts'),
-  ].filter((name) => !name.startsWith('@latchkey/'));
+  ].filter((name) => !name.startsWith('@latchkey/') && !name.startsWith('@opentelemetry/'));
   rmSync(join(dir, 'dist'), { recursive: true, force: true });
   await build({
     entryPoints: [join(dir, 'src/main.ts')],
