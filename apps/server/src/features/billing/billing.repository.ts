@@ -65,26 +65,7 @@ const subscriptionQueries = {
       [teamId],
     );
     if (!s) return undefined;
-    return {
-      team_id: s.team_id,
-      team_slug: team.team_slug,
-      team_name: team.team_name,
-      team_type: team.team_type,
-      bill_state: team.bill_state,
-      bill_type: team.bill_type,
-      purchase_partner: team.purchase_partner,
-      total_licences: team.total_licences,
-      plan: s.plan,
-      plan_duration: s.plan_duration,
-      term_start: s.term_start,
-      bill_end_date: s.bill_end_date,
-      grace_until: s.grace_until,
-      billing_email: s.billing_email,
-      autorenew: s.autorenew,
-      currency: s.currency,
-      unit_price_cents: s.unit_price_cents,
-      provider_subscription_id: s.provider_subscription_id,
-    };
+    return { ...s, ...team };
   },
 
   async teamIdBySlug(q: Queryable, slug: string): Promise<string | undefined> {

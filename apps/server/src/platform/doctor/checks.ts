@@ -10,6 +10,9 @@ const hostOf = (url: string) => {
   return `${u.hostname}${u.port ? `:${u.port}` : ''}`;
 };
 /** An error in words, with its cause when it has one (fetch says only "fetch failed"). */
+/** A setting left unset: a problem in production, a warning elsewhere (the demo runs without it). */
+const unset = (words: string, production: boolean, demo = '') => (production ? problem(words) : warning(`${words}${demo}`));
+
 const reason = (error: unknown) => {
   const { message, cause } = error as Error & { cause?: Error };
   return cause?.message ? `${message}: ${cause.message}` : message || String(error);
@@ -77,8 +80,11 @@ export function smtpCheck(url: string | undefined, production: boolean): Check {
     name: 'smtp',
     async run() {
       if (!url) {
-        const words = 'SMTP_URL is not set: mail (sign-in codes, invitations, resets) is written to the log';
-        return production ? problem(words) : warning(`${words}, a demo convenience`);
+        return unset(
+          'SMTP_URL is not set: mail (sign-in codes, invitations, resets) is written to the log',
+          production,
+          ', a demo convenience',
+        );
       }
       try {
         await verifySmtp(url);
@@ -128,8 +134,7 @@ export function publicUrlCheck(publicUrl: string | undefined, production: boolea
     name: 'public_url',
     async run() {
       if (!publicUrl) {
-        const words = 'PUBLIC_URL is not set: links in mail (invitations, resets, onboarding) cannot be made';
-        return production ? problem(words) : warning(words);
+        return unset('PUBLIC_URL is not set: links in mail (invitations, resets, onboarding) cannot be made', production);
       }
       try {
         const response = await fetch(new URL('openapi.json', publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`), {
