@@ -1,12 +1,12 @@
 // The Hub operator's command line: `npm run hub-cli -- setup-key --team <slug> [--minutes N]`.
 // It reads the Hub's configuration (the same environment and DATA_DIR as the Hub), so it mints
 // with the setup secret the running Hub checks against, without touching its database.
-import { CliError, migrate, openDb, runCli } from '@latchkey/runtime';
+import { backupCommands, CliError, migrate, openDb, runCli } from '@latchkey/runtime';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
 import { createEventsService } from './features/eventlogs/index.ts';
 import { mintSetupKey, SETUP_KEY_DEFAULT_MINUTES } from './features/registrations/setup-keys.ts';
-import { loadHubKeys } from './platform/keys.ts';
+import { hubKeySources, loadHubKeys } from './platform/keys.ts';
 
 process.exitCode = await runCli(
   'hub-cli',
@@ -53,6 +53,20 @@ process.exitCode = await runCli(
         }
       },
     },
+    // The Hub's own database and keys, where its configuration points (the server has its own backup).
+    ...backupCommands(() => {
+      const config = loadConfig();
+      return {
+        program: 'hub',
+        url: config.HUB_DATABASE_URL,
+        dataDir: config.DATA_DIR,
+        keys: {
+          ...hubKeySources(config),
+          'hub-signing-ed25519.pem': { value: config.HUB_SIGNING_KEY, file: config.HUB_SIGNING_KEY_FILE },
+          'hub-setup-secret': { value: config.HUB_SETUP_SECRET, file: config.HUB_SETUP_SECRET_FILE },
+        },
+      };
+    }),
   },
   process.argv.slice(2),
 );

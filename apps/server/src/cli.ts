@@ -1,12 +1,13 @@
 // The server operator's command line: `npm run cli -- <command>` or `npx latchkey <command>`.
 // What an admin cannot do in the console: create a team with its first super admin, reset an
-// admin's sign-in, rotate keys, export a team, and check the deployment (doctor). It reads the server's configuration (the same
+// admin's sign-in, rotate keys, export a team, back up and restore the deployment, and check the deployment (doctor). It reads the server's configuration (the same
 // environment and DATA_DIR) and opens its database as the server does, migrations first.
 
 import { createWriteStream, rmSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import {
   AppError,
+  backupCommands,
   CliError,
   createJobs,
   DataDirInUseError,
@@ -168,6 +169,18 @@ process.exitCode = await runCli(
         }
       },
     },
+    // The server's own database and keys; the Hub's operator backs up the Hub with its own CLI.
+    ...backupCommands(() => ({
+      program: 'server',
+      url: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      keys: {
+        ...serverKeySources(config),
+        'hub-signing-ed25519.pem': { value: config.SERVER_SIGNING_KEY, file: config.SERVER_SIGNING_KEY_FILE },
+        'sealing_key.previous': { value: config.SEALING_KEY_PREVIOUS, file: config.SEALING_KEY_PREVIOUS_FILE },
+        'code_hash_key.previous': { value: config.CODE_HASH_KEY_PREVIOUS, file: config.CODE_HASH_KEY_PREVIOUS_FILE },
+      },
+    })),
     'export-team': {
       summary: "write the team's data as JSON: team, admins (no secrets), policies, groups, members (stdout unless --out)",
       usage: '--team <slug> [--out <file>]',

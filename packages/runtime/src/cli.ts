@@ -17,6 +17,8 @@ export interface CliCommand {
   usage: string;
   /** Options by name: a value (`--team x`), or a `flag` (`--force`, then "true"); `required` ones must be given. */
   options?: Record<string, { required?: boolean; flag?: boolean }>;
+  /** The name of the one required argument that comes without an option, e.g. `backup <file>`. */
+  positional?: string;
   run(values: Record<string, string | undefined>): Promise<void> | void;
 }
 
@@ -50,8 +52,12 @@ export async function runCli(program: string, commands: Record<string, CliComman
         { type: spec.flag ? ('boolean' as const) : ('string' as const) },
       ]),
     );
-    const parsed = parseArgs({ args: rest, options, allowPositionals: false, strict: true }).values;
-    values = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, v === true ? 'true' : String(v)]));
+    const parsed = parseArgs({ args: rest, options, allowPositionals: Boolean(command.positional), strict: true });
+    values = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, v === true ? 'true' : String(v)]));
+    if (command.positional) {
+      if (parsed.positionals.length !== 1) throw new Error(`give one <${command.positional}>`);
+      values[command.positional] = parsed.positionals[0];
+    }
   } catch (error) {
     console.error(`${program} ${name}: ${(error as Error).message}\nusage: ${program} ${name} ${command.usage}`);
     return 2;

@@ -1,4 +1,7 @@
 export * from './access-tokens.ts';
+export * from './backup.ts';
+export { type BackupLock, type BackupManifest, type BackupUnlock, MIN_PASSPHRASE_LENGTH } from './backup-archive.ts';
+export { backupCommands, PASSPHRASE_VARIABLE } from './backup-commands.ts';
 export * from './cli.ts';
 export * from './config.ts';
 export * from './data-dir-lock.ts';
