@@ -73,11 +73,17 @@ console.info(
   `start to ready, existing DB  ${runs[1].toFixed(2)} s median (${runs.map((r) => r.toFixed(2)).join(', ')}; target 5 s)`,
 );
 
-// The members list of a 100,000-member team through the real API beside raw SQL, and the
-// Hub's security audit of as many members.
+// The members list of a 100,000-member team through the real API beside raw SQL, the Hub's
+// security audit of as many members, and the restore time of a backup at that size.
 if (process.env.TEST_DATABASE_URL) {
   // Each in one process with its program, so with the programs' own flags.
-  for (const script of ['scripts/bench-people.ts', 'scripts/bench-hub.ts', 'scripts/bench-scim.ts', 'scripts/bench-events.ts']) {
+  for (const script of [
+    'scripts/bench-people.ts',
+    'scripts/bench-hub.ts',
+    'scripts/bench-scim.ts',
+    'scripts/bench-events.ts',
+    'scripts/bench-backup.ts',
+  ]) {
     spawnSync(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', script], { cwd: root, stdio: 'inherit' });
   }
 } else {
