@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { describe, expect, test } from 'vitest';
-import { type BackupManifest, openArchive, sealArchive } from './backup-archive.ts';
+import { type BackupManifest, encrypterFor, openArchive, sealArchive } from './backup-archive.ts';
 
 const manifest: BackupManifest = {
   program: 'server',
@@ -19,7 +19,8 @@ async function* pieces() {
   for (let i = 0; i < dump.length; i += 70_001) yield dump.subarray(i, i + 70_001);
 }
 
-const sealed = async (lock: Parameters<typeof sealArchive>[2]) => buffer(await sealArchive(manifest, pieces(), lock));
+const sealed = async (lock: Parameters<typeof encrypterFor>[0]) =>
+  buffer(await sealArchive(manifest, pieces(), encrypterFor(lock)));
 const readAll = async (archive: Buffer, unlock: Parameters<typeof openArchive>[1]) => {
   const opened = await openArchive(Readable.from([archive]), unlock);
   const chunks: Uint8Array[] = [];
@@ -27,6 +28,7 @@ const readAll = async (archive: Buffer, unlock: Parameters<typeof openArchive>[1
   return { manifest: opened.manifest, dump: Buffer.concat(chunks) };
 };
 
+// Each passphrase costs scrypt at age's work factor (2^18): seconds each on a busy machine.
 describe('the backup archive', () => {
   test("an operator's age key pair: sealed to the public key, opened with the private key, manifest and dump byte for byte", async () => {
     const identity = await generateX25519Identity();
@@ -45,7 +47,7 @@ describe('the backup archive', () => {
     await expect(openArchive(Readable.from([archive]), { passphrase: 'another passphrase' })).rejects.toThrow(
       'wrong passphrase or key',
     );
-  });
+  }, 120_000);
 
   test('an archive cut short or with a byte changed fails where it breaks, not silently', async () => {
     const identity = await generateX25519Identity();
@@ -57,6 +59,10 @@ describe('the backup archive', () => {
     await expect(readAll(changed, { identities: [identity] })).rejects.toThrow('damaged or cut short');
   });
 
+  test('a malformed public key is refused as wrong usage', () => {
+    expect(() => encrypterFor({ recipients: ['age1bogus'] })).toThrow('is not an age public key');
+  });
+
   test('an age file that is not a Latchkey backup is refused as such', async () => {
     const { Encrypter } = await import('age-encryption');
     const e = new Encrypter();
@@ -65,5 +71,5 @@ describe('the backup archive', () => {
     await expect(openArchive(Readable.from([other]), { passphrase: 'a passphrase of some length' })).rejects.toThrow(
       'Not a Latchkey backup',
     );
-  });
+  }, 120_000);
 });

@@ -30,12 +30,8 @@ export type BackupUnlock = { passphrase: string } | { identities: string[] };
 /** Long enough that scrypt's cost leaves offline guessing hopeless. */
 export const MIN_PASSPHRASE_LENGTH = 16;
 
-/** The encrypted archive of a manifest and the dump that follows it. */
-export async function sealArchive(
-  manifest: BackupManifest,
-  dump: AsyncIterable<Uint8Array>,
-  lock: BackupLock,
-): Promise<Readable> {
+/** An encrypter for the lock, refusing a malformed public key before any work is done. */
+export function encrypterFor(lock: BackupLock): Encrypter {
   const encrypter = new Encrypter();
   if ('passphrase' in lock) encrypter.setPassphrase(lock.passphrase);
   else
@@ -46,6 +42,15 @@ export async function sealArchive(
         throw new CliError(`"${recipient}" is not an age public key (age1…).`, 2);
       }
     }
+  return encrypter;
+}
+
+/** The encrypted archive of a manifest and the dump that follows it. */
+export async function sealArchive(
+  manifest: BackupManifest,
+  dump: AsyncIterable<Uint8Array>,
+  encrypter: Encrypter,
+): Promise<Readable> {
   async function* plaintext() {
     yield Buffer.from(`${MAGIC}\n${JSON.stringify(manifest)}\n`);
     yield* dump;

@@ -1,7 +1,14 @@
 import { createReadStream, createWriteStream, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type BackupLock, type BackupManifest, type BackupUnlock, openArchive, sealArchive } from './backup-archive.ts';
+import {
+  type BackupLock,
+  type BackupManifest,
+  type BackupUnlock,
+  encrypterFor,
+  openArchive,
+  sealArchive,
+} from './backup-archive.ts';
 import { type DatabasePlace, databaseInUse, dumpDatabase, keyFilesIn, restoreDatabase } from './backup-database.ts';
 import { CliError } from './cli.ts';
 import { type KeySource, keyFile, writeKeyFile } from './key-files.ts';
@@ -36,6 +43,7 @@ function collectKeys(deployment: Deployment): Record<string, string> {
 /** Writes the archive to `file` (mode 0600, never over an existing file); returns its size in bytes. */
 export async function writeBackup(deployment: Deployment, file: string, lock: BackupLock): Promise<number> {
   if (existsSync(file)) throw new CliError(`${file} exists already: choose a new file.`);
+  const encrypter = encrypterFor(lock);
   const keys = collectKeys(deployment);
   const dump = await dumpDatabase(deployment);
   const manifest: BackupManifest = {
@@ -48,7 +56,7 @@ export async function writeBackup(deployment: Deployment, file: string, lock: Ba
   // Written beside, renamed when whole: a failed backup never leaves a file that looks like one.
   const partial = `${file}.partial`;
   try {
-    await pipeline(await sealArchive(manifest, dump.bytes, lock), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+    await pipeline(await sealArchive(manifest, dump.bytes, encrypter), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
     renameSync(partial, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(partial, { force: true });

@@ -289,7 +289,7 @@ describe(`backup and restore of a server and its Hub (${onPostgres ? 'PostgreSQL
     } finally {
       await run.close();
     }
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await smtp?.close();
@@ -314,7 +314,7 @@ describe(`backup and restore of a server and its Hub (${onPostgres ? 'PostgreSQL
     const again = await cli('server', ['backup', serverArchive], { ...serverEnv(), BACKUP_PASSPHRASE: PASSPHRASE });
     expect(again.code).toBe(1);
     expect(again.err).toContain('exists already');
-  }, 120_000);
+  }, 240_000);
 
   test('wiped, the deployment refuses a wrong passphrase, a damaged archive and the other program’s archive, writing nothing', async () => {
     rmSync(serverDir, { recursive: true, force: true });
@@ -348,7 +348,7 @@ describe(`backup and restore of a server and its Hub (${onPostgres ? 'PostgreSQL
     expect(existsSync(join(serverDir, 'PG_VERSION'))).toBe(false);
     expect(files(join(hubDir, 'keys'))).toEqual([]);
     if (databases) expect(await databases.server.tables()).toBe(0);
-  }, 120_000);
+  }, 240_000);
 
   test('restored, both programs serve again: sign-in over HTTP, every member, the SSO and SCIM connectors, the whole event chain', async () => {
     const server = await cli('server', ['restore', serverArchive], { ...serverEnv(), BACKUP_PASSPHRASE: PASSPHRASE });
@@ -393,5 +393,5 @@ describe(`backup and restore of a server and its Hub (${onPostgres ? 'PostgreSQL
     } finally {
       await run.close();
     }
-  }, 120_000);
+  }, 240_000);
 });
