@@ -425,6 +425,7 @@ export type ApprovalsRoom = ReturnType<typeof createApprovals>;
 export function createApprovalsOperator(db: Db, jobs: Jobs) {
   const applyQueue = jobs.define<{ requestId: string }>(APPLY_QUEUE, async () => {});
   const open = async (tx: Queryable, teamId: string, id: string) => {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw notFound();
     const row = await repo.lock(tx, id);
     if (!row || row.team_id !== teamId) throw notFound();
     if (row.status !== 'pending' && row.status !== 'approved') throw closed(row);
@@ -469,3 +470,5 @@ export function createApprovalsOperator(db: Db, jobs: Jobs) {
     },
   };
 }
+
+export type ApprovalsOperator = ReturnType<typeof createApprovalsOperator>;
