@@ -30,6 +30,8 @@ beforeAll(async () => {
   tokens.set('sam', (await h.signIn(DEMO_ADMINS.twoTeams)).token.access);
   tokens.set('adam', (await h.signIn(DEMO_ADMINS.admin)).token.access);
   tokens.set('rory', (await h.signIn(DEMO_ADMINS.recoveryAgent)).token.access);
+  // Sam is also the super admin of another team (a family).
+  tokens.set('family', (await h.signIn(DEMO_ADMINS.twoTeams, 'sam-family')).token.access);
 }, 120_000);
 afterAll(() => h?.close());
 
@@ -165,6 +167,25 @@ describe('a gated call', () => {
       "select count(*)::int as n from security_events where kind = 'admin_added' and email = 'second@northwind.example'",
     );
     expect(added?.n).toBe(1);
+  });
+
+  test("another team's super admin neither sees nor decides nor withdraws the request", async () => {
+    await setPolicy({ enabled: true });
+    const id = requestIdOf(
+      await h.post('/organization/admin/user/add/', { email: 'other-team@northwind.example', scopes: ['admin'] }, token('alex')),
+    );
+    for (const [path, body] of [
+      [`${P}/request/`, { id }],
+      [`${P}/decide/`, { id, decision: 'approve' }],
+      [`${P}/withdraw/`, { id }],
+    ] as const) {
+      const res = await h.post(path, body, token('family'));
+      expect(res.status, path).toBe(404);
+      expect(res.body).toMatchObject({ code: 'approval_not_found' });
+    }
+    const theirs = (await h.post<{ results: ApprovalRequest[] }>(`${P}/`, { view: 'all' }, token('family'))).body;
+    expect(theirs.results.map((r) => r.id)).not.toContain(id);
+    expect((await request(id)).status).toBe('pending');
   });
 
   test('the approvers asked are mailed through the queue', async () => {
