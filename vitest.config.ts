@@ -14,6 +14,8 @@ export default defineConfig({
       { test: { name: 'boundaries', include: ['scripts/boundaries.test.ts', 'scripts/lint-migrations.test.ts'] } },
       // `npm start` and the end-to-end suite's own servers, run as real processes.
       { test: { name: 'tooling', include: ['scripts/start/**/*.test.ts', 'e2e/support/**/*.test.ts'], testTimeout: 60_000 } },
+      // The deployment files (deploy/) against their schemas.
+      { test: { name: 'deploy', include: ['scripts/container/manifests.test.ts'] } },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom' } },
     ],
   },
