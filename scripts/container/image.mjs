@@ -16,7 +16,21 @@ export function buildImage({ tag = 'latchkey:latest', log = console.info } = {})
   const ca = process.env.NODE_EXTRA_CA_CERTS;
   const secret = ca && existsSync(ca) ? ['--secret', `id=extra-ca,src=${ca}`] : [];
   podman(
-    ['build', '--pull=never', '--format', 'docker', '--network', 'host', ...RUN_FLAGS, ...secret, '-t', tag, '-f', 'Containerfile', '.'],
+    [
+      'build',
+      '--pull=never',
+      '--format',
+      'docker',
+      '--network',
+      'host',
+      ...RUN_FLAGS,
+      ...secret,
+      '-t',
+      tag,
+      '-f',
+      'Containerfile',
+      '.',
+    ],
     { cwd: root },
   );
   return tag;
