@@ -20,20 +20,15 @@ export interface DrainOptions {
 }
 
 /**
- * Stops on SIGTERM or SIGINT without dropping work. /readyz answers 503 at once; after the delay the
- * listener closes (idle connections are closed, requests in flight finish, new ones on open
- * connections get 503), the app's onClose hooks stop the jobs, then `cleanup`, then exit 0. Work
- * that has not finished within the grace period is abandoned: exit 1. Registered before `listen`.
+ * Stops on SIGTERM or SIGINT without dropping work. /readyz answers 503 at once (createHttpApp's
+ * `draining`); after the delay the listener closes (idle connections are closed, requests in flight
+ * finish, new ones on open connections get 503), the app's onClose hooks stop the jobs, then
+ * `cleanup`, then exit 0. Work that has not finished within the grace period is abandoned: exit 1.
  */
 export function drainOnSignals(app: FastifyInstance, options: DrainOptions): void {
-  let draining = false;
-  app.addHook('onRequest', async (request, reply) => {
-    if (draining && request.routeOptions.url === '/readyz') return reply.code(503).send({ status: 'draining' });
-  });
-
   const drain = async (signal: NodeJS.Signals) => {
-    if (draining) return;
-    draining = true;
+    if (app.draining) return;
+    app.draining = true;
     app.log.info({ signal, grace_seconds: options.graceSeconds }, 'stopping: readiness is off, finishing the work in flight');
     const deadline = setTimeout(
       () => {
