@@ -201,6 +201,8 @@ describe.skipIf(missing)('the image', () => {
     // The first seeds the demo teams; the second starts on that data.
     const first = runContainer('server-1', 'server', { ...env(ports[0] as number), SEED_DEMO: '1' }, keys);
     await readyAt(first, ports[0] as number);
+    // The image's HEALTHCHECK, run as the runtime runs it.
+    podman(['healthcheck', 'run', first]);
     const second = runContainer('server-2', 'server', env(ports[1] as number), keys);
     const hubPort = await freePort();
     const hub = runContainer(
