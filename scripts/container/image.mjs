@@ -2,18 +2,25 @@
 // missing (base.mjs). The layers are cached: a second build after a change to the sources runs
 // the console's and programs' build again, not the dependencies' install.
 //   node scripts/container/image.mjs [tag]          (default latchkey:latest)
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { buildBaseImages } from './base.mjs';
 import { podman, RUN_FLAGS } from './podman.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 
+/** The CA file this machine's npm is configured with (`npm config get cafile`), if any. */
+function npmCaFile() {
+  const file = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout?.trim();
+  return file && file !== 'null' && file !== 'undefined' ? file : undefined;
+}
+
 export function buildImage({ tag = 'latchkey:latest', log = console.info } = {}) {
   buildBaseImages({ log });
   log(`Building ${tag} from the Containerfile…`);
   // The install step reaches the npm registry through the machine's network, trusting what this
-  // machine's Node trusts (a network that inspects TLS has its own CA).
-  const ca = process.env.NODE_EXTRA_CA_CERTS;
+  // machine's Node or npm trusts (a network that inspects TLS has its own CA).
+  const ca = process.env.NODE_EXTRA_CA_CERTS || npmCaFile();
   const secret = ca && existsSync(ca) ? ['--secret', `id=extra-ca,src=${ca}`] : [];
   podman(
     [
