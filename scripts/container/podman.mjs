@@ -10,11 +10,13 @@ const LIMITS = ['--ulimit', 'nofile=4096:4096', '--ulimit', 'nproc=4096:4096'];
 /** For `podman run` and `podman build`. */
 export const RUN_FLAGS = ['--runtime', RUNC, ...LIMITS];
 
-/** Why podman cannot run here, or null when it can (it answers, with runc). */
+/** Why podman cannot run here, or null when it can (installed, runc beside it, its storage and runtime answer). */
 export function podmanMissing() {
   const version = spawnSync('podman', ['version', '--format', '{{.Client.Version}}'], { encoding: 'utf8' });
   if (version.error || version.status !== 0) return 'podman is not installed (apt-get install -y podman runc mmdebstrap)';
   if (!existsSync(RUNC)) return 'runc is not installed (apt-get install -y runc)';
+  const info = spawnSync('podman', ['--runtime', RUNC, 'info', '--format', '{{.Host.OCIRuntime.Name}}'], { encoding: 'utf8' });
+  if (info.status !== 0) return `podman cannot run here (${info.stderr.trim().split('\n')[0]})`;
   return null;
 }
 
