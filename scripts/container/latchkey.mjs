@@ -1,6 +1,7 @@
 // The image's one command: `latchkey server`, `latchkey hub`, `latchkey cli <command>` (the
 // server's operator command line), `latchkey hub-cli <command>`, and `latchkey healthcheck`
-// (the image's HEALTHCHECK: exit 0 when this container's program answers /readyz with 200).
+// (the image's HEALTHCHECK: exit 0 when this container's program answers /readyz with 200). It runs as
+// /app/latchkey.mjs (app-files.mjs copies it there), beside the built programs it names.
 const PROGRAMS = {
   server: './apps/server/dist/main.mjs',
   hub: './apps/hub/dist/main.mjs',
