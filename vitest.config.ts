@@ -14,6 +14,21 @@ export default defineConfig({
       { test: { name: 'boundaries', include: ['scripts/boundaries.test.ts', 'scripts/lint-migrations.test.ts'] } },
       // `npm start` and the end-to-end suite's own servers, run as real processes.
       { test: { name: 'tooling', include: ['scripts/start/**/*.test.ts', 'e2e/support/**/*.test.ts'], testTimeout: 60_000 } },
+      // The deployment files (deploy/) against their schemas.
+      { test: { name: 'deploy', include: ['scripts/container/manifests.test.ts'] } },
+      // The image built and run with podman, on PostgreSQL only (scripts/test.mjs's PostgreSQL pass).
+      ...(process.env.TEST_DB === 'postgres'
+        ? [
+            {
+              test: {
+                name: 'containers',
+                include: ['scripts/container/containers.test.ts'],
+                testTimeout: 300_000,
+                hookTimeout: 1_200_000,
+              },
+            },
+          ]
+        : []),
       { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom' } },
     ],
   },

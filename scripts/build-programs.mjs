@@ -1,5 +1,6 @@
-// Bundles the server and the Hub into one ES module each (apps/*/dist/main.mjs) with their SQL
-// migrations beside it: Node then starts them without compiling TypeScript (start-up time).
+// Bundles the server and the Hub into one ES module each (apps/*/dist/main.mjs), and each one's
+// operator command line (apps/*/dist/cli.mjs, what the container image runs), with their SQL
+// migrations beside them: Node then starts them without compiling TypeScript (start-up time).
 // Workspace packages are bundled in; npm dependencies stay external, except OpenTelemetry's: npm
 // nests the runtime's 3.x under packages/runtime (lighthouse holds 2.x at the top), where a program
 // in apps/*/dist would not find them.
@@ -18,15 +19,16 @@ for (const app of ['server', 'hub']) {
     ...dependencies('packages/contracts'),
   ].filter((name) => !name.startsWith('@latchkey/') && !name.startsWith('@opentelemetry/'));
   rmSync(join(dir, 'dist'), { recursive: true, force: true });
-  await build({
-    entryPoints: [join(dir, 'src/main.ts')],
-    outfile: join(dir, 'dist/main.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external,
-    logLevel: 'warning',
-  });
+  for (const program of ['main', 'cli'])
+    await build({
+      entryPoints: [join(dir, `src/${program}.ts`)],
+      outfile: join(dir, `dist/${program}.mjs`),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      external,
+      logLevel: 'warning',
+    });
   cpSync(join(dir, 'src/db/migrations'), join(dir, 'dist/migrations'), { recursive: true });
 }

@@ -5,6 +5,7 @@
 //
 //   import './node-runtime.mjs';        first import of a launcher: re-runs it under Node 24 if needed
 //   node scripts/node-runtime.mjs       prints the folder holding Node 24's `node` (for PATH in CI)
+//   officialNodeBinDir()                the package's own binary, whatever runs (the container base)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -47,6 +48,12 @@ function fetchOnce() {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The folder holding the official Node 24 binary from the npm package, fetched once (the container base). */
+export function officialNodeBinDir() {
+  fetchOnce();
+  return bin;
 }
 
 /** The folder holding a Node 24 `node`: this one's when it is new enough, else the fetched one. */

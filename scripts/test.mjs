@@ -2,7 +2,8 @@
 //   1. the build of the console, server and Hub (the `npm start` tests run it);
 //   2. unit + API tests (vitest) on embedded PGlite;
 //   3. the server, hub and runtime suites again on the PostgreSQL server at TEST_DATABASE_URL
-//      (CI sets it; locally it is optional and said so);
+//      (CI sets it; locally it is optional and said so), with the container image's tests
+//      (podman: built, run as several instances, the Kubernetes pods played);
 //   4. the console's bundle budget, and the end-to-end suite in Chromium.
 // It ends with one "N passed, N failed" line over everything it ran.
 import './node-runtime.mjs';
@@ -54,7 +55,7 @@ countVitest(pglite);
 if (process.env.TEST_DATABASE_URL) {
   const postgres = join(out, 'vitest-postgres.json');
   run(
-    'server, hub and runtime tests on PostgreSQL',
+    'server, hub, runtime and container tests on PostgreSQL',
     vitest,
     [
       'run',
@@ -64,6 +65,8 @@ if (process.env.TEST_DATABASE_URL) {
       'hub',
       '--project',
       'runtime',
+      '--project',
+      'containers',
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${postgres}`,

@@ -174,7 +174,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     clearInterval(retentionTimer);
     await siem.stop();
     await searchIndexer.stop();
-    await jobs.stop();
+    await jobs.stop(config.SHUTDOWN_GRACE_SECONDS * 1000);
   });
   return app;
 }

@@ -1,4 +1,4 @@
-import { envFlag, parseAllowList, parseConfig, trustProxySetting } from '@latchkey/runtime';
+import { envFlag, parseAllowList, parseConfig, shutdownSettings, trustProxySetting } from '@latchkey/runtime';
 import { z } from 'zod';
 
 /** Browser origins, exact (scheme://host[:port]); the console calls the Hub from one of them. */
@@ -62,6 +62,7 @@ const Config = z
     /** OTLP/HTTP collector for OpenTelemetry traces (`…/v1/traces` is added); without it no trace is made. */
     OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ...shutdownSettings,
     /** smtp(s)://user:pass@host:port for recovery notifications; without it mail is written to the log. */
     SMTP_URL: z.string().optional(),
     MAIL_FROM: z.string().default('Latchkey Hub <no-reply@latchkey.local>'),

@@ -1,4 +1,4 @@
-import { followParent, migrate, moveLegacyKeys, openDb, startTracing, startUp } from '@latchkey/runtime';
+import { drainOnSignals, followParent, migrate, moveLegacyKeys, openDb, startTracing, startUp } from '@latchkey/runtime';
 import { buildHub } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
@@ -36,15 +36,15 @@ if (config.SEED_DEMO && config.DEMO_SERVER_KEY && config.DEMO_SERVER_URL) {
     await seedClientDemo(app, db, { teamSlug: config.DEMO_TEAM_SLUG });
   }
 }
+// SIGTERM (a container runtime, Kubernetes) or Ctrl-C: readiness off, the work in flight finished, then exit.
+drainOnSignals(app, {
+  graceSeconds: config.SHUTDOWN_GRACE_SECONDS,
+  delaySeconds: config.SHUTDOWN_DELAY_SECONDS,
+  async cleanup() {
+    await db.close();
+    await stopTracing();
+  },
+});
 await steps.holdBack();
 await app.listen({ host: config.HOST, port: config.PORT });
 app.log.info({ version: config.HUB_VERSION, origins: config.ALLOWED_ORIGINS }, 'hub ready');
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.close();
-    await db.close();
-    await stopTracing();
-    process.exit(0);
-  });
-}

@@ -88,7 +88,7 @@ export async function buildServer({ config, db, mailer, rateLimitPerMinute = 600
   eventForwarder.start();
   app.addHook('onClose', async () => {
     await eventForwarder.stop();
-    await jobs.stop();
+    await jobs.stop(config.SHUTDOWN_GRACE_SECONDS * 1000);
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));

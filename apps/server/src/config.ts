@@ -1,5 +1,5 @@
 import { hubUrlProblem, INVOICE_PAYERS } from '@latchkey/contracts';
-import { envFlag, parseAllowList, parseConfig, trustProxySetting } from '@latchkey/runtime';
+import { envFlag, parseAllowList, parseConfig, shutdownSettings, trustProxySetting } from '@latchkey/runtime';
 import { z } from 'zod';
 
 const Config = z.object({
@@ -105,6 +105,7 @@ const Config = z.object({
     }),
   /** How often events waiting for the team's Hub are looked for (event logs), in milliseconds. */
   EVENT_FORWARD_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  ...shutdownSettings,
 });
 export type Config = z.output<typeof Config>;
 

@@ -1,4 +1,4 @@
-import { followParent, migrate, moveLegacyKeys, openDb, startTracing, startUp } from '@latchkey/runtime';
+import { drainOnSignals, followParent, migrate, moveLegacyKeys, openDb, startTracing, startUp } from '@latchkey/runtime';
 import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
@@ -29,14 +29,14 @@ if (config.SEED_DEMO) {
   if (seeded) await seedBillingDemo(db, DEMO_PASSWORD);
   if (seeded) app.log.info('seeded the demo teams');
 }
-await steps.holdBack();
-await app.listen({ host: config.HOST, port: config.PORT });
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.close();
+// SIGTERM (a container runtime, Kubernetes) or Ctrl-C: readiness off, the work in flight finished, then exit.
+drainOnSignals(app, {
+  graceSeconds: config.SHUTDOWN_GRACE_SECONDS,
+  delaySeconds: config.SHUTDOWN_DELAY_SECONDS,
+  async cleanup() {
     await db.close();
     await stopTracing();
-    process.exit(0);
-  });
-}
+  },
+});
+await steps.holdBack();
+await app.listen({ host: config.HOST, port: config.PORT });

@@ -33,6 +33,8 @@ declare module 'fastify' {
     servedRoutes: readonly ServedRoute[];
     /** Who answers, per path prefix, the requests Fastify refuses before routing. */
     preRoutingErrors: PreRoutingErrors;
+    /** Set when the program has begun to stop (shutdown.ts): /readyz then answers 503. */
+    draining: boolean;
   }
 }
 
@@ -126,6 +128,11 @@ export function createHttpApp(options: HttpOptions): FastifyInstance {
         requestId: request.id,
       }),
     );
+  });
+  // A stopping instance says so first, so that load balancers send it nothing new (shutdown.ts).
+  app.decorate('draining', false);
+  app.addHook('onRequest', async (request, reply) => {
+    if (app.draining && request.routeOptions.url === '/readyz') return reply.code(503).send({ status: 'draining' });
   });
   app.addHook('onError', async (request, _reply, error) => {
     spans.get(request)?.span.recordException(error);

@@ -30,6 +30,7 @@ export * from './refresh-tokens.ts';
 export * from './request-id.ts';
 export * from './router.ts';
 export * from './security-headers.ts';
+export * from './shutdown.ts';
 export * from './signed.ts';
 export * from './start-up.ts';
 export * from './tokens.ts';

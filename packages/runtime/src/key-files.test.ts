@@ -8,6 +8,15 @@ import { generateEd25519Key, generateSymmetricKey, loadKey } from './key-files.t
 const scratch = () => mkdtempSync(join(tmpdir(), 'latchkey-keys-'));
 
 describe('loadKey', () => {
+  it('refuses a given key file that holds no key (a secret mounted but never filled), naming it', () => {
+    const dir = scratch();
+    const file = join(dir, 'token_secret');
+    writeFileSync(file, '\n');
+    expect(() => loadKey(dir, 'token', { file }, generateSymmetricKey)).toThrow(`The key file ${file} is empty`);
+    writeFileSync(file, `${'k'.repeat(32)}\n`);
+    expect(loadKey(dir, 'token', { file }, generateSymmetricKey)).toBe('k'.repeat(32));
+  });
+
   it('generates a key once into the data directory, readable by its owner only', () => {
     const dir = scratch();
     const first = loadKey(dir, 'token', {}, generateSymmetricKey);

@@ -23,10 +23,20 @@ export const generateEd25519Key = (): string =>
  */
 export function loadKey(dataDir: string, name: string, source: KeySource, generate: () => string): string {
   if (source.value) return source.value;
-  if (source.file) return readFileSync(source.file, 'utf8').trim();
+  if (source.file) return readGivenKeyFile(source.file);
   const file = keyFile(dataDir, name);
   writeKeyFile(file, generate());
   return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * A key file the operator gave (a mounted secret). An empty one (a secret created but never filled)
+ * would key every HMAC and signature with nothing: start-up stops instead, naming the file.
+ */
+function readGivenKeyFile(file: string): string {
+  const key = readFileSync(file, 'utf8').trim();
+  if (!key) throw new Error(`The key file ${file} is empty: write the key in it (docs/keys.md).`);
+  return key;
 }
 
 /** `<dataDir>/keys/<name>`, where a key not given by configuration lives. */
@@ -57,7 +67,7 @@ export function writeKeyFile(file: string, value: string): boolean {
  */
 export function loadPreviousKey(dataDir: string, name: string, source: KeySource): string | undefined {
   if (source.value) return source.value;
-  if (source.file) return readFileSync(source.file, 'utf8').trim();
+  if (source.file) return readGivenKeyFile(source.file);
   const file = `${keyFile(dataDir, name)}.previous`;
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }
