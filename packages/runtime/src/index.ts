@@ -21,7 +21,7 @@ export * from './metrics.ts';
 export * from './migrate.ts';
 export * from './openapi.ts';
 export * from './outbound.ts';
-export { type AddressKind, addressKind, addressProblem } from './outbound-addresses.ts';
+export { type AddressKind, addressKind, addressProblem, checkedAddress } from './outbound-addresses.ts';
 export * from './outbound-policy.ts';
 export * from './refresh-tokens.ts';
 export * from './request-id.ts';
