@@ -84,6 +84,11 @@ export const ERROR_STATUS = {
   sso_not_tested: 409,
   sso_config_already_tested: 409,
   sso_break_glass: 409,
+  // Directory sync
+  directory_change_refused: 409,
+  directory_unreadable: 400,
+  directory_changed: 409,
+  directory_preview_first: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

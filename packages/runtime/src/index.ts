@@ -26,6 +26,7 @@ export * from './outbound-policy.ts';
 export * from './refresh-tokens.ts';
 export * from './request-id.ts';
 export * from './router.ts';
+export * from './sealed.ts';
 export * from './security-headers.ts';
 export * from './signed.ts';
 export * from './start-up.ts';

@@ -83,7 +83,7 @@ async function recordEvents(q: Queryable, teamId: string, events: readonly Omit<
  * A console action named the way the server's history tables name it (`member_invited`,
  * `admin_added`, `billing_plan_changed`): one event per target, by the admin `actorId` (null: no
  * admin acted, so the system or, when `detail.actor_type` is `scim`, the SCIM connector
- * `detail.connector`). `targets` may depend on who acted (a member acting on themselves names no target).
+ * `detail.connector`, or `directory`, the Hub's directory sync). `targets` may depend on who acted (a member acting on themselves names no target).
  */
 export async function recordAction(
   q: Queryable,
@@ -98,12 +98,13 @@ export async function recordAction(
   const detail = (a.detail ?? {}) as Record<string, unknown>;
   const actor = a.actorId ? (await usersRepository.findUserById(q, a.actorId))?.email : undefined;
   const scim = !actor && detail.actor_type === 'scim';
+  const directory = !actor && detail.actor_type === 'directory';
   const targets = typeof a.targets === 'function' ? a.targets(actor) : a.targets;
   await recordEvents(
     q,
     a.teamId,
     targets.map((target) => ({
-      actor: actor ?? (scim ? `scim:${String(detail.connector ?? '')}` : 'system'),
+      actor: actor ?? (scim ? `scim:${String(detail.connector ?? '')}` : directory ? 'directory sync' : 'system'),
       actorType: actor ? 'admin' : scim ? 'scim' : 'system',
       ...fromAction(a.action),
       target,
