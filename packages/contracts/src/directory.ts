@@ -184,6 +184,8 @@ export const hubDirectoryStateEndpoint = defineEndpoint({
     /** Licences still free (null: unlimited). */
     licences_free: z.number().int().nullable(),
     members: z.array(DirectoryStateMember),
+    /** The team's administrators' e-mails, members or not: a sync never invites or changes them. */
+    admins: z.array(z.string()),
     groups: z.array(z.object({ id: Uuid, name: z.string(), directory_id: z.string().nullable(), member_ids: z.array(Uuid) })),
   }),
 });

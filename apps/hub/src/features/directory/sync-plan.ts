@@ -57,6 +57,7 @@ export function planSync(
   };
   const byDirectoryId = new Map(team.members.filter((m) => m.directory_id).map((m) => [m.directory_id as string, m]));
   const byEmail = new Map(team.members.map((m) => [m.email.toLowerCase(), m]));
+  const admins = new Set(team.admins.map((email) => email.toLowerCase()));
   const updates: DirectoryChange[] = [];
   const invites: DirectoryChange[] = [];
   const statuses: DirectoryChange[] = [];
@@ -71,8 +72,8 @@ export function planSync(
       continue;
     }
     const existing: DirectoryStateMember | undefined = byDirectoryId.get(user.id) ?? byEmail.get(user.email);
-    if (existing?.admin) {
-      note('admin_skipped', existing.email);
+    if (existing?.admin || admins.has(user.email)) {
+      note('admin_skipped', user.email);
       continue;
     }
     if (existing?.source === 'scim') {

@@ -15,6 +15,7 @@ export async function directoryState(q: Queryable, teamId: string): Promise<Endp
   return {
     licences_free: total === null || total < 0 ? null : Math.max(0, total - used),
     members: members.map((m) => ({ ...m, admin: admins.has(m.email.toLowerCase()) })),
+    admins: [...admins],
     groups,
   };
 }
