@@ -77,7 +77,13 @@ console.info(
 // Hub's security audit of as many members.
 if (process.env.TEST_DATABASE_URL) {
   // Each in one process with its program, so with the programs' own flags.
-  for (const script of ['scripts/bench-people.ts', 'scripts/bench-hub.ts', 'scripts/bench-scim.ts', 'scripts/bench-events.ts']) {
+  for (const script of [
+    'scripts/bench-people.ts',
+    'scripts/bench-hub.ts',
+    'scripts/bench-scim.ts',
+    'scripts/bench-events.ts',
+    'scripts/bench-directory.ts',
+  ]) {
     spawnSync(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', script], { cwd: root, stdio: 'inherit' });
   }
 } else {

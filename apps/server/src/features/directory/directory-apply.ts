@@ -65,21 +65,35 @@ export async function applyDirectoryBatch(
       return member;
     };
 
+    // The batch's invitations in one statement, where the first comes (after the updates before it,
+    // which may free an address); the console's rules: never an administrator, never a current member.
+    let invited: Set<string> | undefined;
+    let invitedEmails: string[] = [];
+    const inviteAll = async () => {
+      for (const [index, change] of changes.entries())
+        if (change.op === 'member_invite' && admins.has(change.email))
+          throw refused(index, `${change.email} is an administrator; a sync never changes one.`);
+      const rows = await members.insertMany(tx, team.id, newcomers);
+      if (rows.length < newcomers.length) {
+        const made = new Set(rows.map((r) => r.email));
+        const taken = newcomers.find((c) => !made.has(c.email));
+        throw refused(changes.indexOf(taken as DirectoryChange), `${taken?.email} is already a member.`);
+      }
+      invitedEmails = rows.map((r) => r.email);
+      await event('member_invited', invitedEmails);
+      return new Set(rows.map((r) => r.directory_id as string));
+    };
+    /** The members the directory owns, once the batch's member changes are made (groups come after members). */
+    let owned: Set<string> | undefined;
+
     let applied = 0;
-    const invited: string[] = [];
     for (const [index, change] of changes.entries()) {
       let changed = false;
       switch (change.op) {
-        case 'member_invite': {
-          if (known.has(change.directory_id)) break;
-          if (admins.has(change.email)) throw refused(index, `${change.email} is an administrator; a sync never changes one.`);
-          const row = await members.insert(tx, team.id, change);
-          if (!row) throw refused(index, `${change.email} is already a member.`);
-          await event('member_invited', [row.email]);
-          invited.push(row.email);
-          changed = true;
+        case 'member_invite':
+          invited ??= await inviteAll();
+          changed = invited.has(change.directory_id);
           break;
-        }
         case 'member_update': {
           const member = mine(index, change.member_id);
           if (member.email === change.email && member.name === change.name && member.directory_id === change.directory_id) break;
@@ -133,18 +147,25 @@ export async function applyDirectoryBatch(
         case 'group_fill': {
           const group = await groups.byDirectoryId(tx, team.id, change.group_directory_id);
           if (!group) throw refused(index, 'the group is not in the team.');
-          const owned = await members.directoryOwnedIds(tx, team.id);
-          const wanted = [...(await members.byDirectoryIds(tx, team.id, change.member_directory_ids)).values()].map((m) => m.id);
-          const { added, removed } = await groups.fill(tx, group.id, owned, wanted);
-          if (added > 0) await event('group_members_added', [group.name], { group: group.name, count: added });
-          if (removed > 0) await event('group_members_removed', [group.name], { group: group.name, count: removed });
-          changed = added + removed > 0;
+          owned ??= new Set(await members.directoryOwnedIds(tx, team.id));
+          const isOwned = owned;
+          const wanted = new Set(
+            [...(await members.byDirectoryIds(tx, team.id, change.member_directory_ids)).values()].map((m) => m.id),
+          );
+          const current = new Set(await groups.memberIds(tx, group.id));
+          // Members the console added stay: only those the directory owns are taken out.
+          const drop = [...current].filter((id) => isOwned.has(id) && !wanted.has(id));
+          const add = [...wanted].filter((id) => !current.has(id));
+          await groups.changeMembers(tx, group.id, add, drop);
+          if (add.length > 0) await event('group_members_added', [group.name], { group: group.name, count: add.length });
+          if (drop.length > 0) await event('group_members_removed', [group.name], { group: group.name, count: drop.length });
+          changed = add.length + drop.length > 0;
           break;
         }
       }
       if (changed) applied++;
     }
-    await queueInvitations(tx, mail, team, invited);
+    await queueInvitations(tx, mail, team, invitedEmails);
     return { applied, unchanged: changes.length - applied };
   });
 }

@@ -54,19 +54,19 @@ export const directoryGroupsRepository = {
     return rows.length > 0;
   },
 
-  /**
-   * The group's members among `owned` (the members the directory owns) become exactly `wanted`;
-   * members the console added stay. How many were added and removed.
-   */
-  async fill(q: Queryable, groupId: string, owned: string[], wanted: string[]): Promise<{ added: number; removed: number }> {
-    const removed = await q.query(
-      `delete from group_members where group_id = $1 and member_id = any($2::uuid[]) and not (member_id = any($3::uuid[])) returning member_id`,
-      [groupId, owned, wanted],
-    );
-    const added = await q.query(
-      `insert into group_members (group_id, member_id) select $1, unnest($2::uuid[]) on conflict do nothing returning member_id`,
-      [groupId, wanted],
-    );
-    return { added: added.length, removed: removed.length };
+  async memberIds(q: Queryable, groupId: string): Promise<string[]> {
+    const rows = await q.query<{ member_id: string }>('select member_id from group_members where group_id = $1', [groupId]);
+    return rows.map((r) => r.member_id);
+  },
+
+  /** Adds and takes out members of one group. */
+  async changeMembers(q: Queryable, groupId: string, add: string[], drop: string[]): Promise<void> {
+    if (drop.length > 0)
+      await q.query('delete from group_members where group_id = $1 and member_id = any($2::uuid[])', [groupId, drop]);
+    if (add.length > 0)
+      await q.query('insert into group_members (group_id, member_id) select $1, unnest($2::uuid[]) on conflict do nothing', [
+        groupId,
+        add,
+      ]);
   },
 };

@@ -46,25 +46,26 @@ export const directoryMembersRepository = {
   },
 
   /**
-   * A new member (or a former one coming back) as invited and licensed, owned by the directory, as
-   * the console's invite makes them; undefined when a current member has that email.
+   * New members (or former ones coming back) as invited and licensed, owned by the directory, as the
+   * console's invite makes them, in one statement; those a current member's email already has are
+   * left out of the answer.
    */
-  async insert(
+  insertMany(
     q: Queryable,
     teamId: string,
-    m: { email: string; name: string; directory_id: string },
-  ): Promise<DirectoryMemberRecord | undefined> {
-    const [row] = await q.query<DirectoryMemberRecord>(
+    rows: readonly { email: string; name: string; directory_id: string }[],
+  ): Promise<DirectoryMemberRecord[]> {
+    return q.query<DirectoryMemberRecord>(
       `insert into members (team_id, email, status, licensed, usage, invited_at, onboarded_at, name, source, directory_id)
-       values ($1, $2, 'invited', true, 'unresponsive', now(), now(), $3, 'directory', $4)
+       select $1, email, 'invited', true, 'unresponsive', now(), now(), name, 'directory', directory_id
+       from unnest($2::text[], $3::text[], $4::text[]) as r (email, name, directory_id)
        on conflict (team_id, email) do update set deboarded_at = null, status = 'invited', licensed = true,
          usage = 'unresponsive', invited_at = now(), onboarded_at = now(), last_active_at = null,
          name = excluded.name, source = 'directory', directory_id = excluded.directory_id, status_before_suspension = null
        where members.deboarded_at is not null
        returning ${MEMBER}`,
-      [teamId, m.email, m.name, m.directory_id],
+      [teamId, rows.map((r) => r.email), rows.map((r) => r.name), rows.map((r) => r.directory_id)],
     );
-    return row;
   },
 
   /** The directory takes the member (a console member found by email) or updates one it owns. */
