@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import { RULES } from './access.ts';
+import {
+  DIRECTORY_BATCH_MAX,
+  DIRECTORY_KINDS,
+  DIRECTORY_RUN_OUTCOMES,
+  DIRECTORY_RUN_TRIGGERS,
+  DIRECTORY_SECURITY,
+  MEMBER_SOURCES,
+} from './directory-constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { MEMBER_STATUSES } from './members-constants.ts';
 
@@ -7,13 +15,6 @@ import { MEMBER_STATUSES } from './members-constants.ts';
  * Directory sync: the Hub reads the team's LDAP or Active Directory and keeps members and groups in
  * step. This module holds the connection form, the attribute mapping and its two presets.
  */
-
-export const DIRECTORY_KINDS = ['active_directory', 'openldap'] as const;
-export type DirectoryKind = (typeof DIRECTORY_KINDS)[number];
-
-/** ldaps:// is TLS from the first byte; ldap:// with `starttls` upgrades before the bind; plain ldap:// only where the operator allows it. */
-export const DIRECTORY_SECURITY = ['ldaps', 'starttls', 'none'] as const;
-export type DirectorySecurity = (typeof DIRECTORY_SECURITY)[number];
 
 /** Where each field of a member or group is read from. Empty: not mapped. */
 export const DirectoryMapping = z.object({
@@ -36,39 +37,6 @@ export const DirectoryMapping = z.object({
   group_member_logins: z.array(z.string().trim().min(1).max(100)).max(4).default([]),
 });
 export type DirectoryMapping = z.infer<typeof DirectoryMapping>;
-
-/** The attributes Active Directory and OpenLDAP (inetOrgPerson, groupOfNames, groupOfUniqueNames, posixGroup) use. */
-export const DIRECTORY_PRESETS: Record<DirectoryKind, DirectoryMapping> = {
-  active_directory: {
-    // Computers are `user` objects too.
-    user_filter: '(&(objectClass=user)(!(objectClass=computer)))',
-    group_filter: '(objectClass=group)',
-    user_id: 'objectGUID',
-    user_email: 'mail',
-    user_email_fallback: 'userPrincipalName',
-    user_name: 'displayName',
-    user_login: 'sAMAccountName',
-    user_disabled: 'userAccountControl',
-    group_id: 'objectGUID',
-    group_name: 'cn',
-    group_member_dns: ['member'],
-    group_member_logins: [],
-  },
-  openldap: {
-    user_filter: '(objectClass=inetOrgPerson)',
-    group_filter: '(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames)(objectClass=posixGroup))',
-    user_id: 'entryUUID',
-    user_email: 'mail',
-    user_email_fallback: '',
-    user_name: 'displayName',
-    user_login: 'uid',
-    user_disabled: '',
-    group_id: 'entryUUID',
-    group_name: 'cn',
-    group_member_dns: ['member', 'uniqueMember'],
-    group_member_logins: ['memberUid'],
-  },
-};
 
 const LdapUrl = z
   .string()
@@ -115,10 +83,6 @@ export const DIRECTORY_ERRORS = [
 ] as const;
 export type DirectoryError = (typeof DIRECTORY_ERRORS)[number];
 
-/** Where a member came from: the one source that may change them (the console's own, a SCIM connector, directory sync). */
-export const MEMBER_SOURCES = ['console', 'scim', 'directory'] as const;
-export type MemberSource = (typeof MEMBER_SOURCES)[number];
-
 const DirectoryId = z.string().trim().min(1).max(200);
 const Uuid = z.string().uuid();
 const Name = z.string().trim().max(200);
@@ -156,7 +120,6 @@ export const DirectoryChange = z.discriminatedUnion('op', [
   }),
 ]);
 export type DirectoryChange = z.infer<typeof DirectoryChange>;
-export const DIRECTORY_BATCH_MAX = 500;
 
 export const DirectoryStateMember = z.object({
   id: Uuid,
@@ -210,7 +173,6 @@ export const hubDirectoryApplyEndpoint = defineEndpoint({
 // The console's calls to the Hub (Settings → Directory sync): super admins of organisation teams on the plans with SCIM.
 
 const TeamSlug = z.string().min(1).max(100);
-export const DIRECTORY_INTERVALS = [60, 240, 720, 1440] as const;
 
 /** The saved connection as the console sees it: the bind password never leaves the Hub. */
 export const DirectoryConnection = z.object({
@@ -228,9 +190,6 @@ export const DirectoryConnection = z.object({
   next_run_at: z.string().nullable(),
 });
 export type DirectoryConnection = z.infer<typeof DirectoryConnection>;
-
-export const DIRECTORY_RUN_OUTCOMES = ['running', 'previewed', 'applied', 'unchanged', 'failed'] as const;
-export const DIRECTORY_RUN_TRIGGERS = ['preview', 'apply', 'sync_now', 'schedule'] as const;
 
 export const DirectoryRun = z.object({
   id: z.string(),

@@ -9,6 +9,7 @@ export * from './constants.ts';
 export * from './dashboard.ts';
 export * from './devices.ts';
 export * from './directory.ts';
+export * from './directory-constants.ts';
 export * from './endpoint.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
