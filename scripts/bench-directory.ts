@@ -4,8 +4,7 @@
 // embedded): the first preview, its apply, and a sync with nothing changed, with the process's
 // peak memory while the Hub reads (the reader holds one page of raw entries at a time).
 import { DIRECTORY_PRESETS, type HubTokens } from '@latchkey/contracts';
-import { activeDirectoryLdif } from '../apps/hub/src/testing/directory-data.ts';
-import { BASE_DN, SYNC_DN, SYNC_PASSWORD, slapdAvailable, startSlapd } from '../apps/hub/src/testing/slapd.ts';
+import { activeDirectoryLdif, BASE_DN, SYNC_DN, SYNC_PASSWORD, slapdAvailable, startSlapd } from '@latchkey/runtime/testing';
 import { DEMO_ADMINS } from '../apps/server/src/features/demo/index.ts';
 import { startHarness } from '../apps/server/src/test/harness.ts';
 
@@ -73,11 +72,17 @@ const apply = await timed(() => hub('/directory/apply/', { run_id: preview.value
 const again = await timed(() => hub('/directory/sync/'));
 
 const counts = preview.value.run?.counts ?? {};
-console.info(`directory sync, ${USERS} users and ${GROUPS} nested groups from slapd (${h.db.kind}; slapadd ${loadSeconds.toFixed(1)} s):`);
-console.info(`  first preview        ${preview.seconds.toFixed(2)} s (target 20 s): ${counts.invite} to invite, ${counts.group_create} groups`);
+console.info(
+  `directory sync, ${USERS} users and ${GROUPS} nested groups from slapd (${h.db.kind}; slapadd ${loadSeconds.toFixed(1)} s):`,
+);
+console.info(
+  `  first preview        ${preview.seconds.toFixed(2)} s (target 20 s): ${counts.invite} to invite, ${counts.group_create} groups`,
+);
 console.info(`  its apply            ${apply.seconds.toFixed(2)} s (target 60 s)`);
 console.info(`  nothing changed      ${again.seconds.toFixed(2)} s (target 5 s)`);
-console.info(`  memory while reading ${(preview.peakMb - baseMb).toFixed(0)} MB above the ${baseMb.toFixed(0)} MB before (server, Hub and bench in one process)`);
+console.info(
+  `  memory while reading ${(preview.peakMb - baseMb).toFixed(0)} MB above the ${baseMb.toFixed(0)} MB before (server, Hub and bench in one process)`,
+);
 await directory.stop();
 await h.close();
 process.exit(0);

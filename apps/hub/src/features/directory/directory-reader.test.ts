@@ -1,9 +1,8 @@
 import { DIRECTORY_PRESETS } from '@latchkey/contracts';
 import { outboundPolicy } from '@latchkey/runtime';
-import { Client, SizeLimitExceededError } from 'ldapts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   activeDirectoryLdif,
+  BASE_DN,
   emailOf,
   groupMembers,
   guidOf,
@@ -12,9 +11,6 @@ import {
   loginOf,
   nameOf,
   openLdapLdif,
-} from '../../testing/directory-data.ts';
-import {
-  BASE_DN,
   ROOT_DN,
   ROOT_PASSWORD,
   SYNC_DN,
@@ -22,7 +18,9 @@ import {
   slapdAvailable,
   startSlapd,
   type TestDirectory,
-} from '../../testing/slapd.ts';
+} from '@latchkey/runtime/testing';
+import { Client, SizeLimitExceededError } from 'ldapts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guidText } from './directory-entries.ts';
 import { readDirectory, withRangedValues } from './directory-reader.ts';
 import { flattenGroups } from './group-nesting.ts';

@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DIRECTORY_PRESETS, type DirectoryRun, type HubTokens, hubDirectoryApplyEndpoint } from '@latchkey/contracts';
 import { signCall } from '@latchkey/runtime';
-import { Attribute, Change, Client } from 'ldapts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   activeDirectoryLdif,
+  BASE_DN,
   emailOf,
   groupMembers,
   hasNoMail,
   isDisabled,
-  loginOf,
-  userDn,
-} from '../../../../hub/src/testing/directory-data.ts';
-import {
-  BASE_DN,
   ldifEntries,
+  loginOf,
   ROOT_DN,
   ROOT_PASSWORD,
   SYNC_DN,
@@ -22,7 +17,10 @@ import {
   slapdAvailable,
   startSlapd,
   type TestDirectory,
-} from '../../../../hub/src/testing/slapd.ts';
+  userDn,
+} from '@latchkey/runtime/testing';
+import { Attribute, Change, Client } from 'ldapts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/index.ts';
 
