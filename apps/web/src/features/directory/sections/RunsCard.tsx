@@ -24,20 +24,18 @@ export function RunsCard({ runs }: { runs: readonly DirectoryRun[] | undefined }
   const columns: Column<DirectoryRun>[] = [
     { key: 'when', header: t('policy.history.when'), cell: (r) => formatDateTime(r.started_at), nowrap: true, primary: true },
     { key: 'trigger', header: t('directory.run.trigger'), cell: (r) => t(`directory.trigger.${r.trigger}`) },
-    {
-      key: 'actor',
-      header: t('eventlogs.col.actor'),
-      cell: (r) => (
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {r.actor}
-        </Text>
-      ),
-    },
+    { key: 'actor', header: t('eventlogs.col.actor'), cell: (r) => r.actor, nowrap: true },
     {
       key: 'outcome',
       header: t('eventlogs.col.outcome'),
       cell: (r) => (
-        <Badge variant="light" color={OUTCOME_COLOR[r.outcome]}>
+        // Wraps rather than cutting the label short ("Änderungen übernommen" is longer than "Changes applied").
+        <Badge
+          variant="light"
+          color={OUTCOME_COLOR[r.outcome]}
+          h="auto"
+          styles={{ label: { overflow: 'visible', whiteSpace: 'normal' } }}
+        >
           {t(`directory.outcome.${r.outcome}`)}
         </Badge>
       ),
