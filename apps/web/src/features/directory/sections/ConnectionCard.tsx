@@ -101,6 +101,9 @@ export function ConnectionCard({ connection }: { connection: DirectoryConnection
           <SegmentedControl
             value={form.values.kind}
             onChange={choose}
+            fullWidth
+            // At 320 px the two names share the row by wrapping, not by being cut.
+            styles={{ label: { whiteSpace: 'normal' } }}
             data={DIRECTORY_KINDS.map((kind) => ({ value: kind, label: t(`directory.kind.${kind}`) }))}
             data-testid="directory-kind"
           />
