@@ -83,6 +83,7 @@ if (process.env.TEST_DATABASE_URL) {
     'scripts/bench-scim.ts',
     'scripts/bench-events.ts',
     'scripts/bench-backup.ts',
+    'scripts/bench-directory.ts',
   ]) {
     spawnSync(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', script], { cwd: root, stdio: 'inherit' });
   }

@@ -6,6 +6,7 @@ import {
   createJobs,
   createMailer,
   createRouter,
+  createSealer,
   type Db,
   defineMailOutbox,
   openApiDocument,
@@ -21,6 +22,7 @@ import { servicesFor } from './features/connector/capabilities.ts';
 import { connectorRoutes } from './features/connector/connector.routes.ts';
 import { createDeviceGuard } from './features/devices/device-guard.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
+import { createDirectorySync, directoryRoutes } from './features/directory/index.ts';
 import { createEventsService, createSearchIndexer, eventlogsRoutes } from './features/eventlogs/index.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { integrationRoutes } from './features/integration/integration.routes.ts';
@@ -32,7 +34,7 @@ import { sharingRoutes } from './features/sharing/sharing.routes.ts';
 import { createSiemService, siemRoutes } from './features/siem/index.ts';
 import { createHubGuard } from './http/guard.ts';
 import { registerSecurity } from './http/security.ts';
-import { loadHubKeys, loadHubTokenSecret } from './platform/keys.ts';
+import { loadHubKeys, loadHubSealingKey, loadHubTokenSecret } from './platform/keys.ts';
 import { useHubOutboundPolicy } from './platform/outbound.ts';
 import { registerRateLimit } from './platform/rate-limit.ts';
 
@@ -138,6 +140,9 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   });
   // The SIEM settings stay reachable while the event-logs service is off (spec §2).
   siemRoutes(serving('audit_logs'), guard, siem);
+  // Directory sync: the Hub reads the team's LDAP inside the customer's network (its address through the outbound policy).
+  const directory = createDirectorySync({ db, jobs, keys, sealer: createSealer(loadHubSealingKey(config)), log: app.log });
+  directoryRoutes(router, guard, directory);
   // Retention runs hourly on the queue (any instance; one run per hour by its key).
   const prepareMonths = () =>
     events.prepareMonths().catch((err: unknown) => app.log.warn({ err }, 'event log partitions not made ahead'));
@@ -170,8 +175,14 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   retentionTick();
   const retentionTimer = setInterval(retentionTick, 3_600_000);
   retentionTimer.unref();
+  // Scheduled directory syncs: due ones are queued each minute (one job per team and due time).
+  const directoryTimer = setInterval(() => {
+    directory.tick().catch((err: unknown) => app.log.warn({ err }, 'directory syncs not queued'));
+  }, 60_000);
+  directoryTimer.unref();
   app.addHook('onClose', async () => {
     clearInterval(retentionTimer);
+    clearInterval(directoryTimer);
     await siem.stop();
     await searchIndexer.stop();
     await jobs.stop(config.SHUTDOWN_GRACE_SECONDS * 1000);

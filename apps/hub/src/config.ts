@@ -43,6 +43,12 @@ const Config = z
      */
     HUB_TOKEN_SECRET: z.string().min(32).optional(),
     HUB_TOKEN_SECRET_FILE: z.string().optional(),
+    /**
+     * Seals secrets the Hub keeps in its database (a directory's bind password): this value, else the
+     * file HUB_SEALING_KEY_FILE names, else `<DATA_DIR>/keys/hub_sealing_key`, generated on first start.
+     */
+    HUB_SEALING_KEY: z.string().min(32).optional(),
+    HUB_SEALING_KEY_FILE: z.string().optional(),
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
     /** A Hub session ends after this long without a refresh… */
     REFRESH_TTL_MINUTES: z.coerce.number().int().min(1).default(60),

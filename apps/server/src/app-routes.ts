@@ -22,6 +22,7 @@ import { brandingRoutes } from './features/branding/branding.routes.ts';
 import { analyticsRoutes, dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { devicesRepository } from './features/devices/index.ts';
+import { directoryRoutes } from './features/directory/index.ts';
 import { familyRoutes } from './features/family/family.routes.ts';
 import { applyFamilyBenefit } from './features/family/index.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
@@ -117,6 +118,8 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
   });
   // The server's part of the Hub's audit and recovery services.
   auditPolicyRoutes(router, guard, db);
+  // Directory sync: the Hub's signed calls for the team's members and groups.
+  directoryRoutes(router, guard, db, mail, integrationLookups);
   recoverySwitchRoutes(router, guard, db);
 
   // SCIM provisioning: connectors in the console, the SCIM server under /scim/v2.

@@ -1,6 +1,7 @@
 // The services several features share, built once for the composition root (app.ts): keys, the
 // Hub client, sessions and the request guard, limits, sealing, mail, the console's address, and sign-in.
 import type { Db, Jobs } from '@latchkey/runtime';
+import { createSealer } from '@latchkey/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -21,7 +22,6 @@ import { loadServerKeys } from './platform/keys.ts';
 import { createLimiter, postgresCounters } from './platform/limits.ts';
 import { createMailer, defineMailOutbox, type Mailer } from './platform/mail.ts';
 import { redisCounters } from './platform/redis-counters.ts';
-import { createSealer } from './platform/sealed.ts';
 
 interface SharedServiceDeps {
   app: FastifyInstance;

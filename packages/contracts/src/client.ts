@@ -10,6 +10,8 @@ export type { TeamLogo } from './branding.ts';
 export * from './constants.ts';
 export type { ActivityStats, LicenceSummary, Notification, ProvisioningEntry } from './dashboard.ts';
 export type { MemberDevice } from './devices.ts';
+export type { DirectoryConnection, DirectoryRun } from './directory.ts';
+export * from './directory-constants.ts';
 export type { EndpointInput, EndpointOutput } from './endpoint.ts';
 export type { ApiMap, EndpointName } from './endpoints.ts';
 export type { ErrorReply } from './errors.ts';

@@ -7,6 +7,7 @@ import * as billing from './billing.ts';
 import * as branding from './branding.ts';
 import * as dashboard from './dashboard.ts';
 import * as devices from './devices.ts';
+import * as directory from './directory.ts';
 import type { Endpoint, Program } from './endpoint.ts';
 import * as eventlogs from './eventlogs.ts';
 import * as family from './family.ts';
@@ -41,6 +42,7 @@ const MODULES = {
   branding,
   dashboard,
   devices,
+  directory,
   eventlogs,
   family,
   groups,

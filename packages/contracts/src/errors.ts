@@ -93,6 +93,11 @@ export const ERROR_STATUS = {
   approval_own_request: 403,
   approval_already_decided: 409,
   approval_scope_missing: 403,
+  // Directory sync
+  directory_change_refused: 409,
+  directory_unreadable: 400,
+  directory_changed: 409,
+  directory_preview_first: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -9,6 +9,8 @@ export * from './branding.ts';
 export * from './constants.ts';
 export * from './dashboard.ts';
 export * from './devices.ts';
+export * from './directory.ts';
+export * from './directory-constants.ts';
 export * from './endpoint.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';

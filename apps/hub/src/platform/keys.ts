@@ -3,9 +3,14 @@ import { type Ed25519Jwk, generateSymmetricKey, type KeySource, loadKey, loadSig
 import type { Config } from '../config.ts';
 
 /** Where the Hub's keys come from, by the name of their key file (and their old `app_secrets` row). */
-export const hubKeySources = (config: Config): Record<'hub_token_secret', KeySource> => ({
+export const hubKeySources = (config: Config): Record<'hub_token_secret' | 'hub_sealing_key', KeySource> => ({
   hub_token_secret: { value: config.HUB_TOKEN_SECRET, file: config.HUB_TOKEN_SECRET_FILE },
+  hub_sealing_key: { value: config.HUB_SEALING_KEY, file: config.HUB_SEALING_KEY_FILE },
 });
+
+/** Seals the secrets the Hub keeps in its database; from configuration or <DATA_DIR>/keys, never the database. */
+export const loadHubSealingKey = (config: Config): string =>
+  loadKey(config.DATA_DIR, 'hub_sealing_key', hubKeySources(config).hub_sealing_key, generateSymmetricKey);
 
 /** Signs the Hub's access tokens; from configuration or <DATA_DIR>/keys, never the database. */
 export const loadHubTokenSecret = (config: Config): string =>

@@ -40,6 +40,7 @@ describe('route guard: onboarding and family plan (spec §2)', () => {
       'settings/organization-branding',
       'settings/sso-connector',
       'settings/scim-connectors',
+      'settings/directory-sync',
       'settings/recovery',
       'settings/eventlogs',
       'settings/family-plan',

@@ -4,6 +4,7 @@ import { auditRoutes } from '../features/audit/routes.ts';
 import { billingRoutes } from '../features/billing/routes.ts';
 import { brandingRoutes } from '../features/branding/routes.ts';
 import { dashboardRoutes } from '../features/dashboard/routes.ts';
+import { directoryRoutes } from '../features/directory/routes.ts';
 import { eventlogsRoutes } from '../features/eventlogs/routes.ts';
 import { familyRoutes } from '../features/family/routes.ts';
 import { groupsRoutes } from '../features/groups/routes.ts';
@@ -59,6 +60,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   ...inLandingChunk(brandingRoutes),
   ...ssoRoutes,
   ...scimRoutes,
+  ...directoryRoutes,
   ...recoveryRoutes,
   ...eventlogsRoutes,
   ...familyRoutes,

@@ -1,3 +1,4 @@
+export * from './directory-data.ts';
 export * from './fuzz.ts';
 export * from './fuzz-limits.ts';
 export {
@@ -17,5 +18,6 @@ export {
   RAW_QUERIES,
   valueFor,
 } from './fuzz-values.ts';
+export * from './slapd.ts';
 export * from './smtp-receiver.ts';
 export * from './test-db.ts';

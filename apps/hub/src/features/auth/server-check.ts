@@ -1,19 +1,14 @@
 import { type EndpointOutput, hubAdminRoleEndpoint, hubSessionCheckEndpoint } from '@latchkey/contracts';
-import { signCall } from '@latchkey/runtime';
 import type { z } from 'zod';
 import type { HubKeys } from '../../platform/keys.ts';
+import { signedServerCall } from '../../platform/server-call.ts';
 import type { RegistrationRow } from '../registrations/index.ts';
 
 type SessionVerdict = EndpointOutput<typeof hubSessionCheckEndpoint> | 'unreachable';
 type RoleVerdict = EndpointOutput<typeof hubAdminRoleEndpoint> | 'unreachable';
 type ServerRegistration = Pick<RegistrationRow, 'credential_id' | 'server_url'>;
 
-const TIMEOUT_MS = 5_000;
-
-/**
- * One call to the licence server, signed with this Hub's key for the endpoint's path, the team
- * and the exact body. Anything but a clear answer is 'unreachable': the caller fails closed.
- */
+/** Anything but a clear answer is 'unreachable': the caller fails closed. */
 async function callServer<O extends z.ZodTypeAny>(
   keys: HubKeys,
   registration: ServerRegistration,
@@ -21,22 +16,8 @@ async function callServer<O extends z.ZodTypeAny>(
   teamSlug: string,
   body: Record<string, unknown>,
 ): Promise<z.infer<O> | 'unreachable'> {
-  if (!registration.server_url) return 'unreachable';
-  const { token, json } = signCall(keys.signing, registration.credential_id, endpoint.path, teamSlug, body);
-  try {
-    const response = await fetch(new URL(endpoint.path, registration.server_url), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: json,
-      redirect: 'error',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    if (!response.ok) return 'unreachable';
-    const parsed = endpoint.output.safeParse(await response.json());
-    return parsed.success ? parsed.data : 'unreachable';
-  } catch {
-    return 'unreachable';
-  }
+  const answer = await signedServerCall(keys, registration, endpoint, teamSlug, body);
+  return answer.ok ? answer.data : 'unreachable';
 }
 
 /**

@@ -1,8 +1,8 @@
+import type { Sealer } from '@latchkey/runtime';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
 import { type Limiter, type LimitKind, LimitReached } from '../../platform/limits.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
-import type { Sealer } from '../../platform/sealed.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
 import { recordSecurityEvent } from '../eventlogs/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';

@@ -1,12 +1,12 @@
 import type { EndpointOutput, LoginSuccess, loginEndpoint } from '@latchkey/contracts';
 import { OTP_LENGTH, type Scope } from '@latchkey/contracts';
+import type { Sealer } from '@latchkey/runtime';
 import { AppError, type Db, numericCode, type Queryable } from '@latchkey/runtime';
 import type { CallerTeam } from '../../http/caller.ts';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
 import { type Limiter, type LimitKind, LimitReached } from '../../platform/limits.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { verifyPassword } from '../../platform/passwords.ts';
-import type { Sealer } from '../../platform/sealed.ts';
 import type { RelyingParty, SecurityKeys } from '../account/index.ts';
 import { recordSecurityEvent } from '../eventlogs/index.ts';
 import { type ServerKey, teamHubsRepository } from '../integration/index.ts';

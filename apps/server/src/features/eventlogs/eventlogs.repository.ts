@@ -6,8 +6,13 @@ import type { z } from 'zod';
 export type OutboxEvent = z.output<typeof EventInput>;
 
 export const eventlogsRepository = {
-  async insert(q: Queryable, teamId: string, event: OutboxEvent): Promise<void> {
-    await q.query('insert into event_outbox (id, team_id, event) values ($1, $2, $3)', [event.id, teamId, JSON.stringify(event)]);
+  /** Events in one statement, in order (their sequence numbers follow the order given). */
+  async insertMany(q: Queryable, teamId: string, events: readonly OutboxEvent[]): Promise<void> {
+    await q.query(
+      `insert into event_outbox (id, team_id, event)
+       select id, $1, event from unnest($2::uuid[], $3::jsonb[]) with ordinality as e (id, event, n) order by n`,
+      [teamId, events.map((e) => e.id), events.map((e) => JSON.stringify(e))],
+    );
   },
 
   async insertSecurityEvent(

@@ -54,7 +54,7 @@ function twoHubs(down: Set<string>) {
 
 test('a Hub that is down holds back only itself; it gets every event once it is back; then the outbox empties', async () => {
   // More than one batch (500), so the healthy Hub's cursor has to carry on past the first.
-  for (let n = 0; n < 1_203; n++) await eventlogsRepository.insert(db, teamId, event(n));
+  for (let n = 0; n < 1_203; n++) await eventlogsRepository.insertMany(db, teamId, [event(n)]);
   const down = new Set(['down']);
   const { hubs, received } = twoHubs(down);
 
@@ -66,7 +66,7 @@ test('a Hub that is down holds back only itself; it gets every event once it is 
   expect(await eventlogsRepository.count(db, teamId)).toBe(1_203);
 
   // More events while it is down: the healthy Hub gets them at the next run.
-  await eventlogsRepository.insert(db, teamId, event(1_203));
+  await eventlogsRepository.insertMany(db, teamId, [event(1_203)]);
   await expect(forwardTeam(db, hubs, teamId)).rejects.toThrow();
   expect(received.get('up')).toHaveLength(1_204);
 

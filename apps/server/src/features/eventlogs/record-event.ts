@@ -29,8 +29,13 @@ export interface ServerEvent {
  * (from its User-Agent) unless the caller gives them; a job's events carry none.
  */
 export async function recordEvent(q: Queryable, e: ServerEvent): Promise<void> {
+  await repo.insertMany(q, e.teamId, [outboxEvent(e)]);
+}
+
+/** The event as the outbox keeps it, with the request's origin when the caller gave none. */
+function outboxEvent(e: Omit<ServerEvent, 'teamId'>): OutboxEvent {
   const origin = currentRequestOrigin();
-  await repo.insert(q, e.teamId, {
+  return {
     id: randomUUID(),
     actor: e.actor.slice(0, 320),
     actor_type: e.actorType ?? 'admin',
@@ -42,7 +47,7 @@ export async function recordEvent(q: Queryable, e: ServerEvent): Promise<void> {
     occurred_at: new Date().toISOString(),
     outcome: e.outcome ?? 'success',
     detail: e.detail ?? {},
-  });
+  };
 }
 
 /** Components by the first word of the actions the server's tables already name (member_invited, group_created, logo_updated…). */
@@ -76,14 +81,14 @@ export function plainDetail(detail: object | undefined): Record<string, string |
 
 /** Several events in one statement (a bulk invite records one per member). */
 async function recordEvents(q: Queryable, teamId: string, events: readonly Omit<ServerEvent, 'teamId'>[]): Promise<void> {
-  for (const e of events) await recordEvent(q, { ...e, teamId });
+  if (events.length > 0) await repo.insertMany(q, teamId, events.map(outboxEvent));
 }
 
 /**
  * A console action named the way the server's history tables name it (`member_invited`,
  * `admin_added`, `billing_plan_changed`): one event per target, by the admin `actorId` (null: no
  * admin acted, so the system or, when `detail.actor_type` is `scim`, the SCIM connector
- * `detail.connector`). `targets` may depend on who acted (a member acting on themselves names no target).
+ * `detail.connector`, or `directory`, the Hub's directory sync). `targets` may depend on who acted (a member acting on themselves names no target).
  */
 export async function recordAction(
   q: Queryable,
@@ -98,12 +103,13 @@ export async function recordAction(
   const detail = (a.detail ?? {}) as Record<string, unknown>;
   const actor = a.actorId ? (await usersRepository.findUserById(q, a.actorId))?.email : undefined;
   const scim = !actor && detail.actor_type === 'scim';
+  const directory = !actor && detail.actor_type === 'directory';
   const targets = typeof a.targets === 'function' ? a.targets(actor) : a.targets;
   await recordEvents(
     q,
     a.teamId,
     targets.map((target) => ({
-      actor: actor ?? (scim ? `scim:${String(detail.connector ?? '')}` : 'system'),
+      actor: actor ?? (scim ? `scim:${String(detail.connector ?? '')}` : directory ? 'directory sync' : 'system'),
       actorType: actor ? 'admin' : scim ? 'scim' : 'system',
       ...fromAction(a.action),
       target,

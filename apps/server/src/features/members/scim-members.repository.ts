@@ -91,12 +91,12 @@ export const scimMembersRepository = {
    */
   async insert(q: Queryable, teamId: string, m: ScimMemberWrite): Promise<ScimMemberRecord | undefined> {
     const [row] = await q.query<ScimMemberRecord>(
-      `insert into members (team_id, email, status, licensed, usage, invited_at, onboarded_at, name, scim_external_id, scim_attributes, scim_user_name)
-       values ($1, $2, 'invited', true, 'unresponsive', now(), now(), $3, $4, $5, $6)
+      `insert into members (team_id, email, status, licensed, usage, invited_at, onboarded_at, name, scim_external_id, scim_attributes, scim_user_name, source)
+       values ($1, $2, 'invited', true, 'unresponsive', now(), now(), $3, $4, $5, $6, 'scim')
        on conflict (team_id, email) do update set deboarded_at = null, status = 'invited', licensed = true,
          usage = 'unresponsive', invited_at = now(), onboarded_at = now(), last_active_at = null,
          name = excluded.name, scim_external_id = excluded.scim_external_id, scim_attributes = excluded.scim_attributes,
-         scim_user_name = excluded.scim_user_name, status_before_suspension = null,
+         scim_user_name = excluded.scim_user_name, status_before_suspension = null, source = 'scim', directory_id = null,
          scim_version = members.scim_version + 1, updated_at = now()
        where members.deboarded_at is not null
        returning ${MEMBER}`,
@@ -107,7 +107,7 @@ export const scimMembersRepository = {
 
   async update(q: Queryable, teamId: string, id: string, m: ScimMemberWrite): Promise<ScimMemberRecord | undefined> {
     const [row] = await q.query<ScimMemberRecord>(
-      `update members set email = $3, name = $4, scim_external_id = $5, scim_attributes = $6, scim_user_name = $7,
+      `update members set email = $3, name = $4, scim_external_id = $5, scim_attributes = $6, scim_user_name = $7, source = 'scim',
          scim_version = scim_version + 1, updated_at = now() where ${CURRENT} and id = $2 returning ${MEMBER}`,
       [teamId, id, m.email, m.name, m.externalId, JSON.stringify(m.attributes), m.userName],
     );

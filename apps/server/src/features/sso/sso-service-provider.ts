@@ -1,8 +1,8 @@
 import { IDP_PRESETS, type IdpType } from '@latchkey/contracts';
+import type { Sealer } from '@latchkey/runtime';
 import { AppError, type Db } from '@latchkey/runtime';
 import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { Limiter } from '../../platform/limits.ts';
-import type { Sealer } from '../../platform/sealed.ts';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import type { ResponseFacts } from './saml-response.ts';

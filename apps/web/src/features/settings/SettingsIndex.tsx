@@ -11,6 +11,7 @@ const ICONS: Record<string, IconName> = {
   'settings/organization-branding': 'dashboard',
   'settings/sso-connector': 'integration',
   'settings/scim-connectors': 'groups',
+  'settings/directory-sync': 'users',
   'settings/recovery': 'recovery',
   'settings/eventlogs': 'eventlogs',
   'settings/family-plan': 'family',

@@ -16,7 +16,7 @@ function openWith(key: Buffer, sealed: string): string | null {
 }
 
 /**
- * Encrypts small secrets kept in the database (authenticator secrets) with AES-256-GCM, so a
+ * Encrypts small secrets kept in the database (authenticator secrets, a directory's bind password) with AES-256-GCM, so a
  * database dump alone does not reveal them. The keys come from configuration (platform/keys.ts):
  * the first seals; a previous one is still read during a rotation, and `reseal` moves a value to
  * the current key when it is next used.
