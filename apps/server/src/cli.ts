@@ -118,6 +118,30 @@ process.exitCode = await runCli(
           );
         }),
     },
+    elevate: {
+      summary:
+        'break glass: an admin of the team holds a scope for 15 to 480 minutes from now, with the reason in the event log (just-in-time rights)',
+      usage: '--team <slug> --email <email> --scope super_admin --minutes <15-480> --reason <why>',
+      options: {
+        team: { required: true },
+        email: { required: true },
+        scope: { required: true },
+        minutes: { required: true },
+        reason: { required: true },
+      },
+      run: (v) =>
+        withOperator(async (operator) => {
+          const elevation = await operator.elevate(v.team as string, {
+            email: v.email as string,
+            scope: v.scope as string,
+            minutes: Number(v.minutes),
+            reason: v.reason as string,
+          });
+          console.info(
+            `${elevation.email} holds ${elevation.scope} in "${v.team}" until ${new Date(elevation.expires_at ?? 0).toISOString()}; the event log records it.`,
+          );
+        }),
+    },
     'invoice-paid': {
       summary: 'record a manual invoice as paid (bank transfer received): applies its order (licences, plan, renewal)',
       usage: '--number <LK-000042 or 42>',

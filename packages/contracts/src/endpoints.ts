@@ -1,4 +1,5 @@
 import * as account from './account.ts';
+import * as adminElevations from './admin-elevations.ts';
 import * as admins from './admins.ts';
 import * as audit from './audit.ts';
 import * as auth from './auth.ts';
@@ -32,6 +33,7 @@ import * as team from './team.ts';
  */
 const MODULES = {
   account,
+  adminElevations,
   admins,
   audit,
   auth,

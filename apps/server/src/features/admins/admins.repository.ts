@@ -37,6 +37,10 @@ export const adminsRepository = {
     return withPeople(q, memberships);
   },
 
+  async findEmail(q: Queryable, userId: string): Promise<string | undefined> {
+    return (await usersRepository.findUserById(q, userId))?.email;
+  },
+
   async findUserId(q: Queryable, email: string): Promise<string | undefined> {
     return (await usersRepository.findUserByEmail(q, email))?.id;
   },
