@@ -1,6 +1,7 @@
 import * as account from './account.ts';
 import * as adminElevations from './admin-elevations.ts';
 import * as admins from './admins.ts';
+import * as approvals from './approvals.ts';
 import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as billing from './billing.ts';
@@ -35,6 +36,7 @@ const MODULES = {
   account,
   adminElevations,
   admins,
+  approvals,
   audit,
   auth,
   billing,

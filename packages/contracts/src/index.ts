@@ -3,6 +3,7 @@ export * from './account.ts';
 export * from './admin-elevation-constants.ts';
 export * from './admin-elevations.ts';
 export * from './admins.ts';
+export * from './approvals.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './billing.ts';
