@@ -70,17 +70,18 @@ export const adminElevationRequestEndpoint = defineEndpoint({
   path: '/api/v1/team/admin/elevation/request/',
   auth: 'session',
   access: RULES.anyAdmin,
-  errors: ['elevation_off', 'not_eligible', 'elevation_exists'],
+  errors: ['elevation_off', 'not_eligible', 'elevation_exists', 'elevation_not_found', 'approval_required'],
   summary:
-    'Ask for a scope the admin is eligible for, for 15 minutes to 8 hours, with a reason: held at once when the team lets that scope be self-granted (elevated), else an approval request another super admin decides (approval_required).',
+    "Ask for a scope the admin is eligible for, for 15 minutes to 8 hours, with a reason: held at once (elevated) when the approval policy's self_elevate_scopes has it, else 202 approval_required: another super admin decides, and the scope is held from their approval.",
   input: z.object({
     scope: z.enum(SCOPES),
     minutes: Minutes,
     reason: z.string().trim().min(3, 'Say why, in a few words.').max(ELEVATION_REASON_MAX),
   }),
   output: z.object({
-    code: z.enum(['elevated', 'approval_required']),
+    code: z.literal('elevated'),
     elevation: Elevation,
+    /** The approval request that granted it; null when self-granted. */
     request_id: z.string().nullable(),
   }),
 });
@@ -118,7 +119,7 @@ export const adminEligibilityEndpoint = defineEndpoint({
   path: '/api/v1/team/admin/eligibility/',
   auth: 'session',
   access: RULES.superAdmin,
-  errors: ['admin_not_in_team', 'last_super_admin'],
+  errors: ['admin_not_in_team', 'last_super_admin', 'approval_required'],
   summary:
     "An administrator's standing scopes and the scopes they are eligible for just in time (a scope held standing is not also eligible). Refused (last_super_admin) when no standing super admin would remain: the team's way in.",
   input: z.object({

@@ -10,7 +10,10 @@ export interface HeldElevation {
  * The scopes an admin holds: the standing ones, and the time-bound ones with their expiry (a scope
  * also held standing never expires). What the guard, the Hub's session check and the grant carry.
  */
-export function heldScopes(standing: readonly Scope[], elevations: readonly HeldElevation[]): { scopes: Scope[]; expiry: ScopeExpiry } {
+export function heldScopes(
+  standing: readonly Scope[],
+  elevations: readonly HeldElevation[],
+): { scopes: Scope[]; expiry: ScopeExpiry } {
   const scopes = [...standing];
   const expiry: ScopeExpiry = {};
   for (const e of elevations) {

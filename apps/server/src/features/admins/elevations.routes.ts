@@ -28,7 +28,8 @@ export function elevationRoutes(router: Router, guard: Guard, db: Db, deps: Elev
   });
   // The eligibility call changes an admin's scopes: under the policy's admins.scopes class.
   const setEligibility = deps.approvals.approvable(adminEligibilityEndpoint, 'admins.scopes', {
-    run: (input, caller, tx) => createElevationsService(tx, deps).setEligibility(caller, input.email, input.scopes, input.eligible_scopes),
+    run: (input, caller, tx) =>
+      createElevationsService(tx, deps).setEligibility(caller, input.email, input.scopes, input.eligible_scopes),
     describe: async (input) => ({
       summary: `${input.email}: standing ${input.scopes.join(', ')}; just in time ${input.eligible_scopes.join(', ') || 'none'}`,
     }),

@@ -11,8 +11,8 @@ import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import { recordAdminEvent } from './admin-events.ts';
-import { assertKeepsSuperAdmin } from './admins.service.ts';
 import { adminsRepository } from './admins.repository.ts';
+import { assertKeepsSuperAdmin } from './admins.service.ts';
 import { heldScopes, splitScopes } from './elevation-rules.ts';
 import { type ElevationRow, elevationsRepository as repo } from './elevations.repository.ts';
 
@@ -30,7 +30,7 @@ export interface ElevationApprovals {
 
 export interface ElevationsDeps {
   hubSessions: HubSessionEnder;
-  approvals: ElevationApprovals;
+  approvalLookups: ElevationApprovals;
 }
 
 /** Approval requests that closed without running: their pending elevation ends with them. */
@@ -87,7 +87,7 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
         out.push(row);
         continue;
       }
-      const status = await deps.approvals.requestStatus(q, row.team_id, row.request_id);
+      const status = await deps.approvalLookups.requestStatus(q, row.team_id, row.request_id);
       const reason = status ? CLOSED_UNAPPLIED[status] : undefined;
       const ended = reason ? await repo.end(q, row.id, reason, new Date()) : undefined;
       if (ended) {
@@ -107,7 +107,7 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
     async overview(caller: Caller) {
       const [settings, selfScopes, eligible] = await Promise.all([
         repo.settings(db, caller.team.id),
-        deps.approvals.selfScopes(db, caller.team.id),
+        deps.approvalLookups.selfScopes(db, caller.team.id),
         repo.eligibleScopes(db, caller.team.id, caller.userId),
       ]);
       const rows = await db.transaction(async (tx) => reconcile(tx, await repo.mine(tx, caller.team.id, caller.userId)));
@@ -146,19 +146,25 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
           scope: input.scope,
         });
       }
-      const open = await db.transaction(async (tx) =>
-        reconcile(tx, await repo.open(tx, caller.team.id, caller.userId)),
-      );
+      const open = await db.transaction(async (tx) => reconcile(tx, await repo.open(tx, caller.team.id, caller.userId)));
       if (open.some((e) => e.scope === input.scope && e.status !== 'ended')) {
-        throw new AppError('elevation_exists', 'You already have an open elevation of this scope.').shows('errors.elevation_exists');
+        throw new AppError('elevation_exists', 'You already have an open elevation of this scope.').shows(
+          'errors.elevation_exists',
+        );
       }
-      return (await deps.approvals.selfScopes(db, caller.team.id)).includes(input.scope) ? 'self' : 'approval';
+      return (await deps.approvalLookups.selfScopes(db, caller.team.id)).includes(input.scope) ? 'self' : 'approval';
     },
 
     /** The approval request made: the elevation waits for it, and the event log says so. */
     async pending(caller: Caller, input: ElevationInput, requestId: string): Promise<void> {
       await db.transaction(async (tx) => {
-        const row = await repo.create(tx, { teamId: caller.team.id, userId: caller.userId, ...input, active: false, now: new Date() });
+        const row = await repo.create(tx, {
+          teamId: caller.team.id,
+          userId: caller.userId,
+          ...input,
+          active: false,
+          now: new Date(),
+        });
         if (!row) return;
         await repo.setRequest(tx, row.id, requestId);
         await recordAdminEvent(tx, caller.team.id, caller.userId, 'admin_elevation_requested', caller.email, {
@@ -177,7 +183,7 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
      * was dropped meanwhile grants nothing: the request closes as failed.
      */
     async grant(caller: Caller, input: ElevationInput) {
-      const self = (await deps.approvals.selfScopes(db, caller.team.id)).includes(input.scope);
+      const self = (await deps.approvalLookups.selfScopes(db, caller.team.id)).includes(input.scope);
       const now = new Date();
       return db.transaction(async (tx) => {
         const settings = await repo.settings(tx, caller.team.id);
@@ -187,7 +193,12 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
           (e) => e.scope === input.scope && e.status === 'pending',
         );
         if (pending) {
-          const row = await repo.activate(tx, pending.id, pending.request_id ? await deps.approvals.approverOf(tx, pending.request_id) : null, now);
+          const row = await repo.activate(
+            tx,
+            pending.id,
+            pending.request_id ? await deps.approvalLookups.approverOf(tx, pending.request_id) : null,
+            now,
+          );
           if (!row) throw notFound();
           await recordAdminEvent(tx, caller.team.id, row.approved_by, 'admin_elevation_approved', caller.email, {
             request_id: row.request_id ?? '',
@@ -201,7 +212,9 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
         if (!self) throw notFound();
         const row = await repo.create(tx, { teamId: caller.team.id, userId: caller.userId, ...input, active: true, now });
         if (!row)
-          throw new AppError('elevation_exists', 'You already have an open elevation of this scope.').shows('errors.elevation_exists');
+          throw new AppError('elevation_exists', 'You already have an open elevation of this scope.').shows(
+            'errors.elevation_exists',
+          );
         await recordAdminEvent(tx, caller.team.id, caller.userId, 'admin_elevation_self', caller.email, {
           elevation_id: row.id,
           scope: row.scope,
@@ -255,7 +268,7 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
         const email = (await adminsRepository.findEmail(db, row.user_id)) ?? '';
         await tellHubs(caller.team.id, row.user_id, email);
       }
-      return { enabled, self_scopes: await deps.approvals.selfScopes(db, caller.team.id) };
+      return { enabled, self_scopes: await deps.approvalLookups.selfScopes(db, caller.team.id) };
     },
 
     /**
@@ -332,15 +345,26 @@ export async function breakGlassElevation(
   const row = await db.transaction(async (tx) => {
     const admin = (await adminsRepository.lockAll(tx, e.teamId)).find((a) => a.email === e.email && a.scopes.length > 0);
     if (!admin)
-      throw new AppError('admin_not_in_team', `${e.email} is not an administrator of this team.`).shows('errors.admin_not_in_team', {
-        email: e.email,
-      });
+      throw new AppError('admin_not_in_team', `${e.email} is not an administrator of this team.`).shows(
+        'errors.admin_not_in_team',
+        {
+          email: e.email,
+        },
+      );
     if (admin.scopes.includes(e.scope)) throw new AppError('invalid_input', `${e.email} already holds ${e.scope}.`);
     const now = new Date();
     // An open elevation of the scope gives way to the operator's.
     for (const open of await repo.open(tx, e.teamId, admin.user_id))
       if (open.scope === e.scope) await repo.end(tx, open.id, open.status === 'pending' ? 'withdrawn' : 'dropped', now);
-    const row = await repo.create(tx, { teamId: e.teamId, userId: admin.user_id, scope: e.scope, minutes: e.minutes, reason: e.reason.trim(), active: true, now });
+    const row = await repo.create(tx, {
+      teamId: e.teamId,
+      userId: admin.user_id,
+      scope: e.scope,
+      minutes: e.minutes,
+      reason: e.reason.trim(),
+      active: true,
+      now,
+    });
     if (!row) throw new AppError('elevation_exists', 'An elevation of this scope is open.');
     await recordAdminEvent(tx, e.teamId, null, 'admin_elevation_break_glass', e.email, {
       operator: true,

@@ -118,10 +118,10 @@ function SignedInShell() {
             <Group gap="sm" wrap="nowrap">
               <ElevationControl />
               <ProfileMenu
-              team={team.data}
-              name={admin.data.user_name}
-              email={admin.data.user_email}
-              hubVersion={hubVersion}
+                team={team.data}
+                name={admin.data.user_name}
+                email={admin.data.user_email}
+                hubVersion={hubVersion}
                 canSwitchTeams={(teams.data?.length ?? 0) > 1}
               />
             </Group>

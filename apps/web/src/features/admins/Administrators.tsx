@@ -90,7 +90,11 @@ export function Administrators() {
                 (a.elevations ?? [])
                   .filter((e) => e.status === 'pending' && e.request_id)
                   .map((e) => (
-                    <Menu.Item key={e.id} onClick={() => setDeciding({ admin: a, elevation: e })} data-testid="admin-elevation-decide">
+                    <Menu.Item
+                      key={e.id}
+                      onClick={() => setDeciding({ admin: a, elevation: e })}
+                      data-testid="admin-elevation-decide"
+                    >
                       {t('admins.jit.decide', { scope: t(`admins.scope.${e.scope}`) })}
                     </Menu.Item>
                   ))}

@@ -35,9 +35,7 @@ export function DecideElevation({ admin, elevation, onClose }: Deciding & { onCl
     <Modal opened onClose={onClose} title={t('admins.jit.decide_title', { scope })} centered>
       <Stack gap="md" data-testid="elevation-decide-dialog">
         <ModalError error={decide.error} />
-        <Text size="sm">
-          {t('admins.jit.decide_body', { email: admin.email, scope, duration: t(d.key, { n: d.n }) })}
-        </Text>
+        <Text size="sm">{t('admins.jit.decide_body', { email: admin.email, scope, duration: t(d.key, { n: d.n }) })}</Text>
         <Text size="sm" c="dimmed" data-testid="elevation-decide-reason">
           {t('admins.jit.decide_reason', { reason: elevation.reason })}
         </Text>
@@ -54,7 +52,13 @@ export function DecideElevation({ admin, elevation, onClose }: Deciding & { onCl
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button color="red.9" variant="light" loading={decide.isPending} onClick={() => send('reject')} data-testid="elevation-reject">
+          <Button
+            color="red.9"
+            variant="light"
+            loading={decide.isPending}
+            onClick={() => send('reject')}
+            data-testid="elevation-reject"
+          >
             {t('admins.jit.reject')}
           </Button>
           <Button loading={decide.isPending} onClick={() => send('approve')} data-testid="elevation-approve">

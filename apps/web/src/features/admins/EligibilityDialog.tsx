@@ -15,10 +15,7 @@ export function EligibilityDialog({ admin, onClose }: { admin: Admin; onClose: (
   const [holds, setHolds] = useState<Record<Scope, Hold>>(
     () =>
       Object.fromEntries(
-        SCOPES.map((s) => [
-          s,
-          admin.scopes.includes(s) ? 'standing' : admin.eligible_scopes?.includes(s) ? 'eligible' : 'none',
-        ]),
+        SCOPES.map((s) => [s, admin.scopes.includes(s) ? 'standing' : admin.eligible_scopes?.includes(s) ? 'eligible' : 'none']),
       ) as Record<Scope, Hold>,
   );
   const of = (hold: Hold) => SCOPES.filter((s) => holds[s] === hold);

@@ -66,8 +66,7 @@ export const useMyElevationsQuery = () =>
   useQuery({
     queryKey: elevationKeys.mine(useTeamSlug()),
     queryFn: () => call('adminElevations', {}),
-    refetchInterval: (query) =>
-      query.state.data?.elevations.some((e) => e.status !== 'ended') ? ELEVATION_POLL_MS : false,
+    refetchInterval: (query) => (query.state.data?.elevations.some((e) => e.status !== 'ended') ? ELEVATION_POLL_MS : false),
   });
 
 function useInvalidateElevations() {
