@@ -110,12 +110,12 @@ export const elevationsRepository = {
     return row;
   },
 
-  /** Active elevations whose time is up by `now`, locked for the sweep that ends them. */
-  async dueToExpire(q: Queryable, now: Date, limit = 100): Promise<ElevationRow[]> {
+  /** Active elevations whose time is up by the database's clock (one clock for every instance), locked for the sweep. */
+  async dueToExpire(q: Queryable, limit = 100): Promise<ElevationRow[]> {
     return q.query<ElevationRow>(
-      `select ${COLUMNS} from admin_elevations where status = 'active' and expires_at <= $1
-       order by expires_at limit $2 for update skip locked`,
-      [now, limit],
+      `select ${COLUMNS} from admin_elevations where status = 'active' and expires_at <= now()
+       order by expires_at limit $1 for update skip locked`,
+      [limit],
     );
   },
 
@@ -146,12 +146,14 @@ export const elevationsRepository = {
     );
   },
 
-  /** The time-bound scopes the person holds at `now`, each with its expiry. */
-  async held(q: Queryable, teamId: string, userId: string, now: Date): Promise<{ scope: Scope; expires_at: Date }[]> {
-    return q.query(
-      `select scope, expires_at from admin_elevations
-       where team_id = $1 and user_id = $2 and status = 'active' and expires_at > $3`,
-      [teamId, userId, now],
-    );
+  /**
+   * The person's active elevations, each with its expiry: whoever reads them drops one past its
+   * time by their own clock (`liveScopes`), so a remembered answer never outlives an expiry.
+   */
+  async held(q: Queryable, teamId: string, userId: string): Promise<{ scope: Scope; expires_at: Date }[]> {
+    return q.query(`select scope, expires_at from admin_elevations where team_id = $1 and user_id = $2 and status = 'active'`, [
+      teamId,
+      userId,
+    ]);
   },
 };

@@ -5,7 +5,9 @@ import {
   type Elevation,
   type ElevationSettings,
   type EndpointArgs,
+  liveScopes,
   type Scope,
+  type ScopeExpiry,
 } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
@@ -59,10 +61,15 @@ export function toElevation(row: ElevationRow, email: string, approver: string |
   };
 }
 
-/** The time-bound scopes an admin holds now (those elevated), with the standing ones: the live truth. */
+/**
+ * An admin's standing scopes with their active elevations, each with its expiry (the server's
+ * truth, read per request): `liveScopes` drops a time-bound one past its expiry.
+ */
 export async function scopesHeld(q: Queryable, teamId: string, userId: string, standing: readonly Scope[]) {
-  return heldScopes(standing, await repo.held(q, teamId, userId, new Date()));
+  return heldScopes(standing, await repo.held(q, teamId, userId));
 }
+
+const liveNow = (held: { scopes: Scope[]; expiry: ScopeExpiry }) => liveScopes(held.scopes, held.expiry, Date.now());
 
 /**
  * Just-in-time admin rights. With the team's setting on, an admin eligible for a scope holds it
@@ -75,7 +82,7 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
   /** Tells the team's Hubs the admin's scopes now, so a scope that ended falls away there at once. */
   async function tellHubs(teamId: string, userId: string, email: string) {
     const standing = (await adminsRepository.scopesIn(db, teamId, userId)) ?? [];
-    const { scopes } = await scopesHeld(db, teamId, userId, standing);
+    const scopes = liveNow(await scopesHeld(db, teamId, userId, standing));
     await deps.hubSessions.sessionsEnded({ teamId, admin: { email, scopes } });
   }
 
@@ -116,7 +123,7 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
       const approvers = await Promise.all(
         admins
           .filter((a) => a.user_id !== caller.userId)
-          .map(async (a) => (await scopesHeld(db, caller.team.id, a.user_id, a.scopes)).scopes.includes('super_admin')),
+          .map(async (a) => liveNow(await scopesHeld(db, caller.team.id, a.user_id, a.scopes)).includes('super_admin')),
       );
       const elevations = await Promise.all(
         rows.map(async (r) =>
@@ -305,13 +312,13 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
      * Ends the elevations past their expiry (the event log says so, and the Hubs hear it), and the
      * pending ones whose approval request closed without running.
      */
-    async expireDue(now = new Date()): Promise<number> {
+    async expireDue(): Promise<number> {
       await db.transaction(async (tx) => reconcile(tx, await repo.pendingWithRequest(tx)));
       const ended = await db.transaction(async (tx) => {
-        const due = await repo.dueToExpire(tx, now);
+        const due = await repo.dueToExpire(tx);
         const done: (ElevationRow & { email: string })[] = [];
         for (const row of due) {
-          const ended = await repo.end(tx, row.id, 'expired', now);
+          const ended = await repo.end(tx, row.id, 'expired', row.expires_at ?? new Date());
           if (!ended) continue;
           const email = (await adminsRepository.findEmail(tx, row.user_id)) ?? '';
           await recordAdminEvent(tx, row.team_id, null, 'admin_elevation_expired', email, {
