@@ -149,9 +149,7 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
         throw new AppError('elevation_off', 'Just-in-time admin rights are off for this team.').shows('errors.elevation_off');
       const eligible = await repo.eligibleScopes(db, caller.team.id, caller.userId);
       if (!eligible.includes(input.scope) || caller.scopes.includes(input.scope)) {
-        throw new AppError('not_eligible', `You are not eligible to elevate to ${input.scope}.`).shows('errors.not_eligible', {
-          scope: input.scope,
-        });
+        throw new AppError('not_eligible', `You are not eligible to elevate to ${input.scope}.`).shows('errors.not_eligible');
       }
       const open = await db.transaction(async (tx) => reconcile(tx, await repo.open(tx, caller.team.id, caller.userId)));
       if (open.some((e) => e.scope === input.scope && e.status !== 'ended')) {

@@ -21,7 +21,7 @@ export function JitSettingsCard() {
         <Switch
           checked={settings?.enabled ?? false}
           disabled={!settings || save.isPending}
-          aria-label={t('admins.jit.switch')}
+          aria-label={t('admins.jit.title')}
           data-testid="jit-switch"
           onChange={(event) => {
             const enabled = event.currentTarget.checked;
