@@ -36,7 +36,7 @@ export function ElevationControl() {
       {live.map((e) => (
         <Menu key={e.id} position="bottom-end" withinPortal>
           <Menu.Target>
-            <UnstyledButton aria-label={t('admins.elevation.manage', { scope: t(`admins.scope.${e.scope}`) })}>
+            <UnstyledButton title={t('admins.elevation.manage', { scope: t(`admins.scope.${e.scope}`) })}>
               <Badge
                 variant={e.status === 'active' ? 'filled' : 'light'}
                 color={e.status === 'active' ? 'indigo' : 'yellow'}

@@ -90,9 +90,17 @@ export function useRequestElevationMutation() {
   });
 }
 
+/**
+ * Drops one's own elevation. Only the elevations are read again (then the scopes, by the top bar):
+ * the screen still open may need the scope just dropped, and a call refused now would end the session.
+ */
 export function useDropElevationMutation() {
-  const invalidate = useInvalidateElevations();
-  return useMutation({ mutationFn: (id: string) => call('adminElevationDrop', { id }), onSuccess: invalidate });
+  const client = useQueryClient();
+  const team = useTeamSlug();
+  return useMutation({
+    mutationFn: (id: string) => call('adminElevationDrop', { id }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: elevationKeys.mine(team) }),
+  });
 }
 
 export function useElevationSettingsMutation() {
