@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -36,7 +36,7 @@ export function ElevationControl() {
       {live.map((e) => (
         <Menu key={e.id} position="bottom-end" withinPortal>
           <Menu.Target>
-            <UnstyledButton title={t('admins.elevation.manage', { scope: t(`admins.scope.${e.scope}`) })}>
+            <UnstyledButton>
               <Badge
                 variant={e.status === 'active' ? 'filled' : 'light'}
                 color={e.status === 'active' ? 'indigo' : 'yellow'}
@@ -44,16 +44,23 @@ export function ElevationControl() {
                 data-testid="elevation-badge"
                 data-status={e.status}
               >
-                {e.status === 'active'
-                  ? t('admins.elevation.active_badge', {
-                      scope: t(`admins.scope.${e.scope}`),
-                      left: formatCountdown((e.expires_at ?? now) - now),
-                    })
-                  : t('admins.elevation.pending_badge', { scope: t(`admins.scope.${e.scope}`) })}
+                {/* On a phone the countdown alone (the scope is in the menu's title), so it is never cut. */}
+                <Text span inherit visibleFrom="sm">
+                  {e.status === 'active'
+                    ? t('admins.elevation.active_badge', {
+                        scope: t(`admins.scope.${e.scope}`),
+                        left: formatCountdown((e.expires_at ?? now) - now),
+                      })
+                    : t('admins.elevation.pending_badge', { scope: t(`admins.scope.${e.scope}`) })}
+                </Text>
+                <Text span inherit hiddenFrom="sm">
+                  {e.status === 'active' ? formatCountdown((e.expires_at ?? now) - now) : t(`admins.scope.${e.scope}`)}
+                </Text>
               </Badge>
             </UnstyledButton>
           </Menu.Target>
           <Menu.Dropdown>
+            <Menu.Label>{t('admins.elevation.manage', { scope: t(`admins.scope.${e.scope}`) })}</Menu.Label>
             <Menu.Label>
               {e.status === 'active'
                 ? t('admins.elevation.until', { time: formatTime(e.expires_at ?? now) })
