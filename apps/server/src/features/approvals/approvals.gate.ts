@@ -17,8 +17,9 @@ import type { Caller } from '../../http/caller.ts';
  * With the team's policy off (or the class not in it) `run` runs at once with the server's db:
  * the call answers exactly as without approvals. Otherwise the call answers 202
  * `approval_required` and changes nothing; once approved, `run` runs with the stored input, as
- * the requester, with a `db` whose every statement (its own transactions too, as savepoints) is in
- * the transaction that closes the request. So `run` must reach the database only through `db`.
+ * the requester, with a `db` whose first transaction also closes the request (applied): the
+ * action's writes and the closing commit together, once. So `run` must write through `db`'s
+ * transaction, as the services do.
  */
 export interface ApprovableDef<I, O> {
   run(input: I, caller: Caller, db: Db): Promise<O>;
@@ -35,11 +36,20 @@ export interface ApprovableDef<I, O> {
  */
 export type AskWhen = 'policy' | 'when_enabled' | 'always' | 'never';
 
+export interface AskOptions {
+  ask?: AskWhen;
+  /**
+   * Asked only when the policy would otherwise ask: whether this input belongs to the class at
+   * all (a policy change that relaxes a rule). With the policy off it is never called.
+   */
+  onlyIf?: () => Promise<boolean>;
+}
+
 /** The gated call: runs, or throws `approval_required` (202) with the request's id. */
 export type Approvable<E extends Endpoint> = (
   caller: Caller,
   input: EndpointArgs<E>,
-  options?: { ask?: AskWhen },
+  options?: AskOptions,
 ) => Promise<z.input<E['output']>>;
 
 export interface Approvals {
