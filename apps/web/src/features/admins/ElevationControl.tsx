@@ -120,9 +120,10 @@ function useScopesFollow(live: Elevation[], refetch: () => void) {
     .map((e) => `${e.id}:${e.expires_at}`)
     .sort()
     .join(',');
-  const seen = useRef<string | null>(null);
+  // Starts from none running: one already running at sign-in brings its scope to the Hub's session too.
+  const seen = useRef('');
   useEffect(() => {
-    if (seen.current !== null && seen.current !== active) {
+    if (seen.current !== active) {
       void client.invalidateQueries({ queryKey: teamKeys.scopes(team) });
       if (getSession()?.hub) void refreshSession('hub').catch(() => undefined);
     }
