@@ -115,7 +115,7 @@ function SignedInShell() {
             {team.data && ctx && <BillingBadge team={team.data} ctx={ctx} />}
           </Group>
           {team.data && admin.data ? (
-            <Group gap="sm" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
               <ElevationControl />
               <ProfileMenu
                 team={team.data}
