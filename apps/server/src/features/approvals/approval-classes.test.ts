@@ -123,7 +123,6 @@ describe('every action class, with the policy on and off', () => {
     await setPolicy({ enabled: true, actions: ['policies.relax'] });
     const tighter = await h.post('/api/v1/policy/team/update/', { policy_json: { 'autolock.minutes': { policy: 5 } } }, alex);
     expect(tighter.status, tighter.text).toBe(200);
-    // A group that stops enforcing a key relaxes it too.
     const history = (await h.post<{ results: { id: string }[] }>('/api/v1/policy/team/history/', {}, alex)).body.results;
     const restore = { id: history[1]?.id as string };
     await underApproval('policies.restore', '/api/v1/policy/team/history/restore/', restore);
@@ -152,7 +151,7 @@ describe('every action class, with the policy on and off', () => {
       idp: 'entra',
       name: 'Approved',
     });
-    const { connector, token } = created.repeated?.body as { connector: { id: string }; token: string };
+    const { connector, token } = (created.repeated as Reply).body as { connector: { id: string }; token: string };
     expect(token).toMatch(/^lkscim_/);
     // The token never appears in the request an approver sees.
     expect(JSON.stringify(created.request)).not.toContain(token);
@@ -161,7 +160,7 @@ describe('every action class, with the policy on and off', () => {
       id: connector.id,
       overlap_hours: 0,
     });
-    expect((rotated.repeated?.body as { token: string }).token).not.toBe(token);
+    expect(((rotated.repeated as Reply).body as { token: string }).token).not.toBe(token);
     await withPolicyOff('/api/v1/team/scim/connector/rotate/', { id: connector.id, overlap_hours: 0 });
     await underApproval('scim.revoke', '/api/v1/team/scim/connector/revoke/', { id: connector.id });
     await withPolicyOff('/api/v1/team/scim/connector/revoke/', {
@@ -172,7 +171,7 @@ describe('every action class, with the policy on and off', () => {
 
   test('members: the CSV export is handed to the requester once approved; removing several waits, one does not', async () => {
     const exported = await underApproval('members.export', '/api/v1/team/members/export/', {});
-    expect((exported.repeated?.body as { csv: string }).csv).toContain(members[0]);
+    expect(((exported.repeated as Reply).body as { csv: string }).csv).toContain(members[0]);
     await withPolicyOff('/api/v1/team/members/export/', {});
     const [a, b, c, d] = members;
     await underApproval('members.bulk_remove', '/api/v1/team/members/remove/', { emails: [a, b] });

@@ -30,6 +30,8 @@ beforeAll(async () => {
   tokens.set('sam', (await h.signIn(DEMO_ADMINS.twoTeams)).token.access);
   tokens.set('adam', (await h.signIn(DEMO_ADMINS.admin)).token.access);
   tokens.set('rory', (await h.signIn(DEMO_ADMINS.recoveryAgent)).token.access);
+  // Sam is also the super admin of another team (a family).
+  tokens.set('family', (await h.signIn(DEMO_ADMINS.twoTeams, 'sam-family')).token.access);
 }, 120_000);
 afterAll(() => h?.close());
 
@@ -135,6 +137,10 @@ describe('a gated call', () => {
     const adam = await decide('adam', id, 'approve');
     expect(adam.status).toBe(403);
     expect(adam.body).toMatchObject({ code: 'approval_scope_missing' });
+    // Nor does an admin see what a super admin asked.
+    expect((await h.post(`${P}/request/`, { id }, token('adam'))).status).toBe(404);
+    const adamSees = (await h.post<{ results: ApprovalRequest[] }>(`${P}/`, { view: 'all' }, token('adam'))).body;
+    expect(adamSees.results.map((r) => r.id)).not.toContain(id);
     // A recovery agent does not even see the approvals.
     expect((await decide('rory', id, 'approve')).status).toBe(403);
     expect((await h.post(`${P}/count/`, {}, token('tess'))).body).toMatchObject({ pending_for_me: expect.any(Number) });
@@ -165,6 +171,25 @@ describe('a gated call', () => {
       "select count(*)::int as n from security_events where kind = 'admin_added' and email = 'second@northwind.example'",
     );
     expect(added?.n).toBe(1);
+  });
+
+  test("another team's super admin neither sees nor decides nor withdraws the request", async () => {
+    await setPolicy({ enabled: true });
+    const id = requestIdOf(
+      await h.post('/organization/admin/user/add/', { email: 'other-team@northwind.example', scopes: ['admin'] }, token('alex')),
+    );
+    for (const [path, body] of [
+      [`${P}/request/`, { id }],
+      [`${P}/decide/`, { id, decision: 'approve' }],
+      [`${P}/withdraw/`, { id }],
+    ] as const) {
+      const res = await h.post(path, body, token('family'));
+      expect(res.status, path).toBe(404);
+      expect(res.body).toMatchObject({ code: 'approval_not_found' });
+    }
+    const theirs = (await h.post<{ results: ApprovalRequest[] }>(`${P}/`, { view: 'all' }, token('family'))).body;
+    expect(theirs.results.map((r) => r.id)).not.toContain(id);
+    expect((await request(id)).status).toBe('pending');
   });
 
   test('the approvers asked are mailed through the queue', async () => {
