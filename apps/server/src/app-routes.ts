@@ -10,7 +10,10 @@ import { accountRoutes } from './features/account/account.routes.ts';
 import { createAccountService } from './features/account/account.service.ts';
 import { createPasswordResetService } from './features/account/password-reset.service.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
+import { startElevationSweep } from './features/admins/elevation-sweep.ts';
+import { elevationRoutes } from './features/admins/elevations.routes.ts';
 import { adminsRepository } from './features/admins/index.ts';
+import { approvalsRepository } from './features/approvals/approvals.repository.ts';
 import { approvalsRoutes } from './features/approvals/approvals.routes.ts';
 import { createApprovals } from './features/approvals/approvals.service.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
@@ -100,6 +103,20 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
     approvals,
     log: app.log,
   });
+  // Just-in-time admin rights: elevations go through approvals (admins.elevate); the sweep ends them.
+  const elevations = elevationRoutes(router, guard, db, {
+    hubSessions,
+    approvals,
+    approvalLookups: {
+      selfScopes: async (q, teamId) => (await approvals.policyOf(q, teamId)).self_elevate_scopes,
+      requestStatus: async (q, teamId, id) => (await approvalsRepository.find(q, teamId, id))?.status,
+      approverOf: async (q, id) =>
+        (await approvalsRepository.decisions(q, [id])).filter((d) => d.decision === 'approved' && !d.operator).at(-1)?.user_id ??
+        null,
+    },
+  });
+  const stopElevationSweep = startElevationSweep(elevations, app.log, config.ELEVATION_SWEEP_INTERVAL_MS);
+  app.addHook('onClose', stopElevationSweep);
   signInLinkRoutes(router, guard, auth);
 
   // Groups, member devices, branding, policies.

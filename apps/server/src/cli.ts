@@ -128,6 +128,30 @@ process.exitCode = await runCli(
           );
         }),
     },
+    elevate: {
+      summary:
+        'break glass: an admin of the team holds a scope for 15 to 480 minutes from now, with the reason in the event log (just-in-time rights)',
+      usage: '--team <slug> --email <email> --scope super_admin --minutes <15-480> --reason <why>',
+      options: {
+        team: { required: true },
+        email: { required: true },
+        scope: { required: true },
+        minutes: { required: true },
+        reason: { required: true },
+      },
+      run: (v) =>
+        withOperator(async (operator) => {
+          const elevation = await operator.elevate(v.team as string, {
+            email: v.email as string,
+            scope: v.scope as string,
+            minutes: Number(v.minutes),
+            reason: v.reason as string,
+          });
+          console.info(
+            `${elevation.email} holds ${elevation.scope} in "${v.team}" until ${new Date(elevation.expires_at ?? 0).toISOString()}; the event log records it.`,
+          );
+        }),
+    },
     approvals: {
       summary: "list a team's pending approval requests (four-eyes approval; see docs/approvals.md)",
       usage: '--team <slug>',

@@ -106,6 +106,8 @@ const Config = z.object({
   /** How often events waiting for the team's Hub are looked for (event logs), in milliseconds. */
   EVENT_FORWARD_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   ...shutdownSettings,
+  /** How often elevations past their expiry are ended, recorded and pushed to the Hubs (just-in-time rights), in milliseconds. */
+  ELEVATION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
 });
 export type Config = z.output<typeof Config>;
 

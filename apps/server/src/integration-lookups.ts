@@ -1,7 +1,7 @@
 // The integration room's lookups into the rooms that own teams, sessions and admins
 // (features/integration/integration-lookups.ts): those rooms call integration, so the
 // composition root joins them here instead of integration importing them.
-import { adminsRepository } from './features/admins/index.ts';
+import { adminsRepository, scopesHeld } from './features/admins/index.ts';
 import { sessionsRepository } from './features/auth/sessions.repository.ts';
 import type { IntegrationLookups } from './features/integration/index.ts';
 import { teamRepository } from './features/team/index.ts';
@@ -18,13 +18,15 @@ export const integrationLookups: IntegrationLookups = {
   async consoleSession(q, sessionId) {
     const session = await sessionsRepository.find(q, sessionId);
     if (!session) return undefined;
-    const scopes = await adminsRepository.scopesOf(q, session.team_id, [session.user_id]);
+    const standing = await adminsRepository.scopesOf(q, session.team_id, [session.user_id]);
+    const held = standing ? await scopesHeld(q, session.team_id, session.user_id, standing) : null;
     return {
       user_id: session.user_id,
       team_id: session.team_id,
       revoked_at: session.revoked_at,
       absolute_expires_at: session.absolute_expires_at,
-      scopes,
+      scopes: held?.scopes ?? null,
+      scope_expiry: held?.expiry ?? {},
     };
   },
   async adminScopes(q, teamId, email) {

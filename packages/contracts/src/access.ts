@@ -131,3 +131,17 @@ export function landingPath(scopes: readonly Scope[]): string {
   if (scopes.includes('recovery_agent')) return '/recovery';
   return '/dashboard';
 }
+
+/** When each time-bound scope an admin holds falls away (epoch ms); a standing scope has no entry. */
+export type ScopeExpiry = Partial<Record<Scope, number>>;
+
+/**
+ * The scopes still held at `now`: a time-bound scope (a just-in-time elevation) falls away at its
+ * expiry, whatever token the caller presents. The server's guard and the Hub's both apply it.
+ */
+export function liveScopes(scopes: readonly Scope[], expiry: ScopeExpiry | null | undefined, now: number): Scope[] {
+  return scopes.filter((s) => {
+    const until = expiry?.[s];
+    return until === undefined || until > now;
+  });
+}

@@ -17,6 +17,22 @@ export const TeamAdmin = z.object({
   name: z.string(),
   scopes: z.array(z.enum(SCOPES)),
   status: z.enum(['active', 'pending']),
+  /** Scopes held just in time: the admin elevates to them (admin-elevations.ts). */
+  eligible_scopes: z.array(z.enum(SCOPES)).optional(),
+  /** Open elevations: pending (waiting for approval request_id) or active until expires_at (epoch ms). */
+  elevations: z
+    .array(
+      z.object({
+        id: z.string(),
+        scope: z.enum(SCOPES),
+        status: z.enum(['pending', 'active']),
+        minutes: z.number().int(),
+        reason: z.string(),
+        expires_at: z.number().nullable(),
+        request_id: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 export type TeamAdmin = z.infer<typeof TeamAdmin>;
 

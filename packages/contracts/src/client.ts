@@ -3,6 +3,8 @@
  * data and functions; schemas stay in the full entry point.
  */
 export * from './access.ts';
+export * from './admin-elevation-constants.ts';
+export type { Elevation, ElevationSettings } from './admin-elevations.ts';
 export type { LoginSuccess, TokenPair } from './auth.ts';
 export type { Invoice, InvoiceDetail, Plan, PlanQuote, ProRated, Subscription } from './billing.ts';
 export * from './billing-constants.ts';

@@ -1,4 +1,5 @@
 import * as account from './account.ts';
+import * as adminElevations from './admin-elevations.ts';
 import * as admins from './admins.ts';
 import * as approvals from './approvals.ts';
 import * as audit from './audit.ts';
@@ -34,6 +35,7 @@ import * as team from './team.ts';
  */
 const MODULES = {
   account,
+  adminElevations,
   admins,
   approvals,
   audit,

@@ -54,6 +54,11 @@ export const ERROR_STATUS = {
   admin_already_exists: 409,
   admin_not_in_team: 404,
   last_super_admin: 400,
+  // Just-in-time admin rights.
+  elevation_off: 409,
+  not_eligible: 403,
+  elevation_exists: 409,
+  elevation_not_found: 404,
   conflict: 409,
   admin_in_other_team: 409,
   // Sign-in by security key and SSO, branding, and the Hub's sharing and recovery.

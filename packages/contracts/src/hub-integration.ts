@@ -4,6 +4,9 @@ import { Device } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { AuxServiceSchema } from './integration.ts';
 
+/** Each time-bound scope's expiry (epoch ms), in a grant or a session check: `liveScopes` applies it. */
+export const ScopeExpirySchema = z.partialRecord(z.enum(SCOPES), z.number());
+
 /**
  * Calls between the licence server and a Hub. Each carries `Authorization: Bearer <JWS>`: an
  * Ed25519 signature by the caller's own key (kid = the credential), for this path and team, for
@@ -137,6 +140,8 @@ export const hubSessionCheckEndpoint = defineEndpoint({
     /** The team's plan now, for the access rules' team and organisation types (absent from an older server). */
     team_type: z.enum(TEAM_TYPES).optional(),
     organization_type: z.enum(ORGANIZATION_TYPES).optional(),
+    /** When each time-bound scope falls away (epoch ms; just-in-time elevations): the Hub drops it then by itself. */
+    scope_expiry: ScopeExpirySchema.optional(),
   }),
 });
 

@@ -1,5 +1,7 @@
 export * from './access.ts';
 export * from './account.ts';
+export * from './admin-elevation-constants.ts';
+export * from './admin-elevations.ts';
 export * from './admins.ts';
 export * from './approvals.ts';
 export * from './audit.ts';

@@ -1,4 +1,4 @@
-import type { Endpoint, OrganizationType, Scope, TeamType } from '@latchkey/contracts';
+import type { Endpoint, OrganizationType, Scope, ScopeExpiry, TeamType } from '@latchkey/contracts';
 import { unauthorized } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 
@@ -25,6 +25,8 @@ export interface HubSessionFacts {
   email: string;
   team_slug: string;
   scopes: Scope[];
+  /** When each time-bound scope falls away (epoch ms); the guard drops it then. */
+  scope_expiry: ScopeExpiry;
   /** The team's plan as the server last stated it; null when it never did. */
   team_type: TeamType | null;
   organization_type: OrganizationType | null;

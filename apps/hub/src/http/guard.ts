@@ -1,4 +1,4 @@
-import { type AccessRule, DEFAULT_ROLES, DEFAULT_TEAM_TYPES, type Endpoint } from '@latchkey/contracts';
+import { type AccessRule, DEFAULT_ROLES, DEFAULT_TEAM_TYPES, type Endpoint, liveScopes } from '@latchkey/contracts';
 import { forbidden, unauthorized } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticateSession, HubGuard, HubSessionFacts } from './caller.ts';
@@ -21,9 +21,11 @@ export function createHubGuard(authenticate: AuthenticateSession): HubGuard {
     const slug = requestedTeam(request, endpoint);
     if (slug !== undefined && slug !== session.team_slug)
       throw forbidden('This Hub session is for another team.').shows('errors.hub_session_other_team');
+    // A time-bound scope falls away at its expiry, even under an access token minted before it.
+    const scopes = liveScopes(session.scopes, session.scope_expiry, Date.now());
     if (endpoint.access) {
       const roles = endpoint.access.roles ?? DEFAULT_ROLES;
-      if (!session.scopes.some((s) => roles.includes(s))) throw forbidden('Not allowed (role).').shows('errors.forbidden');
+      if (!scopes.some((s) => roles.includes(s))) throw forbidden('Not allowed (role).').shows('errors.forbidden');
       if (!planAllows(endpoint.access, session)) throw forbidden('Not allowed on this plan.').shows('errors.forbidden');
     }
     return {
@@ -32,7 +34,7 @@ export function createHubGuard(authenticate: AuthenticateSession): HubGuard {
       userId: session.user_id,
       email: session.email,
       teamSlug: session.team_slug,
-      scopes: session.scopes,
+      scopes,
     };
   };
 }

@@ -185,6 +185,8 @@ interface GrantOptions {
   sessionExp?: number;
   /** The team's plan; an enterprise organisation unless given, left out of the grant when null (an older server). */
   teamType?: TeamType | null;
+  /** When each time-bound scope falls away (epoch ms): just-in-time elevations; none unless given. */
+  scopeExpiry?: Partial<Record<Scope, number>>;
   organizationType?: OrganizationType | null;
 }
 
@@ -205,6 +207,7 @@ export function signGrant(o: GrantOptions = {}): Promise<string> {
       session_exp: o.sessionExp ?? now + 12 * 3600,
       ...(o.teamType === null ? {} : { team_type: o.teamType ?? 'organization' }),
       ...(o.organizationType === null ? {} : { organization_type: o.organizationType ?? 'enterprise' }),
+      ...(o.scopeExpiry ? { scope_expiry: o.scopeExpiry } : {}),
     }),
   );
 }

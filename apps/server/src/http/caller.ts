@@ -5,6 +5,7 @@ import type {
   Endpoint,
   OrganizationType,
   Scope,
+  ScopeExpiry,
   ServiceState,
   TeamType,
 } from '@latchkey/contracts';
@@ -43,6 +44,8 @@ export interface SessionContext {
   revoked_at: Date | null;
   absolute_expires_at: Date;
   scopes: Scope[] | null;
+  /** When each time-bound scope falls away (the guard drops it then, whatever the cache holds). */
+  scope_expiry: ScopeExpiry;
   team: CallerTeam;
   first_hub_services: Partial<Record<AuxService, ServiceState>> | null;
 }

@@ -1,4 +1,4 @@
-import { type AccessContext, accessDenial } from '@latchkey/contracts';
+import { type AccessContext, accessDenial, liveScopes } from '@latchkey/contracts';
 import { AppError, forbidden, unauthorized } from '@latchkey/runtime';
 import type { Guard, SessionContext } from './caller.ts';
 
@@ -24,7 +24,7 @@ export function createGuard(lookups: GuardLookups): Guard {
     if (!row || row.revoked_at || row.absolute_expires_at.getTime() <= Date.now()) {
       throw new AppError('token_expired', 'The session has ended. Sign in again.', 401);
     }
-    const scopes = row.scopes ?? [];
+    const scopes = liveScopes(row.scopes ?? [], row.scope_expiry, Date.now());
     if (scopes.length === 0) throw forbidden('You are no longer an administrator of this team.').shows('errors.no_longer_admin');
     const services = row.first_hub_services ?? {};
     const access: AccessContext = {

@@ -59,6 +59,8 @@ interface HarnessOptions {
   beforeListen?: (app: FastifyInstance, db: Db, config: Config) => Promise<void> | void;
   /** Runs a real Hub (own process state and database) that the demo team is connected to. */
   hub?: boolean;
+  /** Extra configuration of that Hub, e.g. ACCESS_TOKEN_TTL_SECONDS. */
+  hubEnv?: Record<string, string>;
   /** Where the server's JSON log lines go (with LOG_LEVEL in `env`): tests that read the log. */
   logStream?: import('node:stream').Writable;
 }
@@ -82,7 +84,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     WEB_DIST: join(tmpdir(), 'latchkey-no-web-dist'),
     ...options.env,
   });
-  const hub = options.hub ? await startTestHub() : undefined;
+  const hub = options.hub ? await startTestHub(options.hubEnv ? { env: options.hubEnv } : {}) : undefined;
   // Without a real Hub, the demo team's Hub has a key nobody holds: grants are issued, nothing answers.
   const hubKey = hub?.publicJwk ?? publicJwkOf(privateKeyOf(generateEd25519Key()));
   if (options.seed ?? true) await seedDemo(db, { hubUrl: hub?.url ?? HUB_URL, hubKey: JSON.stringify(hubKey) });

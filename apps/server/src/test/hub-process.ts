@@ -40,7 +40,7 @@ export interface TestHub {
  * listener, so the server's calls to it go over the network exactly as in production.
  * `registerDemo` registers the demo team as the Hub's demo seed does (every service on).
  */
-export async function startTestHub(options: { version?: string } = {}): Promise<TestHub> {
+export async function startTestHub(options: { version?: string; env?: Record<string, string> } = {}): Promise<TestHub> {
   const db = await createTestDb(MIGRATIONS_DIR);
   const pem = generateEd25519Key();
   const key = privateKeyOf(pem);
@@ -53,6 +53,7 @@ export async function startTestHub(options: { version?: string } = {}): Promise<
     HUB_SIGNING_KEY: pem,
     HUB_SETUP_SECRET: TEST_HUB_SETUP_SECRET,
     ...(options.version ? { HUB_VERSION: options.version } : {}),
+    ...options.env,
   });
   let app = await buildHub({ config, db });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -56,3 +56,15 @@ export const initialOf = (name: string, email: string): string => (name.trim() |
  * its digits and the words around it keep their order (UI.md: isolated for right-to-left languages).
  */
 export const isolate = (text: string): string => (RTL_LOCALES.includes(currentLocale()) ? `\u2068${text}\u2069` : text);
+
+const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+/** A time of today (an elevation's end): hours and minutes in the admin's locale. */
+export const formatTime = (epochMs: number): string => dates(TIME).format(new Date(epochMs));
+
+/** What is left of a countdown, as h:mm:ss or m:ss (never negative). */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}

@@ -1,4 +1,4 @@
-import { ORGANIZATION_TYPES, SCOPES, TEAM_TYPES } from '@latchkey/contracts';
+import { ORGANIZATION_TYPES, SCOPES, ScopeExpirySchema, TEAM_TYPES } from '@latchkey/contracts';
 import { AppError, type Db, JWS_TYP, jwsKid, publicKeyOf, spendNonce, verifyJws } from '@latchkey/runtime';
 import { z } from 'zod';
 import { type RegistrationRow, registrationsRepository } from '../registrations/index.ts';
@@ -25,6 +25,8 @@ const GrantClaims = z.object({
    */
   team_type: z.enum(TEAM_TYPES).optional(),
   organization_type: z.enum(ORGANIZATION_TYPES).optional(),
+  /** When each time-bound scope falls away (epoch ms): just-in-time elevations. */
+  scope_expiry: ScopeExpirySchema.optional(),
 });
 export type AuxGrant = z.infer<typeof GrantClaims> & { registration: RegistrationRow };
 

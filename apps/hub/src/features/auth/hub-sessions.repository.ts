@@ -1,4 +1,4 @@
-import type { OrganizationType, Scope, TeamType } from '@latchkey/contracts';
+import type { OrganizationType, Scope, ScopeExpiry, TeamType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
 export interface HubSessionRow {
@@ -9,6 +9,8 @@ export interface HubSessionRow {
   email: string;
   team_slug: string;
   scopes: Scope[];
+  /** When each time-bound scope falls away (epoch ms); standing scopes have no entry. */
+  scope_expiry: ScopeExpiry;
   /** The team's plan as the server last stated it; null when it never did (an older server). */
   team_type: TeamType | null;
   organization_type: OrganizationType | null;
@@ -28,6 +30,7 @@ interface NewHubSession {
   email: string;
   teamSlug: string;
   scopes: Scope[];
+  scopeExpiry: ScopeExpiry;
   device: unknown;
   absoluteExpiresAt: Date;
   consoleSid: string;
@@ -38,8 +41,8 @@ export const hubSessionsRepository = {
   async create(q: Queryable, s: NewHubSession): Promise<string> {
     const [row] = await q.query<{ id: string }>(
       `insert into hub_sessions (registration_id, user_id, email, team_slug, scopes, device, absolute_expires_at, console_sid,
-         team_type, organization_type)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+         team_type, organization_type, scope_expiry)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
       [
         s.registrationId,
         s.userId,
@@ -51,6 +54,7 @@ export const hubSessionsRepository = {
         s.consoleSid,
         s.plan.team_type ?? null,
         s.plan.organization_type ?? null,
+        JSON.stringify(s.scopeExpiry),
       ],
     );
     return (row as { id: string }).id;
@@ -58,7 +62,7 @@ export const hubSessionsRepository = {
 
   async find(q: Queryable, id: string): Promise<HubSessionRow | undefined> {
     const [row] = await q.query<HubSessionRow>(
-      `select id, registration_id, console_sid, user_id, email, team_slug, scopes, team_type, organization_type,
+      `select id, registration_id, console_sid, user_id, email, team_slug, scopes, scope_expiry, team_type, organization_type,
          absolute_expires_at, revoked_at
        from hub_sessions where id = $1`,
       [id],
@@ -98,14 +102,35 @@ export const hubSessionsRepository = {
     return rows.length;
   },
 
-  /** What the server said on a re-check: the admin's scopes and the team's plan now, and never a later end. */
-  async follow(q: Queryable, id: string, scopes: Scope[], absoluteExpiresAt: Date | null, plan: SessionPlan): Promise<void> {
+  /** What the server said on a re-check: the admin's scopes (with their expiry) and the team's plan now, and never a later end. */
+  async follow(
+    q: Queryable,
+    id: string,
+    scopes: Scope[],
+    scopeExpiry: ScopeExpiry,
+    absoluteExpiresAt: Date | null,
+    plan: SessionPlan,
+  ): Promise<void> {
     await q.query(
-      `update hub_sessions set scopes = $2,
+      `update hub_sessions set scopes = $2, scope_expiry = $6,
          absolute_expires_at = least(absolute_expires_at, coalesce($3::timestamptz, absolute_expires_at)),
          team_type = coalesce($4, team_type), organization_type = coalesce($5, organization_type)
        where id = $1`,
-      [id, scopes, absoluteExpiresAt, plan.team_type ?? null, plan.organization_type ?? null],
+      [id, scopes, absoluteExpiresAt, plan.team_type ?? null, plan.organization_type ?? null, JSON.stringify(scopeExpiry)],
     );
+  },
+
+  /**
+   * The server's push: the admin's scopes now. A push only takes scopes away (it may arrive late,
+   * after a refresh learnt of a newer grant); a new scope arrives by the refresh's re-check.
+   */
+  async narrow(q: Queryable, teamSlug: string, email: string, scopes: readonly Scope[]): Promise<number> {
+    const rows = await q.query(
+      `update hub_sessions set scopes = array(select s from unnest(scopes) s where s = any($3::text[]))
+       where team_slug = $1 and lower(email) = lower($2) and revoked_at is null and not (scopes <@ $3::text[])
+       returning 1`,
+      [teamSlug, email, scopes],
+    );
+    return rows.length;
   },
 };

@@ -1,4 +1,4 @@
-import type { HubTokens } from '@latchkey/contracts';
+import type { HubTokens, Scope } from '@latchkey/contracts';
 import { AppError, accessTokens, type Db, type Queryable, refreshTokens } from '@latchkey/runtime';
 import { recordHubEvents } from '../eventlogs/index.ts';
 import { registrationsRepository } from '../registrations/index.ts';
@@ -69,7 +69,7 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
       throw invalidGrant();
     }
     const absolute = verdict.absolute_expires_at === null ? null : new Date(verdict.absolute_expires_at);
-    await repo.follow(db, session.id, verdict.scopes, absolute, verdict);
+    await repo.follow(db, session.id, verdict.scopes, verdict.scope_expiry ?? {}, absolute, verdict);
     const followed = await repo.find(db, session.id);
     if (!isLive(followed)) throw invalidGrant();
     return followed;
@@ -87,6 +87,7 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
           email: grant.email,
           teamSlug: grant.team_slug,
           scopes: grant.scopes,
+          scopeExpiry: grant.scope_expiry ?? {},
           device,
           absoluteExpiresAt: absolute,
           consoleSid: grant.sid,
@@ -123,6 +124,11 @@ export function createHubSessionsService(db: Db, secret: string, policy: HubSess
     /** The server's push: console sessions ended, so the Hub sessions they opened end now. */
     revokeFromServer(teamSlug: string, match: { sessionIds: string[]; userId: string | null }): Promise<number> {
       return repo.revokeMatching(db, teamSlug, match, 'console_session_ended');
+    },
+
+    /** The server's push of an admin's scopes now: their live sessions lose any scope not among them. */
+    narrowFromServer(teamSlug: string, email: string, scopes: readonly Scope[]): Promise<number> {
+      return repo.narrow(db, teamSlug, email, scopes);
     },
 
     /** The live session an access token belongs to; anything else is an ended session. */

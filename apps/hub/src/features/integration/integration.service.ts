@@ -42,6 +42,9 @@ export function createIntegrationService(db: Db, version: string, sessions: HubS
         sessionIds: match.session_ids ?? [],
         userId: match.user_id ?? null,
       });
+      // The server is the source of roles: a scope it no longer grants (a just-in-time elevation
+      // dropped or expired, a scope taken away) ends now in the admin's live sessions.
+      if (match.admin) await sessions.narrowFromServer(teamSlug, match.admin.email, match.admin.scopes);
       // One recovery role: the server's recovery_agent scope. Without it, no place in the recovery group.
       if (match.admin && !match.admin.scopes.includes('recovery_agent')) {
         await recoveryRepository.removeAdminsByEmail(db, teamSlug, match.admin.email);

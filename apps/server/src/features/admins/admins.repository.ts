@@ -37,6 +37,10 @@ export const adminsRepository = {
     return withPeople(q, memberships);
   },
 
+  async findEmail(q: Queryable, userId: string): Promise<string | undefined> {
+    return (await usersRepository.findUserById(q, userId))?.email;
+  },
+
   async findUserId(q: Queryable, email: string): Promise<string | undefined> {
     return (await usersRepository.findUserByEmail(q, email))?.id;
   },
@@ -64,6 +68,12 @@ export const adminsRepository = {
 
   async remove(q: Queryable, teamId: string, userId: string): Promise<void> {
     await q.query('delete from team_admins where team_id = $1 and user_id = $2', [teamId, userId]);
+    // Their just-in-time rights go with them: a later return starts from none.
+    await q.query(
+      `update admin_elevations set status = 'ended', ended_at = now(), ended_reason = 'admin_removed'
+       where team_id = $1 and user_id = $2 and status in ('pending', 'active')`,
+      [teamId, userId],
+    );
     await sessionsRepository.revokeUserInTeam(q, teamId, userId, 'admin_removed');
   },
 

@@ -6,6 +6,7 @@ import type { HubSessionEnder } from '../integration/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { recordAdminEvent } from './admin-events.ts';
 import { type AdminRow, adminsRepository as repo } from './admins.repository.ts';
+import { elevationsRepository as elevations } from './elevations.repository.ts';
 import { invitationsRepository as invitations } from './invitations.repository.ts';
 
 /** How long an administrator invitation's link works. */
@@ -66,9 +67,29 @@ export function createAdminsService(db: Db, { hubSessions, mail, consoleUrl }: A
       const pending = (await invitations.pending(db, caller.team.id)).filter(
         (p) => !term || `${p.email} ${p.name}`.toLowerCase().includes(term),
       );
+      // Who holds what just in time, until when; and who waits for approval.
+      const eligibility = await elevations.eligibility(db, caller.team.id);
+      const now = Date.now();
+      const open = (await elevations.open(db, caller.team.id)).filter(
+        (e) => e.status === 'pending' || (e.expires_at && e.expires_at.getTime() > now),
+      );
+      const jit = (a: AdminRow) => ({
+        eligible_scopes: eligibility.get(a.user_id) ?? [],
+        elevations: open
+          .filter((e) => e.user_id === a.user_id)
+          .map((e) => ({
+            id: e.id,
+            scope: e.scope,
+            status: e.status as 'pending' | 'active',
+            minutes: e.minutes,
+            reason: e.reason,
+            expires_at: e.expires_at?.getTime() ?? null,
+            request_id: e.request_id,
+          })),
+      });
       return {
         admins: [
-          ...admins.map((a) => ({ email: a.email, name: a.name, scopes: a.scopes, status: 'active' as const })),
+          ...admins.map((a) => ({ email: a.email, name: a.name, scopes: a.scopes, status: 'active' as const, ...jit(a) })),
           ...pending.map((p) => ({ email: p.email, name: p.name, scopes: p.scopes, status: 'pending' as const })),
         ],
         total,

@@ -4,3 +4,4 @@ export { isTeamAdminEmail, teamAdminEmails } from './admin-emails.ts';
 export { recordAdminEvent } from './admin-events.ts';
 export { adminsRepository } from './admins.repository.ts';
 export { resetAdminAuth } from './admins.service.ts';
+export { breakGlassElevation, scopesHeld } from './elevations.service.ts';

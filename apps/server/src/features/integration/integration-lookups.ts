@@ -1,4 +1,4 @@
-import type { HostingPreference, OrganizationType, Scope, TeamType } from '@latchkey/contracts';
+import type { HostingPreference, OrganizationType, Scope, ScopeExpiry, TeamType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 
 /**
@@ -22,12 +22,23 @@ export interface IntegrationLookups {
   teamsOfSessions(q: Queryable, sessionIds: string[]): Promise<string[]>;
   /** The teams the user has had console sessions in. */
   teamsOfUser(q: Queryable, userId: string): Promise<string[]>;
-  /** A console session as a Hub's check sees it: its user, team, end, and the admin's scopes now (null when not an admin). */
+  /**
+   * A console session as a Hub's check sees it: its user, team, end, and the admin's scopes now
+   * (null when not an admin), each time-bound one with its expiry.
+   */
   consoleSession(
     q: Queryable,
     sessionId: string,
   ): Promise<
-    { user_id: string; team_id: string; revoked_at: Date | null; absolute_expires_at: Date; scopes: Scope[] | null } | undefined
+    | {
+        user_id: string;
+        team_id: string;
+        revoked_at: Date | null;
+        absolute_expires_at: Date;
+        scopes: Scope[] | null;
+        scope_expiry: ScopeExpiry;
+      }
+    | undefined
   >;
   /** The admin scopes an email (any case) holds in a team now; none for a member who is not an admin. */
   adminScopes(q: Queryable, teamId: string, email: string): Promise<Scope[]>;

@@ -1,4 +1,4 @@
-import { type EndpointOutput, hubSessionCheckEndpoint } from '@latchkey/contracts';
+import { type EndpointOutput, hubSessionCheckEndpoint, liveScopes } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 import type { IntegrationLookups } from './integration-lookups.ts';
@@ -34,7 +34,8 @@ export async function checkConsoleSession(
     return ended;
   return {
     live: true,
-    scopes: session.scopes,
+    scopes: liveScopes(session.scopes, session.scope_expiry, Date.now()),
+    scope_expiry: session.scope_expiry,
     absolute_expires_at: session.absolute_expires_at.getTime(),
     team_type: hub.team_type,
     organization_type: hub.organization_type,

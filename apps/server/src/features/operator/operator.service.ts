@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { TEAM_TYPES, type TeamType } from '@latchkey/contracts';
+import { SCOPES, type Scope, TEAM_TYPES, type TeamType } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import { z } from 'zod';
-import { adminsRepository, recordAdminEvent, resetAdminAuth } from '../admins/index.ts';
+import { adminsRepository, breakGlassElevation, recordAdminEvent, resetAdminAuth } from '../admins/index.ts';
 import type { ApprovalsOperator } from '../approvals/index.ts';
 import { issueOnboardingLink } from '../auth/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
@@ -91,6 +91,13 @@ export function createOperatorService(
     async resetAdmin(slug: string, email: string) {
       const team = await teamBySlug(slug);
       await resetAdminAuth(db, deps.hubSessions, team.id, email.trim().toLowerCase(), null);
+    },
+
+    /** Break glass: the admin holds `scope` for `minutes` from now, with the reason logged (just-in-time rights). */
+    async elevate(slug: string, v: { email: string; scope: string; minutes: number; reason: string }) {
+      const team = await teamBySlug(slug);
+      if (!SCOPES.includes(v.scope as Scope)) throw new AppError('invalid_input', `--scope is one of ${SCOPES.join(', ')}.`);
+      return breakGlassElevation(db, { ...v, teamId: team.id, email: v.email.trim().toLowerCase(), scope: v.scope as Scope });
     },
 
     /** The team as JSON, streamed: team, admins (no secrets), groups with policies and members, then every member. */

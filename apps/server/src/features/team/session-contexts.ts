@@ -2,7 +2,8 @@ import type { Db } from '@latchkey/runtime';
 import { type SessionContextRow, teamRepository } from './team.repository.ts';
 
 /** A write to any table a session context is read from (team.repository.ts `findSessionContext`). */
-const CHANGES_A_CONTEXT = /\b(?:insert\s+into|update|delete\s+from)\s+(?:sessions|team_admins|teams|hubs|users)\b/i;
+const CHANGES_A_CONTEXT =
+  /\b(?:insert\s+into|update|delete\s+from)\s+(?:sessions|team_admins|admin_elevations|teams|hubs|users)\b/i;
 const MAX_ENTRIES = 50_000;
 
 /**

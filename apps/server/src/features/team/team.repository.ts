@@ -1,7 +1,7 @@
 import type { BillState, BillType, HostingPreference, PlanType, PurchasePartner, Scope } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import type { CallerTeam, SessionContext } from '../../http/caller.ts';
-import { adminsRepository } from '../admins/index.ts';
+import { adminsRepository, scopesHeld } from '../admins/index.ts';
 import { sessionsRepository } from '../auth/index.ts';
 import { teamHubsRepository } from '../integration/index.ts';
 import { usersRepository } from '../users/index.ts';
@@ -42,13 +42,16 @@ export const teamRepository = {
       teamHubsRepository.firstServices(q, session.team_id),
     ]);
     if (!user) return undefined;
+    // Time-bound scopes (just-in-time elevations) join the standing ones, each with its expiry.
+    const held = scopes ? await scopesHeld(q, session.team_id, session.user_id, scopes) : null;
     return {
       session_id: session.id,
       user_id: session.user_id,
       email: user.email,
       revoked_at: session.revoked_at,
       absolute_expires_at: session.absolute_expires_at,
-      scopes: scopes ?? null,
+      scopes: held?.scopes ?? null,
+      scope_expiry: held?.expiry ?? {},
       team: team as TeamRow,
       first_hub_services: hubServices,
     };

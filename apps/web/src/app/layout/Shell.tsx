@@ -10,6 +10,7 @@ import { Redirect, Router, useLocation, useSearch } from 'wouter';
 import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { ElevationControl } from '../../features/admins/index.ts';
 import { TeamLogo } from '../../features/branding/TeamLogo.tsx';
 import { useHubReachability } from '../../features/integration/use-hub-reachability.ts';
 import {
@@ -114,13 +115,16 @@ function SignedInShell() {
             {team.data && ctx && <BillingBadge team={team.data} ctx={ctx} />}
           </Group>
           {team.data && admin.data ? (
-            <ProfileMenu
-              team={team.data}
-              name={admin.data.user_name}
-              email={admin.data.user_email}
-              hubVersion={hubVersion}
-              canSwitchTeams={(teams.data?.length ?? 0) > 1}
-            />
+            <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+              <ElevationControl />
+              <ProfileMenu
+                team={team.data}
+                name={admin.data.user_name}
+                email={admin.data.user_email}
+                hubVersion={hubVersion}
+                canSwitchTeams={(teams.data?.length ?? 0) > 1}
+              />
+            </Group>
           ) : (
             <Skeleton h={36} w={36} circle />
           )}

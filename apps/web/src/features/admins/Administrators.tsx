@@ -15,7 +15,18 @@ import { EMAIL_MAX, limitProps, trimPasted } from '../../lib/limits.ts';
 import { useSession } from '../../lib/session.ts';
 import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { type Admin, type AdminChange, useAddAdminMutation, useAdminChangeMutation, useAdminsQuery } from './api.ts';
+import { AdminScopes } from './AdminScopes.tsx';
+import {
+  type Admin,
+  type AdminChange,
+  useAddAdminMutation,
+  useAdminChangeMutation,
+  useAdminsQuery,
+  useMyElevationsQuery,
+} from './api.ts';
+import { DecideElevation, type Deciding } from './DecideElevation.tsx';
+import { EligibilityDialog } from './EligibilityDialog.tsx';
+import { JitSettingsCard } from './JitSettingsCard.tsx';
 
 type Pending = AdminChange;
 
@@ -27,6 +38,9 @@ export function Administrators() {
   const [adding, setAdding] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
   const list = useAdminsQuery(term);
+  const jit = useMyElevationsQuery().data?.settings.enabled ?? false;
+  const [eligibility, setEligibility] = useState<Admin | null>(null);
+  const [deciding, setDeciding] = useState<Deciding | null>(null);
   const columns: Column<Admin>[] = [
     {
       key: 'member',
@@ -52,15 +66,7 @@ export function Administrators() {
     {
       key: 'scopes',
       header: 'admins.scopes',
-      cell: (a) => (
-        <Group gap={6}>
-          {a.scopes.map((s) => (
-            <Badge key={s} variant="light" color={s === 'super_admin' ? 'indigo' : 'gray'}>
-              {t(`admins.scope.${s}`)}
-            </Badge>
-          ))}
-        </Group>
-      ),
+      cell: (a) => <AdminScopes admin={a} />,
     },
     {
       key: 'actions',
@@ -75,6 +81,23 @@ export function Administrators() {
             </Menu.Item>
           ) : (
             <>
+              {jit && (
+                <Menu.Item onClick={() => setEligibility(a)} data-testid="admin-eligibility-open">
+                  {t('admins.jit.eligibility')}
+                </Menu.Item>
+              )}
+              {a.email !== me &&
+                (a.elevations ?? [])
+                  .filter((e) => e.status === 'pending' && e.request_id)
+                  .map((e) => (
+                    <Menu.Item
+                      key={e.id}
+                      onClick={() => setDeciding({ admin: a, elevation: e })}
+                      data-testid="admin-elevation-decide"
+                    >
+                      {t('admins.jit.decide', { scope: t(`admins.scope.${e.scope}`) })}
+                    </Menu.Item>
+                  ))}
               {a.email !== me && (
                 <Menu.Item onClick={() => setPending({ kind: 'reset', email: a.email, scopes: a.scopes })}>
                   {t('admins.reset')}
@@ -91,6 +114,7 @@ export function Administrators() {
   ];
   return (
     <Stack gap="md" data-testid="administrators">
+      <JitSettingsCard />
       <ListToolbar
         search={{ value: search, onChange: setSearch, label: t('admins.search') }}
         actions={
@@ -121,6 +145,8 @@ export function Administrators() {
         empty={<Text c="dimmed">{t('members.no_match')}</Text>}
       />
       {adding && <AddAdmin onClose={() => setAdding(false)} />}
+      {eligibility && <EligibilityDialog admin={eligibility} onClose={() => setEligibility(null)} />}
+      {deciding && <DecideElevation {...deciding} onClose={() => setDeciding(null)} />}
       {pending && <ConfirmAdmin pending={pending} onClose={() => setPending(null)} />}
     </Stack>
   );

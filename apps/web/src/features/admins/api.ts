@@ -48,3 +48,80 @@ export function useAdminChangeMutation() {
     onSuccess: invalidate,
   });
 }
+
+// ── Just-in-time admin rights ──
+
+const elevationKeys = {
+  mine: (team: string) => ['elevations', team] as const,
+};
+
+export type MyElevations = EndpointOutput<ApiMap['adminElevations']>;
+export type Elevation = MyElevations['elevations'][number];
+
+/** Polls while an elevation waits for approval or runs: its start and its end change the admin's scopes. */
+const ELEVATION_POLL_MS = 5_000;
+
+/** The team's just-in-time setting, what the signed-in admin may elevate to, and their elevations. */
+export const useMyElevationsQuery = () =>
+  useQuery({
+    queryKey: elevationKeys.mine(useTeamSlug()),
+    queryFn: () => call('adminElevations', {}),
+    refetchInterval: (query) => (query.state.data?.elevations.some((e) => e.status !== 'ended') ? ELEVATION_POLL_MS : false),
+  });
+
+function useInvalidateElevations() {
+  const client = useQueryClient();
+  const team = useTeamSlug();
+  return () => {
+    void client.invalidateQueries({ queryKey: elevationKeys.mine(team) });
+    void client.invalidateQueries({ queryKey: adminKeys.all(team) });
+  };
+}
+
+/** `approval_required`: the call answered 202 and another super admin decides (features/approvals). */
+export type ElevationReply = EndpointOutput<ApiMap['adminElevationRequest']> | { code: 'approval_required'; request_id: string };
+
+export function useRequestElevationMutation() {
+  const invalidate = useInvalidateElevations();
+  return useMutation({
+    mutationFn: (input: { scope: Scope; minutes: number; reason: string }) =>
+      call('adminElevationRequest', input) as Promise<ElevationReply>,
+    onSuccess: invalidate,
+  });
+}
+
+/**
+ * Drops one's own elevation. Only the elevations are read again (then the scopes, by the top bar):
+ * the screen still open may need the scope just dropped, and a call refused now would end the session.
+ */
+export function useDropElevationMutation() {
+  const client = useQueryClient();
+  const team = useTeamSlug();
+  return useMutation({
+    mutationFn: (id: string) => call('adminElevationDrop', { id }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: elevationKeys.mine(team) }),
+  });
+}
+
+export function useElevationSettingsMutation() {
+  const invalidate = useInvalidateElevations();
+  return useMutation({ mutationFn: (enabled: boolean) => call('adminElevationSettings', { enabled }), onSuccess: invalidate });
+}
+
+export function useEligibilityMutation() {
+  const invalidate = useInvalidateElevations();
+  return useMutation({
+    mutationFn: (input: { email: string; scopes: Scope[]; eligible_scopes: Scope[] }) =>
+      call('adminEligibility', input) as Promise<{ code: string }>,
+    onSuccess: invalidate,
+  });
+}
+
+/** Approves or rejects a request for elevation, through the approvals room's call. */
+export function useDecideElevationMutation() {
+  const invalidate = useInvalidateElevations();
+  return useMutation({
+    mutationFn: (input: { id: string; decision: 'approve' | 'reject'; comment: string }) => call('approvalDecide', input),
+    onSuccess: invalidate,
+  });
+}
