@@ -82,7 +82,7 @@ for (const [who, bookmark, landing] of [
   ['rory', '/dashboard', '/recovery'],
   ['adam', '/billing', '/dashboard'],
 ] as const) {
-  test(`a ${ADMINS[who].scope} opening a bookmarked ${bookmark} is sent to ${landing} without a forbidden call`, async ({
+  test(`${ADMINS[who].name} (${ADMINS[who].scope}) opening a bookmarked ${bookmark} is sent to ${landing} without a forbidden call`, async ({
     page,
   }) => {
     await signIn(page, ADMINS[who].email, { expectPath: landing });
