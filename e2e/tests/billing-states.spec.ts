@@ -12,7 +12,7 @@ async function atWidths(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test('ended: a red notice with the day it ended and the way back, a lock instead of "4 of 10", a badge in the top bar', async ({
+test('ended: a red notice with the day it ended and the way back, a lock instead of "4 of 10", a badge in the top bar, no "Add licences"', async ({
   page,
 }) => {
   await signIn(page, 'dana@adatum.example', { expectPath: '/dashboard' });
@@ -40,6 +40,9 @@ test('ended: a red notice with the day it ended and the way back, a lock instead
   await expect(page.getByTestId('billing-renewal')).toHaveText(/^.+ \d{4}$/);
   await expect(page.getByTestId('billing-autorenew-ended')).toHaveText('No renewal: the subscription has ended');
   await expect(page.getByTestId('billing-autorenew')).toHaveCount(0);
+  // No licences to add to an ended term (the server refuses them too): the way back is a plan.
+  await expect(page.getByTestId('billing-licences')).toBeVisible();
+  await expect(page.getByTestId('licences-add-open')).toHaveCount(0);
   await atWidths(page, 'billing-ended');
 });
 

@@ -72,3 +72,33 @@ test('signed out, /settings goes to /login and signing in returns to /settings',
   await signIn(page, ADMINS.ivy.email, { open: false, expectPath: '/settings' });
   await expect(page.getByTestId('page-settings').getByRole('heading', { name: 'Settings' })).toBeVisible();
 });
+
+// A bookmarked screen the role may not open: the guard decides before any screen asks for its data
+// (the cold load's prefetch included), so the servers answer no call with 403.
+for (const [who, bookmark, landing] of [
+  ['ivy', '/dashboard', '/integration'],
+  ['ivy', '/users', '/integration'],
+  ['rory', '/users', '/recovery'],
+  ['rory', '/dashboard', '/recovery'],
+  ['adam', '/billing', '/dashboard'],
+] as const) {
+  test(`${ADMINS[who].name} (${ADMINS[who].scope}) opening a bookmarked ${bookmark} is sent to ${landing} without a forbidden call`, async ({
+    page,
+  }) => {
+    await signIn(page, ADMINS[who].email, { expectPath: landing });
+    await page.goto('about:blank');
+    const forbidden: string[] = [];
+    const answered: string[] = [];
+    page.on('response', (response) => {
+      answered.push(response.url());
+      if (response.status() === 403) forbidden.push(`${response.request().method()} ${response.url()}`);
+    });
+    await page.goto(`/#${bookmark}`);
+    await expect(page).toHaveURL(atRoute(landing));
+    await expect(page.getByTestId(`page-${landing.slice(1)}`)).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    // The landing page's own calls were made (the recording works), and none was refused.
+    expect(answered.some((url) => url.includes('/api/'))).toBe(true);
+    expect(forbidden).toEqual([]);
+  });
+}

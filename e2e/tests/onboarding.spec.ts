@@ -19,6 +19,29 @@ async function logOut(page: Page) {
   await expect(page).toHaveURL(atRoute('/login'));
 }
 
+/**
+ * The media panel (spec §2): a picture shipped with the console (no request leaves it), drawn, with
+ * its text alternative; the still picture when the browser asks for reduced motion.
+ */
+async function mediaPanel(page: Page, name: string, alt: string) {
+  await expect(page.getByTestId('onboarding-media')).toHaveAttribute('data-media', name);
+  const image = page.getByTestId('onboarding-media-image');
+  await expect(image).toHaveAttribute('alt', alt);
+  const shown = () => image.evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? img.currentSrc : ''));
+  await expect.poll(shown).not.toBe('');
+  const moving = await shown();
+  const still = await page
+    .getByTestId('onboarding-media-still')
+    .evaluate((source: HTMLSourceElement) => new URL(source.srcset, document.baseURI).href);
+  expect(moving).not.toBe(still);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await expect.poll(shown).toBe(still);
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await expect.poll(shown).toBe(moving);
+  for (const src of [moving, still])
+    expect(src.startsWith('data:') || new URL(src).origin === new URL(page.url()).origin).toBe(true);
+}
+
 test('with a cloud: popup blocked, popup closed, not connected, admin help, added, setup, finish', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, FAY, { expectPath: '/onboarding' });
@@ -29,10 +52,12 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   await expect(page.getByTestId('onboarding-steps')).toHaveAttribute('data-reached', '0');
   await expect(page.getByTestId('onboarding-media')).toBeVisible();
   await expect(page.getByTestId('onboarding-back')).toHaveCount(0);
+  await mediaPanel(page, 'team', "Your team's members connected to one shared, encrypted vault");
   await shots(page, 'onboarding-welcome');
 
   await page.getByRole('button', { name: 'Get started' }).click();
   await atStep(page, '1');
+  await mediaPanel(page, 'cloud', "Encrypted vaults stored in your organisation's cloud storage");
   await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 1 of 2');
   await expect(page.getByTestId('onboarding-skip')).toHaveCount(0);
 

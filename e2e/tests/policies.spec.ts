@@ -216,3 +216,22 @@ test('history: a change shows a per-key diff, and restoring an older version mak
   await sidebar(page).getByRole('link', { name: 'Policy' }).click();
   await expectChosen(page, 'import.allowed', 'Off');
 });
+
+test('a save the server refuses shows its reason as a red toast, and the edits stay (spec §8 Policy save)', async ({ page }) => {
+  await openPolicies(page, ADMINS.alex.email);
+  const name = `Gone ${Date.now().toString(36)}`;
+  const group = await api<{ id: string }>(page, '/api/v1/team/group/create/', { group: name, emails: [] });
+  await page.reload();
+  await page.getByTestId('tab-groups').click();
+  await page.getByTestId('policy-group-select').click();
+  await page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
+  await choose(page, 'export.allowed', 'On');
+  // Another admin removes the group while this one edits its policy.
+  await api(page, '/api/v1/team/group/remove/', { id: [group.id] });
+  await page.getByTestId('policy-save').click();
+  const refused = toast(page, 'This group is no longer in this team.');
+  await expect(refused).toBeVisible();
+  await expect(refused).toHaveAttribute('style', /red/);
+  await expect(toast(page, 'Successfully updated')).toHaveCount(0);
+  await expectChosen(page, 'export.allowed', 'On');
+});

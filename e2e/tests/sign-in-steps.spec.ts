@@ -1,3 +1,4 @@
+import { apiPost, apiSignIn } from '../support/api.ts';
 import { ADMINS, atRoute, continueButton, emailInput } from '../support/latchkey.ts';
 import { shot, shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
@@ -58,4 +59,21 @@ test('no-admin-found says the email administers no team and leads back to sign i
   await shots(page, 'login-no-admin-found');
   await page.getByRole('link', { name: 'Back to sign in' }).click();
   await expect(page).toHaveURL(atRoute('/login'));
+});
+
+test('an email with an account but no team to administer is sent to no-admin-found by the server (admin_not_found)', async ({
+  page,
+}) => {
+  // An account that administered Northwind once: added, then removed, by the super admin.
+  const email = `former.${Date.now().toString(36)}@northwind.example`;
+  const alex = { authorization: `Bearer ${await apiSignIn(ADMINS.alex.email, 'northwind')}` };
+  expect((await apiPost('/organization/admin/user/add/', { email, scopes: ['admin'] }, alex)).status).toBe(200);
+  expect((await apiPost('/organization/admin/user/remove/', { action: 'remove_admin', email }, alex)).status).toBe(200);
+  await page.goto('/#/login');
+  await emailInput(page).fill(email);
+  await continueButton(page).click();
+  await expect(page).toHaveURL(atRoute('/login/no-admin-found'));
+  await expect(page.getByTestId('no-admin-message')).toHaveText(
+    "This email is not an administrator of any team. Ask your team's super admin to add you.",
+  );
 });

@@ -191,13 +191,13 @@ process.exitCode = await runCli(
     },
     'invoice-paid': {
       summary: 'record a manual invoice as paid (bank transfer received): applies its order (licences, plan, renewal)',
-      usage: '--number <LK-000042 or 42>',
-      options: { number: { required: true } },
+      usage: '--team <slug> --number <LK-000042 or 42>',
+      options: { team: { required: true }, number: { required: true } },
       run: (v) =>
         withOperator(async (_operator, db) => {
           const number = Number(String(v.number).replace(/^LK-/i, ''));
           if (!Number.isInteger(number) || number < 1) throw new CliError('--number is an invoice number such as LK-000042.');
-          const invoice = await createBillingService(db).markPaidByNumber(number);
+          const invoice = await createBillingService(db).markPaidByNumber(v.team as string, number);
           console.info(`Invoice ${invoice.number} (${invoice.description}) is paid and applied.`);
         }),
     },

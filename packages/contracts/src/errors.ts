@@ -76,6 +76,7 @@ export const ERROR_STATUS = {
   licence_cap_exceeded: 400,
   licence_removal_below_in_use: 400,
   licences_unlimited: 409,
+  subscription_ended: 409,
   plan_unchanged: 400,
   invoice_not_found: 404,
   invoice_not_open: 409,

@@ -17,6 +17,11 @@ export const eventTimeInBounds = (iso: string, now = Date.now()): boolean => {
 export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 /** A filtered count stops here: a total this high means "at least" (the console shows "10,000+"). */
 export const EVENT_COUNT_CAP = 10_000;
+/**
+ * A free-text search counts its matches up to here (the console shows "1,000+"): counting means
+ * reading the matches, which for a common word would cost seconds without a cap.
+ */
+export const EVENT_SEARCH_COUNT_CAP = 1_000;
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** What a chain verify finds: a changed row (hash), an inserted or replaced one (link), a removed run (gap). */

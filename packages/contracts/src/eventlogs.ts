@@ -95,8 +95,8 @@ export const auditLogsFetchEndpoint = defineEndpoint({
   output: z.object({
     results: z.array(EventRecord),
     /**
-     * Rows matching the filter, up to EVENT_COUNT_CAP (eventlogs-constants.ts); null for a free-text search, which is not counted (a
-     * common term's matches over millions of events take seconds to count): page it by `next_before_seq`.
+     * Rows matching the filter, up to EVENT_COUNT_CAP (eventlogs-constants.ts); with a free-text search up to
+     * EVENT_SEARCH_COUNT_CAP (a common term's matches over millions of events would take seconds to count).
      */
     total: z.number().int().nullable(),
     pages: z.number().int().nullable(),

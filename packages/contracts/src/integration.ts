@@ -101,9 +101,11 @@ export const hostingPreferencesEndpoint = defineEndpoint({
   path: '/api/v1/aux/hosting/preferences/',
   auth: 'session',
   access: RULES.integration,
-  summary: 'Where the team runs its auxiliary services; sends `hosting` to change it.',
+  summary:
+    'Where the team runs its auxiliary services; sends `hosting` to change it. While a Hub is connected the answer is self_hosted: not_set is refused (not_allowed).',
   input: z.object({ hosting: z.enum(HOSTING_PREFERENCES).optional() }),
   output: z.object({ hosting: z.enum(HOSTING_PREFERENCES), product: z.literal(HOSTED_HUB_KEY) }),
+  errors: ['not_allowed'],
 });
 
 const ToggleReply = z.object({ code: z.literal('services_updated'), server: HubServer });

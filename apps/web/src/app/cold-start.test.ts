@@ -1,8 +1,11 @@
-import { DEFAULT_PAGE_SIZE } from '@latchkey/contracts/client';
+import { DEFAULT_PAGE_SIZE, RULES } from '@latchkey/contracts/client';
 import { describe, expect, it } from 'vitest';
 import { coldLoadPlan } from './cold-start.ts';
 
-const names = (hash: string) => coldLoadPlan(hash, true)?.calls.map(([name]) => name);
+const names = (hash: string) => {
+  const plan = coldLoadPlan(hash, true);
+  return plan && [...plan.calls, ...(plan.landing?.calls ?? [])].map(([name]) => name);
+};
 
 describe('cold load of a signed-in page', () => {
   it('starts nothing when signed out or outside the console', () => {
@@ -32,12 +35,18 @@ describe('cold load of a signed-in page', () => {
       'dashboardProvisioning',
       'authType',
     ]);
-    expect(coldLoadPlan('#/users', true)?.calls.slice(setup.length)).toEqual([
+    expect(coldLoadPlan('#/users', true)?.landing?.calls).toEqual([
       ['members', { after: null, page_size: DEFAULT_PAGE_SIZE }],
       ['membersCount', {}],
     ]);
     // A filter in the hash's query changes the list's inputs: only the frame's calls start.
     expect(names('#/users?app_usage=active')).toEqual(setup);
+  });
+
+  it("holds the landing screen's calls to its route's rule (started only once the guard would let the admin in)", () => {
+    expect(coldLoadPlan('#/dashboard', true)?.landing?.rule).toBe(RULES.dashboard);
+    expect(coldLoadPlan('#/users', true)?.landing?.rule).toBe(RULES.people);
+    expect(coldLoadPlan('#/policies', true)?.landing).toBeNull();
   });
 
   it("loads the landing screens' code ahead for the screens in it", () => {

@@ -179,11 +179,13 @@ const prefetchOwner = (): string => {
 /**
  * Starts a session call before the code that needs it has loaded (lib/prefetch.ts). A refusal is
  * not acted on here (no sign-out on a 403): the later `call` then runs as usual and handles it.
+ * Resolves to the answer, or null when signed out or the call failed.
  */
-export function prefetchCall<K extends keyof ApiMap>(name: K, input: EndpointInput<ApiMap[K]>): void {
+export async function prefetchCall<K extends keyof ApiMap>(name: K, input: EndpointInput<ApiMap[K]>): Promise<Out<K> | null> {
   const owner = prefetchOwner();
-  if (!owner) return;
-  rememberPrefetch(name, input, owner, async () => sessionSend((await routeTable())[name], input, false));
+  if (!owner) return null;
+  const answer = await rememberPrefetch(name, input, owner, async () => sessionSend((await routeTable())[name], input, false));
+  return answer === FAILED ? null : (answer as Out<K>);
 }
 
 /** Calls a contract's endpoint by name with its typed input; session calls carry a fresh access token. */

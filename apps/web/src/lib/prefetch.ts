@@ -20,12 +20,17 @@ const entries = new Map<string, Entry>();
 
 const keyOf = (name: string, input: unknown) => `${name} ${JSON.stringify(input ?? {})}`;
 
-/** Remembers a call already under way; a second one with the same name and input is not started. */
-export function rememberPrefetch(name: string, input: unknown, owner: string, start: () => Promise<unknown>): void {
+/**
+ * Remembers a call already under way; a second one with the same name and input is not started.
+ * Returns its answer (FAILED on a failure), for a prefetch that depends on it.
+ */
+export function rememberPrefetch(name: string, input: unknown, owner: string, start: () => Promise<unknown>): Promise<unknown> {
   const key = keyOf(name, input);
   const held = entries.get(key);
-  if (held && held.owner === owner && Date.now() - held.at < PREFETCH_TTL_MS) return;
-  entries.set(key, { owner, at: Date.now(), answer: start().catch(() => FAILED) });
+  if (held && held.owner === owner && Date.now() - held.at < PREFETCH_TTL_MS) return held.answer;
+  const answer = start().catch(() => FAILED);
+  entries.set(key, { owner, at: Date.now(), answer });
+  return answer;
 }
 
 /** The answer of a matching prefetched call (once), or null when there is none to take. */

@@ -1,4 +1,4 @@
-import { EVENT_COUNT_CAP, type EventInput } from '@latchkey/contracts';
+import { EVENT_COUNT_CAP, EVENT_SEARCH_COUNT_CAP, type EventInput } from '@latchkey/contracts';
 import type { Db } from '@latchkey/runtime';
 import type { DeviceCaller } from '../devices/index.ts';
 import { isUnfiltered, parseFilters } from './event-filter-sql.ts';
@@ -60,12 +60,10 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
     async page(teamSlug: string, input: { page: number; page_size: number; filters: unknown; before_seq?: number | undefined }) {
       const f = parseFilters(input.filters);
       const head = await repo.head(db, teamSlug);
-      // A search is not counted: counting a common term's matches costs seconds (see the contract).
+      // A search counts to a lower cap: its count reads the matches themselves (see the contract).
       const total = isUnfiltered(f)
         ? Math.max(0, head.seq - head.floor_seq + 1)
-        : f.search_value
-          ? null
-          : await repo.count(db, teamSlug, f, EVENT_COUNT_CAP);
+        : await repo.count(db, teamSlug, f, f.search_value ? EVENT_SEARCH_COUNT_CAP : EVENT_COUNT_CAP);
       const results = await repo.page(db, teamSlug, f, {
         page: input.page,
         pageSize: input.page_size,

@@ -132,8 +132,11 @@ describe('the apps events and the log', () => {
     expect(next.body.results[0]?.seq).toBeLessThan(groups.body.results.at(-1)?.seq ?? 0);
     const found = await fetchPage({ filters: { search_value: 't13' } });
     expect(found.body.results.map((r) => r.target)).toEqual(['t13']);
-    // A search is not counted: its pages go by cursor.
-    expect(found.body).toMatchObject({ total: null, pages: null, next_before_seq: null });
+    // A search is counted too (up to EVENT_SEARCH_COUNT_CAP), so the console shows "1–1 of 1".
+    expect(found.body).toMatchObject({ total: 1, pages: 1, next_before_seq: null });
+    const common = await fetchPage({ page_size: 5, filters: { search_value: 'group.created' } });
+    expect(common.body).toMatchObject({ total: 12, pages: 3 });
+    expect(common.body.results).toHaveLength(5);
     expect((await fetchPage({ filters: { ip_addresses: ['198.51.100.1'] } })).body.total).toBe(0);
     const future = Math.floor(Date.now() / 1000) + 3600;
     expect((await fetchPage({ filters: { dates: { start_timestamp: future, end_timestamp: null } } })).body.total).toBe(0);

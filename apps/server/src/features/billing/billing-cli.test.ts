@@ -71,15 +71,22 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => pg?.close());
 
-test('invoice-paid applies a manual invoice once; an unknown number is refused', async () => {
-  const paid = await cli('invoice-paid', '--number', `LK-${number.padStart(6, '0')}`);
+test("invoice-paid applies a team's manual invoice once; an unknown number or team is refused", async () => {
+  // Numbers count per team: this team's first invoice is LK-000001.
+  expect(number).toBe('1');
+  const paid = await cli('invoice-paid', '--team', 'cli-billing', '--number', `LK-${number.padStart(6, '0')}`);
   expect(paid.code, paid.out).toBe(0);
+  expect(paid.out).toContain('Invoice LK-000001');
   expect(paid.out).toContain('is paid and applied');
-  const again = await cli('invoice-paid', '--number', number);
+  const again = await cli('invoice-paid', '--team', 'cli-billing', '--number', number);
   expect(again.code).not.toBe(0);
   expect(again.out).toContain('already paid');
-  const unknown = await cli('invoice-paid', '--number', '999999');
+  const unknown = await cli('invoice-paid', '--team', 'cli-billing', '--number', '999999');
   expect(unknown.code).not.toBe(0);
+  expect(unknown.out).toContain('has no invoice LK-999999');
+  const otherTeam = await cli('invoice-paid', '--team', 'no-such-team', '--number', number);
+  expect(otherTeam.code).not.toBe(0);
+  expect(otherTeam.out).toContain('There is no team');
   const db = await open();
   const [team] = await db.query<{ total_licences: number }>("select total_licences from teams where slug = 'cli-billing'");
   await close(db);

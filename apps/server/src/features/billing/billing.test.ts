@@ -285,6 +285,18 @@ describe('licences', () => {
     );
   });
 
+  test('an ended team cannot add licences (it renews by choosing a plan): quote and order refused, nothing issued', async () => {
+    expect((await subscription('ended')).display_state).toBe('ended');
+    const before = await invoices('ended');
+    for (const path of ['/api/v1/billing/licenses/add/', '/api/v1/billing/licenses/quote/']) {
+      const res = await h.post(path, { quantity: 1 }, token('ended'));
+      expect(res.status, path).toBe(409);
+      expect(res.body, path).toMatchObject({ code: 'subscription_ended', message_key: 'billing.errors.ended' });
+    }
+    expect(await invoices('ended')).toEqual(before);
+    expect((await subscription('ended')).licenses_on_order).toBe(0);
+  });
+
   test('a team managed by a reseller cannot buy', async () => {
     const res = await h.post('/api/v1/billing/licenses/add/', { quantity: 1 }, token('reseller'));
     expect(res.body).toMatchObject({ code: 'billing_managed', message_key: 'billing.errors.managed' });

@@ -52,7 +52,7 @@ describe('marking a manual invoice paid', () => {
     expect(row?.state).toBe('open');
     expect((await subscription(h, token)).total_license).toBe(before.total_license);
     // The operator's path (the CLI's service call; billing-cli.test.ts runs the CLI itself with the setting).
-    const applied = await createBillingService(h.db).markPaidByNumber(Number(invoice.number.slice(3)));
+    const applied = await createBillingService(h.db).markPaidByNumber('northwind', Number(invoice.number.slice(3)));
     expect(applied.state).toBe('paid');
     expect((await subscription(h, token)).total_license).toBe(before.total_license + 1);
   });

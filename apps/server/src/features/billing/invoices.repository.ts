@@ -43,7 +43,8 @@ export type NewInvoice = Pick<
   provider_ref?: string | null;
 };
 
-const INVOICE_COLUMNS = `id, number::text as number, team_id, kind, state, provider, provider_ref, currency, lines, total_cents,
+/** `number` is the team's own count (spec: a team's first invoice is its number 1). */
+const INVOICE_COLUMNS = `id, coalesce(team_number, number)::text as number, team_id, kind, state, provider, provider_ref, currency, lines, total_cents,
   change, bill_to, issued_at, to_char(due_date, 'YYYY-MM-DD') as due_date, paid_at`;
 
 /** Invoices, the licences on order in them, and the manual invoicing schedule's queries. */
@@ -58,11 +59,18 @@ export const invoicesRepository = {
     return row?.n ?? 0;
   },
 
+  /**
+   * Issues an invoice with the team's next number. The team's subscription row is locked first so
+   * two invoices of one team issued at once take consecutive numbers (the caller's transaction).
+   * A second renewal invoice for the same term is not issued (undefined).
+   */
   async insertInvoice(q: Queryable, inv: NewInvoice): Promise<InvoiceRow | undefined> {
+    await q.query('select 1 from subscriptions where team_id = $1 for update', [inv.team_id]);
     const [row] = await q.query<InvoiceRow>(
-      `insert into invoices (team_id, kind, state, provider, provider_ref, currency, lines, total_cents, change, bill_to, due_date, paid_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, case when $3 = 'paid' then now() end)
-       on conflict do nothing
+      `insert into invoices (team_id, team_number, kind, state, provider, provider_ref, currency, lines, total_cents, change, bill_to, due_date, paid_at)
+       values ($1, (select coalesce(max(team_number), 0) + 1 from invoices where team_id = $1),
+               $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, case when $3 = 'paid' then now() end)
+       on conflict (team_id, (change ->> 'renew_from')) where kind = 'renewal' do nothing
        returning ${INVOICE_COLUMNS}`,
       [
         inv.team_id,
@@ -89,8 +97,12 @@ export const invoicesRepository = {
     return row;
   },
 
-  async invoiceByNumber(q: Queryable, number: number): Promise<InvoiceRow | undefined> {
-    const [row] = await q.query<InvoiceRow>(`select ${INVOICE_COLUMNS} from invoices where number = $1`, [number]);
+  /** A team's invoice by the number it shows. */
+  async invoiceByNumber(q: Queryable, teamId: string, number: number): Promise<InvoiceRow | undefined> {
+    const [row] = await q.query<InvoiceRow>(
+      `select ${INVOICE_COLUMNS} from invoices where team_id = $1 and coalesce(team_number, number) = $2`,
+      [teamId, number],
+    );
     return row;
   },
 
@@ -105,7 +117,7 @@ export const invoicesRepository = {
 
   async invoicesPage(q: Queryable, teamId: string, limit: number, offset: number): Promise<InvoiceRow[]> {
     return q.query<InvoiceRow>(
-      `select ${INVOICE_COLUMNS} from invoices where team_id = $1 order by issued_at desc, number desc limit $2 offset $3`,
+      `select ${INVOICE_COLUMNS} from invoices where team_id = $1 order by issued_at desc, coalesce(team_number, number) desc limit $2 offset $3`,
       [teamId, limit, offset],
     );
   },

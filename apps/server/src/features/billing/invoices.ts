@@ -1,5 +1,6 @@
 import { AppError, forbidden } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
+import { teamRepository } from '../team/index.ts';
 import { billingRepository as repo } from './billing.repository.ts';
 import { assertPurchasable, type BillingContext, loadSubscription, toInvoice } from './billing-context.ts';
 import { payInvoice } from './invoice-payment.ts';
@@ -46,11 +47,13 @@ export async function markInvoicePaid(ctx: BillingContext, caller: Caller, id: s
   return { code: 'applied' as const, invoice: toInvoice(paid) };
 }
 
-/** The operator's `invoice-paid` (CLI): by number, any team. */
-export async function markInvoicePaidByNumber(ctx: BillingContext, number: number) {
+/** The operator's `invoice-paid` (CLI): a team's invoice by the number it shows (numbers count per team). */
+export async function markInvoicePaidByNumber(ctx: BillingContext, teamSlug: string, number: number) {
   return ctx.db.transaction(async (tx) => {
-    const invoice = await repo.invoiceByNumber(tx, number);
-    if (!invoice) throw new AppError('invoice_not_found', `There is no invoice ${invoiceNumber(number)}.`, 404);
+    const team = await teamRepository.findBySlug(tx, teamSlug);
+    if (!team) throw new AppError('not_found', `There is no team "${teamSlug}".`, 404);
+    const invoice = await repo.invoiceByNumber(tx, team.id, number);
+    if (!invoice) throw new AppError('invoice_not_found', `Team "${teamSlug}" has no invoice ${invoiceNumber(number)}.`, 404);
     return toInvoice(await payInvoice(ctx, tx, invoice.team_id, invoice.id, null));
   });
 }

@@ -1,7 +1,7 @@
-import { MAX_LICENCES } from '@latchkey/contracts';
+import { BILL_STATE_DISPLAY, MAX_LICENCES } from '@latchkey/contracts';
 import { AppError } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
-import { billingRepository as repo } from './billing.repository.ts';
+import { billingRepository as repo, type SubscriptionRow } from './billing.repository.ts';
 import { assertPurchasable, type BillingContext, billTo, loadSubscription, planName, toInvoice } from './billing-context.ts';
 import { invoiceNumber } from './invoice-pdf.ts';
 import { providerFor } from './payment-providers.ts';
@@ -19,10 +19,20 @@ export function assertCanAdd(total: number, onOrder: number, quantity: number): 
   }
 }
 
+/** An ended subscription has no term left to add licences to: it renews by choosing a plan. */
+function assertNotEnded(s: SubscriptionRow): void {
+  if (BILL_STATE_DISPLAY[s.bill_state] === 'ended') {
+    throw new AppError('subscription_ended', 'This subscription has ended. Choose a plan to renew it, then add licences.').shows(
+      'billing.errors.ended',
+    );
+  }
+}
+
 /** The pro-rated price of more licences for the rest of the term. */
 export async function quoteLicenceAddition({ db, today }: BillingContext, caller: Caller, quantity: number) {
   const s = await loadSubscription(db, caller.team.id);
   assertPurchasable(s);
+  assertNotEnded(s);
   assertCanAdd(s.total_licences, await repo.licencesOnOrder(db, s.team_id), quantity);
   const q = quoteLicences(s.unit_price_cents, quantity, { termStart: s.term_start, billEnd: s.bill_end_date }, today());
   return {
@@ -40,6 +50,7 @@ export async function addLicences({ db, today }: BillingContext, caller: Caller,
   return db.transaction(async (tx) => {
     const s = await loadSubscription(tx, caller.team.id, true);
     assertPurchasable(s);
+    assertNotEnded(s);
     assertCanAdd(s.total_licences, await repo.licencesOnOrder(tx, s.team_id), quantity);
     const day = today();
     const q = quoteLicences(s.unit_price_cents, quantity, { termStart: s.term_start, billEnd: s.bill_end_date }, day);

@@ -144,7 +144,13 @@ export function createIntegrationService(db: Db, options: IntegrationOptions) {
       return toHubServer({ ...row, server_url: url, hub_version: hub.version, services }, true);
     },
 
+    /** A team with a connected Hub hosts its services itself: "not decided" is no longer an answer. */
     async hosting(caller: Caller, hosting: HostingPreference | undefined) {
+      if (hosting === 'not_set' && (await repo.firstConnected(db, caller.team.id))) {
+        throw new AppError('not_allowed', 'A Hub is connected: the services are self-hosted.').shows(
+          'errors.hosting_hub_connected',
+        );
+      }
       if (hosting) await options.lookups.setHosting(db, caller.team.id, hosting);
       return { hosting: await options.lookups.hosting(db, caller.team.id), product: 'latchkey_hosted_hub' as const };
     },

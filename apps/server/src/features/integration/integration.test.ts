@@ -334,4 +334,16 @@ describe('hosting preferences', () => {
     expect((await post('/api/v1/aux/hosting/preferences/', {}, 'superAdmin')).body).toMatchObject({ hosting: 'self_hosted' });
     expect((await post('/api/v1/aux/hosting/preferences/', { hosting: 'cloud' }, 'integrator')).status).toBe(400);
   });
+
+  test('with a Hub connected, not_set is refused with its message key and the preference is kept', async () => {
+    // The family team connected its Hub above ("services follow the Hub").
+    expect((await post<HubServer[]>('/api/v1/aux/services/', {}, 'family')).body).toMatchObject({
+      servers: [expect.objectContaining({ server_url: familyHub.url })],
+    });
+    await post('/api/v1/aux/hosting/preferences/', { hosting: 'self_hosted' }, 'family');
+    const refused = await post('/api/v1/aux/hosting/preferences/', { hosting: 'not_set' }, 'family');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'not_allowed', message_key: 'errors.hosting_hub_connected' });
+    expect((await post('/api/v1/aux/hosting/preferences/', {}, 'family')).body.hosting).toBe('self_hosted');
+  });
 });

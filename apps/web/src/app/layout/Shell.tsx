@@ -78,7 +78,7 @@ function SignedInShell() {
 
   useEffect(scheduleRefresh, []);
   useEffect(() => void preloadLandingScreens(), []);
-  useHubReachability(ctx, servers.data?.[0]);
+  const signingOut = useHubReachability(ctx, servers.data?.[0]);
   // Below 992 px the sidebar is a drawer that closes itself on navigation (spec §2).
   // biome-ignore lint/correctness/useExhaustiveDependencies: close on every path change
   useEffect(() => mobile.close(), [pathname]);
@@ -147,7 +147,7 @@ function SignedInShell() {
         <main style={{ flex: 1 }}>
           {isError ? (
             <DataFetchError onRetry={refetch} />
-          ) : ready ? (
+          ) : ready && !signingOut ? (
             <ConsoleContextProvider
               value={{ ctx, team: team.data, restricted: isRestricted(ctx.scopes), settingsRoutes: SETTINGS_ROUTES }}
             >

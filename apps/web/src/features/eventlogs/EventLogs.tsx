@@ -1,4 +1,4 @@
-import { EVENT_COUNT_CAP } from '@latchkey/contracts/client';
+import { EVENT_COUNT_CAP, EVENT_SEARCH_COUNT_CAP } from '@latchkey/contracts/client';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { DataTable } from '../../components/DataTable.tsx';
@@ -134,13 +134,13 @@ export function EventLogs() {
         pager={
           list.data &&
           (list.data.total === null
-            ? // A search is not counted: its pages go by cursor, next while the server hands one out.
+            ? // An older Hub does not count a search: its pages go by cursor, next while it hands one out.
               { page, hasNext: list.data.next_before_seq !== null, shown: rows?.length ?? 0, onPage: setPage }
             : {
                 page,
                 pages: list.data.pages ?? 1,
                 total: list.data.total,
-                totalCapped: list.data.total >= EVENT_COUNT_CAP,
+                totalCapped: list.data.total >= (debounced ? EVENT_SEARCH_COUNT_CAP : EVENT_COUNT_CAP),
                 shown: rows?.length ?? 0,
                 onPage: setPage,
               })

@@ -11,9 +11,11 @@ export const needsHub = (ctx: Pick<AccessContext, 'scopes'>): boolean => ctx.sco
 /**
  * Hub unreachable (spec §8, §4): at sign-in, an admin who can do nothing without the Hub is
  * signed out with `hub_unreachable`; everyone else is told and works on without Hub tokens.
- * Later, whenever the live state finds the Hub gone, the admin is told once.
+ * Later, whenever the live state finds the Hub gone, the admin is told once. Returns true while
+ * that sign-out is under way: the frame then renders no screen, whose own redirect (the landing
+ * page's) would race the sign-out's and lose the message.
  */
-export function useHubReachability(ctx: AccessContext | null, hub: HubServer | undefined) {
+export function useHubReachability(ctx: AccessContext | null, hub: HubServer | undefined): boolean {
   const { t } = useTranslation();
   const session = useSession();
   useEffect(() => {
@@ -30,4 +32,5 @@ export function useHubReachability(ctx: AccessContext | null, hub: HubServer | u
       notifications.show({ color: 'red', message: t('hub_connection_failed'), id: 'hub-unreachable' });
     wasReachable.current = reachable;
   }, [reachable, t]);
+  return Boolean(session?.hubUnreachable && ctx && needsHub(ctx));
 }

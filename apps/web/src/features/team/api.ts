@@ -1,5 +1,6 @@
 import type { AccessContext } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { accessContextOf } from '../../lib/access-context.ts';
 import { call } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
@@ -42,17 +43,8 @@ export function useAccessContext(): { ctx: AccessContext | null; isError: boolea
   if (!team.data || !scopes.data || !services.data) {
     return { ctx: null, isError: team.isError || scopes.isError || services.isError, refetch };
   }
-  const first = services.data[0]?.services ?? {};
   return {
-    ctx: {
-      scopes: scopes.data,
-      teamType: team.data.team_type,
-      organizationType: team.data.organization_type,
-      cloud: team.data.business_cloud,
-      hubEnabled: Boolean(first.integration?.enabled),
-      services: first,
-      grantSubscription: team.data.benefit.grant_subscription,
-    },
+    ctx: accessContextOf(team.data, scopes.data, services.data),
     isError: false,
     refetch,
   };

@@ -10,6 +10,8 @@ export function LicencesCard({ s, open }: { s: Subscription; open: (d: Dialog) =
   const { t } = useTranslation();
   const unlimited = s.total_license < 0;
   const canBuy = !s.managed && !unlimited;
+  // An ended subscription has no term to add licences to (the server refuses too): it renews by a plan.
+  const canAdd = canBuy && s.display_state !== 'ended';
   // The spec's dash for unlimited, with the word that explains it (and who set it, for a reseller's team).
   const unlimitedHint = unlimited
     ? t(s.purchase_partner === 'reseller' ? 'billing.licences.unlimited_reseller' : 'billing.licences.unlimited')
@@ -24,14 +26,16 @@ export function LicencesCard({ s, open }: { s: Subscription; open: (d: Dialog) =
             <Button size="sm" variant="default" onClick={() => open({ kind: 'remove' })} data-testid="licences-remove-open">
               {t('billing.licences.remove')}
             </Button>
-            <Button
-              size="sm"
-              onClick={() => open({ kind: 'add' })}
-              disabled={addableLicences(s.total_license) - s.licenses_on_order <= 0}
-              data-testid="licences-add-open"
-            >
-              {t('billing.licences.add')}
-            </Button>
+            {canAdd && (
+              <Button
+                size="sm"
+                onClick={() => open({ kind: 'add' })}
+                disabled={addableLicences(s.total_license) - s.licenses_on_order <= 0}
+                data-testid="licences-add-open"
+              >
+                {t('billing.licences.add')}
+              </Button>
+            )}
           </Group>
         )
       }

@@ -1,15 +1,28 @@
-import { Alert, Box, Center, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { Icon, type IconName } from '../../../components/Icon.tsx';
+import { Alert, Box, Center, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Icon } from '../../../components/Icon.tsx';
 import { useTranslation } from '../../../lib/use-translation.ts';
+import cloud from '../media/cloud.svg';
+import cloudStill from '../media/cloud-still.svg';
+import setup from '../media/setup.svg';
+import setupStill from '../media/setup-still.svg';
+import team from '../media/team.svg';
+import teamStill from '../media/team-still.svg';
 import type { Problem } from './problem.ts';
 
-const MEDIA: Record<string, IconName> = {
-  welcome: 'onboarding',
-  resume: 'switch',
+/** Each picture moving, and still for an admin who asked for reduced motion; shipped with the console. */
+const PICTURES = {
+  team: { moving: team, still: teamStill },
+  cloud: { moving: cloud, still: cloudStill },
+  setup: { moving: setup, still: setupStill },
+} as const;
+
+const MEDIA: Record<string, keyof typeof PICTURES> = {
+  welcome: 'team',
+  resume: 'team',
   add_to_enterprise: 'cloud',
-  admin_help: 'info',
-  setup: 'download',
-  all_set: 'onboarding',
+  admin_help: 'cloud',
+  setup: 'setup',
+  all_set: 'team',
 };
 
 /**
@@ -47,25 +60,38 @@ export function StepText({ stage }: { stage: string }) {
   );
 }
 
-/** The media panel (md and wider): the step's picture. */
+/**
+ * The media panel (md and wider, spec §2): the step's animated picture, still when the browser
+ * asks for reduced motion (the <source> the browser picks by media query), with its text alternative.
+ */
 export function Media({ stage }: { stage: string }) {
   const { t } = useTranslation();
+  const name = MEDIA[stage] ?? 'team';
+  const picture = PICTURES[name];
   return (
     <Center
       h="100%"
       mih={440}
+      p="xl"
       style={{
         background: 'linear-gradient(135deg, var(--mantine-color-blue-6), var(--mantine-color-indigo-8))',
         borderTopRightRadius: 'var(--mantine-radius-md)',
         borderBottomRightRadius: 'var(--mantine-radius-md)',
       }}
-      role="img"
-      aria-label={t(`onboarding.${stage}.title`)}
       data-testid="onboarding-media"
+      data-media={name}
     >
-      <ThemeIcon size={120} radius={60} variant="white" color="blue">
-        <Icon name={MEDIA[stage] ?? 'onboarding'} size={64} stroke={1.25} />
-      </ThemeIcon>
+      <picture>
+        <source media="(prefers-reduced-motion: reduce)" srcSet={picture.still} data-testid="onboarding-media-still" />
+        <img
+          src={picture.moving}
+          alt={t(`onboarding.media.${name}`)}
+          width={320}
+          height={320}
+          style={{ display: 'block', maxWidth: '100%', height: 'auto' }}
+          data-testid="onboarding-media-image"
+        />
+      </picture>
     </Center>
   );
 }
