@@ -10,6 +10,7 @@ import { Redirect, Router, useLocation, useSearch } from 'wouter';
 import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
+import { ApprovalsBadge } from '../../features/approvals/index.ts';
 import { TeamLogo } from '../../features/branding/TeamLogo.tsx';
 import { useHubReachability } from '../../features/integration/use-hub-reachability.ts';
 import {
@@ -112,6 +113,7 @@ function SignedInShell() {
               <Skeleton h={18} w={140} />
             )}
             {team.data && ctx && <BillingBadge team={team.data} ctx={ctx} />}
+            {ctx && <ApprovalsBadge ctx={ctx} />}
           </Group>
           {team.data && admin.data ? (
             <ProfileMenu
