@@ -11,6 +11,8 @@ import { createAccountService } from './features/account/account.service.ts';
 import { createPasswordResetService } from './features/account/password-reset.service.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
 import { adminsRepository } from './features/admins/index.ts';
+import { approvalsRoutes } from './features/approvals/approvals.routes.ts';
+import { createApprovals } from './features/approvals/approvals.service.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { sessionsRepository } from './features/auth/index.ts';
 import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
@@ -54,6 +56,9 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
   const { guard, auth, sessions, limiter, mail, consoleUrl, hubSessions, sealer, codes, keys, relyingParty, hubClient } =
     services;
   const development = config.NODE_ENV !== 'production';
+  // Four-eyes approval: the features below put their sensitive calls under it (off by default).
+  const approvalsRoom = createApprovals(db, { mail, jobs, consoleUrl, teamAdmins: adminsRepository.list });
+  const { approvals } = approvalsRoom;
 
   // Sign-in, the account, the team and its people.
   authRoutes(router, guard, auth, sessions);
@@ -85,6 +90,8 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
     consoleUrl,
     invites: createOnboardingInvites({ db, consoleUrl, mail, adminTeams: teamRepository.adminTeams }),
     teamNames: teamRepository.findById,
+    approvals,
+    log: app.log,
   });
   signInLinkRoutes(router, guard, auth);
 
@@ -146,6 +153,8 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
     { standIn: development },
   );
   familyRoutes(router, guard, db);
+
+  approvalsRoutes(router, guard, approvalsRoom);
 
   // SAML single sign-on.
   ssoRoutes(router, guard, createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: development, limiter, hubSessions }));

@@ -39,7 +39,7 @@ export const adminAddEndpoint = defineEndpoint({
   path: '/organization/admin/user/add/',
   auth: 'session',
   access: RULES.superAdmin,
-  errors: ['admin_already_exists'],
+  errors: ['admin_already_exists', 'approval_required'],
   summary:
     'Make a new person an administrator of the team (updated), or invite a person who already has an account (invited): they administer the team once they accept the link mailed to them.',
   input: z.object({ action: z.literal('add_admin').default('add_admin'), email: Email, scopes: Scopes }),
@@ -53,7 +53,7 @@ export const adminRemoveEndpoint = defineEndpoint({
   path: '/organization/admin/user/remove/',
   auth: 'session',
   access: RULES.superAdmin,
-  errors: ['admin_not_in_team', 'last_super_admin'],
+  errors: ['admin_not_in_team', 'last_super_admin', 'approval_required'],
   summary: 'Remove an administrator from the team, or cancel their pending invitation; the last super admin cannot be removed.',
   input: z.object({ action: z.literal('remove_admin'), email: Email, scopes: z.array(z.enum(SCOPES)).optional() }),
   output: z.object({ code: z.literal('updated') }),
@@ -66,7 +66,7 @@ export const adminAuthResetEndpoint = defineEndpoint({
   path: '/organization/admin/auth/reset/',
   auth: 'session',
   access: RULES.superAdmin,
-  errors: ['admin_in_other_team', 'admin_not_in_team'],
+  errors: ['admin_in_other_team', 'admin_not_in_team', 'approval_required'],
   summary:
     "Reset another administrator's sign-in: password, authenticator and backup codes cleared, sessions ended. Refused (admin_in_other_team) for someone who also administers another team.",
   input: z.object({ email: Email, reset_auth: z.literal(true) }),

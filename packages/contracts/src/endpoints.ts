@@ -1,5 +1,6 @@
 import * as account from './account.ts';
 import * as admins from './admins.ts';
+import * as approvals from './approvals.ts';
 import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as billing from './billing.ts';
@@ -33,6 +34,7 @@ import * as team from './team.ts';
 const MODULES = {
   account,
   admins,
+  approvals,
   audit,
   auth,
   billing,

@@ -9,6 +9,8 @@ export const ErrorReply = z.object({
   /** The console's i18n key for this failure and the values it names, when the code alone is too coarse. */
   message_key: z.string().optional(),
   message_values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** The approval request an `approval_required` answer (202) made. */
+  request_id: z.string().optional(),
 });
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
@@ -84,6 +86,13 @@ export const ERROR_STATUS = {
   sso_not_tested: 409,
   sso_config_already_tested: 409,
   sso_break_glass: 409,
+  // Four-eyes approvals: approval_required is not a failure but a 202, nothing changed yet.
+  approval_required: 202,
+  approval_not_found: 404,
+  approval_closed: 409,
+  approval_own_request: 403,
+  approval_already_decided: 409,
+  approval_scope_missing: 403,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,6 +1,7 @@
 export * from './access.ts';
 export * from './account.ts';
 export * from './admins.ts';
+export * from './approvals.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './billing.ts';

@@ -13,6 +13,8 @@ export class AppError extends Error {
 
   messageKey?: string;
   messageValues?: Record<string, string | number>;
+  /** The approval request an `approval_required` answer made (sent as `request_id`). */
+  requestId?: string;
 
   /** The i18n key (and values) the console shows; the description stays, in English, for logs and API clients. */
   shows(key: string, values?: Record<string, string | number>): this {

@@ -166,6 +166,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
     if (error.issues) body.issues = error.issues;
     if (error.messageKey) body.message_key = error.messageKey;
     if (error.messageValues) body.message_values = error.messageValues;
+    if (error.requestId) body.request_id = error.requestId;
     const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
     if (typeof retryAfter === 'number') reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
     return reply.code(error.status).send(body);

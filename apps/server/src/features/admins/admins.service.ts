@@ -34,6 +34,12 @@ export function assertKeepsSuperAdmin(admins: Pick<AdminRow, 'email' | 'scopes'>
   }
 }
 
+/** Whether removing `email` would leave the team a single super admin (approval-required whenever the policy is on). */
+export async function removesSecondToLastSuperAdmin(q: Queryable, teamId: string, email: string): Promise<boolean> {
+  const supers = (await repo.list(q, teamId)).filter(isSuper);
+  return supers.length === 2 && supers.some((a) => a.email === email);
+}
+
 export interface AdminsServiceDeps {
   hubSessions: HubSessionEnder;
   mail: MailOutbox;

@@ -1,0 +1,470 @@
+import {
+  APPROVAL_ACTIONS,
+  type ApprovalAction,
+  type ApprovalActionInfo,
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  DEFAULT_APPROVAL_POLICY,
+  type Endpoint,
+  type Scope,
+} from '@latchkey/contracts';
+import { AppError, type Db, type Jobs, type Queryable } from '@latchkey/runtime';
+import type { Caller } from '../../http/caller.ts';
+import type { MailOutbox } from '../../platform/mail.ts';
+import { mailApprovers, recordApprovalEvent } from './approval-notices.ts';
+import type { ApprovableDef, Approvals, AskWhen } from './approvals.gate.ts';
+import { type DecisionRow, type RequestRow, approvalsRepository as repo } from './approvals.repository.ts';
+import { inTransaction } from './in-transaction.ts';
+import { payloadHash, plainPayload } from './payload-hash.ts';
+
+/** A team administrator as the admins room lists them: who could approve. */
+export interface TeamAdmin {
+  user_id: string;
+  email: string;
+  name: string;
+  scopes: Scope[];
+}
+
+export interface ApprovalsDeps {
+  mail: MailOutbox;
+  jobs: Jobs;
+  consoleUrl: () => string | null;
+  /** The team's administrators (the admins room's, handed in: it builds on this room). */
+  teamAdmins: (q: Queryable, teamId: string) => Promise<TeamAdmin[]>;
+}
+
+export const EXPIRY_QUEUE = 'approval-expiry';
+export const APPLY_QUEUE = 'approval-apply';
+
+const infoOf = (action: ApprovalAction): ApprovalActionInfo => APPROVAL_ACTIONS[action];
+const holdsScope = (scopes: readonly Scope[], action: ApprovalAction) =>
+  scopes.some((s) => infoOf(action).approverScopes.includes(s));
+
+/** Distinct people (by user id: sessions and scopes do not multiply a person) who could approve `action` for someone else. */
+export function eligibleApprovers(admins: TeamAdmin[], action: ApprovalAction, requesterId: string | null): TeamAdmin[] {
+  const seen = new Set<string>();
+  return admins.filter((a) => {
+    if (a.user_id === requesterId || seen.has(a.user_id) || !holdsScope(a.scopes, action)) return false;
+    seen.add(a.user_id);
+    return true;
+  });
+}
+
+const notFound = () => new AppError('approval_not_found', 'No such approval request.').shows('errors.approval_not_found');
+const closed = (row: RequestRow) =>
+  new AppError('approval_closed', `This request is ${row.status}: it can no longer be decided.`).shows('errors.approval_closed', {
+    status: row.status,
+  });
+
+/** The 202 answer of a gated call: nothing changed, the request waits. */
+export function approvalRequired(row: RequestRow): AppError {
+  const error = new AppError(
+    'approval_required',
+    `This change needs approval by another administrator: request ${row.id} waits until ${row.expires_at.toISOString()}. Nothing has changed yet.`,
+  ).shows('errors.approval_required', { requested_at: row.created_at.toISOString() });
+  error.requestId = row.id;
+  return error;
+}
+
+interface Registered {
+  endpoint: Endpoint;
+  action: ApprovalAction;
+  def: ApprovableDef<never, unknown>;
+}
+
+export function createApprovals(db: Db, deps: ApprovalsDeps) {
+  const registry = new Map<string, Registered>();
+
+  const policyOf = async (q: Queryable, teamId: string): Promise<ApprovalPolicy> =>
+    (await repo.policy(q, teamId)) ?? DEFAULT_APPROVAL_POLICY;
+
+  const expiry = deps.jobs.define<{ teamId: string }>(EXPIRY_QUEUE, async ({ teamId }) => void (await expireDue(teamId)), {
+    retryLimit: 5,
+  });
+  // The operator's break-glass approval (at the command line) is applied by the server, which knows how each action runs.
+  const applyQueue = deps.jobs.define<{ requestId: string }>(APPLY_QUEUE, async ({ requestId }) => {
+    await db.transaction(async (tx) => {
+      const row = await repo.lock(tx, requestId);
+      if (row?.status === 'approved' && row.apply === 'on_approval') await apply(tx, row);
+    });
+  });
+
+  /** Closes the team's (or every team's) requests past their expiry: they can never run. */
+  async function expireDue(teamId?: string): Promise<number> {
+    return db.transaction(async (tx) => {
+      const due = await repo.lockDue(tx, teamId);
+      for (const row of due) {
+        if (await repo.close(tx, row.id, ['pending', 'approved'], 'expired', null)) {
+          await recordApprovalEvent(tx, row, 'approval_expired', { email: 'system', type: 'system' });
+        }
+      }
+      return due.length;
+    });
+  }
+
+  /**
+   * Runs an approved request's action as its requester, in `tx` (which closes the request). A
+   * refusal of the action (what it changes changed meanwhile) rolls back only the action's part:
+   * the request closes as failed, with the refusal.
+   */
+  async function apply(tx: Queryable, row: RequestRow): Promise<void> {
+    const registered = registry.get(row.call);
+    if (!registered) throw new Error(`No approvable call ${row.call}.`);
+    await tx.query('savepoint approval_apply');
+    try {
+      await registered.def.run(row.payload as never, row.requester as unknown as Caller, inTransaction(db, tx));
+      await tx.query('release savepoint approval_apply');
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      await tx.query('rollback to savepoint approval_apply');
+      await repo.close(tx, row.id, ['pending', 'approved'], 'failed', error.description);
+      await recordApprovalEvent(
+        tx,
+        row,
+        'approval_apply_failed',
+        { email: row.requester_email, type: 'admin' },
+        { code: error.code },
+      );
+      return;
+    }
+    await repo.close(tx, row.id, ['pending', 'approved'], 'applied', null);
+    await recordApprovalEvent(tx, row, 'approval_applied', { email: row.requester_email, type: 'admin' });
+  }
+
+  /** Records the request (or finds the same person's open one for the same payload) and answers 202. */
+  async function ask(
+    caller: Caller,
+    registered: Registered,
+    payload: Record<string, unknown>,
+    hash: string,
+    policy: ApprovalPolicy,
+  ): Promise<never> {
+    const { endpoint, action, def } = registered;
+    const row = await db.transaction(async (tx) => {
+      const open = await repo.findOpen(tx, caller.team.id, caller.userId, endpoint.name, hash);
+      if (open?.status === 'pending') return open;
+      const described = await def.describe?.(payload as never, caller, tx);
+      const admins = await deps.teamAdmins(tx, caller.team.id);
+      const me = admins.find((a) => a.user_id === caller.userId);
+      const created = await repo.create(tx, {
+        teamId: caller.team.id,
+        action,
+        call: endpoint.name,
+        payload,
+        payloadHash: hash,
+        requesterId: caller.userId,
+        requester: caller,
+        requesterEmail: caller.email,
+        requesterName: me?.name ?? '',
+        summary: described?.summary ?? `${action} (${endpoint.name})`,
+        changes: described?.changes ?? [],
+        approversRequired: policy.approvers,
+        apply: infoOf(action).apply,
+        expiryHours: policy.expiry_hours,
+      });
+      await recordApprovalEvent(tx, created, 'approval_requested', { email: caller.email, type: 'admin' });
+      const approvers = eligibleApprovers(admins, action, caller.userId);
+      await mailApprovers(tx, deps.mail, created, approvers, caller.team.name, deps.consoleUrl());
+      await expiry.enqueue(
+        tx,
+        { teamId: caller.team.id },
+        { key: `expire:${created.id}`, delaySeconds: policy.expiry_hours * 3600 + 1 },
+      );
+      return created;
+    });
+    throw approvalRequired(row);
+  }
+
+  /**
+   * A by_requester action the requester repeats once approved: the approval is claimed (closed
+   * as applied) in the transaction that runs it, so it runs once. Undefined: nothing to claim.
+   */
+  async function claim(caller: Caller, registered: Registered, hash: string) {
+    const open = await repo.findOpen(db, caller.team.id, caller.userId, registered.endpoint.name, hash);
+    if (open?.status !== 'approved') return undefined;
+    return db.transaction(async (tx) => {
+      const row = await repo.lock(tx, open.id);
+      if (row?.status !== 'approved' || row.expires_at.getTime() <= Date.now()) return undefined;
+      await repo.close(tx, row.id, ['approved'], 'applied', null);
+      await recordApprovalEvent(tx, row, 'approval_applied', { email: caller.email, type: 'admin' });
+      return { result: await registered.def.run(row.payload as never, caller, inTransaction(db, tx)) };
+    });
+  }
+
+  const approvals: Approvals = {
+    policyOf,
+    approvable(endpoint, action, def) {
+      if (registry.has(endpoint.name)) throw new Error(`${endpoint.name} is approvable twice.`);
+      const registered: Registered = { endpoint, action, def: def as ApprovableDef<never, unknown> };
+      registry.set(endpoint.name, registered);
+      return async (caller, input, options) => {
+        const when: AskWhen = options?.ask ?? 'policy';
+        if (when === 'never') return def.run(input, caller, db);
+        const policy = await policyOf(db, caller.team.id);
+        const needed = when === 'always' || (policy.enabled && (when === 'when_enabled' || policy.actions.includes(action)));
+        if (!needed) return def.run(input, caller, db);
+        await expireDue(caller.team.id);
+        const payload = plainPayload(input);
+        const hash = payloadHash(endpoint.name, payload);
+        if (infoOf(action).apply === 'by_requester') {
+          const claimed = await claim(caller, registered, hash);
+          if (claimed) return claimed.result as Awaited<ReturnType<typeof def.run>>;
+        }
+        return ask(caller, registered, payload, hash, policy);
+      };
+    },
+  };
+
+  /** A request as the caller sees it: what they may do with it, and whether it can be decided at all. */
+  function view(row: RequestRow, decisions: DecisionRow[], admins: TeamAdmin[], caller: Caller | null): ApprovalRequest {
+    const eligible = eligibleApprovers(admins, row.action, row.requester_id);
+    const mine = decisions.filter((d) => d.request_id === row.id);
+    const decided = caller ? mine.some((d) => d.user_id === caller.userId) : false;
+    const open = row.status === 'pending' && row.expires_at.getTime() > Date.now();
+    return {
+      id: row.id,
+      action: row.action,
+      status: row.status,
+      requester: { email: row.requester_email, name: row.requester_name },
+      summary: row.summary,
+      payload: row.payload,
+      payload_hash: row.payload_hash,
+      changes: row.changes,
+      approvals: mine.map((d) => ({
+        email: d.operator ? 'operator' : d.email,
+        name: d.name,
+        decision: d.decision,
+        comment: d.comment,
+        at: d.decided_at.toISOString(),
+        operator: d.operator,
+      })),
+      approvers_required: row.approvers_required,
+      apply: row.apply,
+      created_at: row.created_at.toISOString(),
+      expires_at: row.expires_at.toISOString(),
+      closed_at: row.closed_at?.toISOString() ?? null,
+      closed_reason: row.closed_reason,
+      can_decide:
+        caller !== null && open && !decided && caller.userId !== row.requester_id && holdsScope(caller.scopes, row.action),
+      can_withdraw: caller !== null && caller.userId === row.requester_id && ['pending', 'approved'].includes(row.status),
+      eligible_approvers: eligible.length,
+      locked_out: eligible.length < row.approvers_required - 1,
+    };
+  }
+
+  async function views(q: Queryable, caller: Caller | null, teamId: string, rows: RequestRow[]) {
+    const decisions = await repo.decisions(
+      q,
+      rows.map((r) => r.id),
+    );
+    const admins = await deps.teamAdmins(q, teamId);
+    return rows.map((row) => view(row, decisions, admins, caller));
+  }
+
+  /** Counts the people (not sessions) who approved besides the requester; the operator's approval stands for all. */
+  const approvedEnough = (row: RequestRow, decisions: DecisionRow[]) =>
+    decisions.some((d) => d.operator && d.decision === 'approved') ||
+    new Set(decisions.filter((d) => d.decision === 'approved' && d.user_id !== row.requester_id).map((d) => d.user_id)).size >=
+      row.approvers_required - 1;
+
+  /** The request is approved: run it now (on_approval), or let its requester run it once (by_requester). */
+  async function approved(tx: Queryable, row: RequestRow, now: boolean) {
+    if (row.apply === 'on_approval' && now) return apply(tx, row);
+    await repo.markApproved(tx, row.id);
+    if (row.apply === 'on_approval') await applyQueue.enqueue(tx, { requestId: row.id }, { key: `apply:${row.id}` });
+  }
+
+  const service = {
+    async policy(caller: Caller) {
+      const policy = await policyOf(db, caller.team.id);
+      const supers = eligibleApprovers(await deps.teamAdmins(db, caller.team.id), 'approvals.policy', null);
+      return {
+        policy,
+        actions: Object.keys(APPROVAL_ACTIONS).filter((a) => !infoOf(a as ApprovalAction).reserved) as ApprovalAction[],
+        eligible_approvers: supers.length,
+        locked_out: supers.length < policy.approvers,
+      };
+    },
+
+    /** Saving the policy (the approvable run of approvalPolicyUpdate). */
+    async savePolicy(caller: Caller, policy: ApprovalPolicy, q: Db) {
+      await q.transaction(async (tx) => {
+        await repo.savePolicy(tx, caller.team.id, policy, caller.userId);
+        await recordApprovalEvent(
+          tx,
+          { id: '', team_id: caller.team.id, action: 'approvals.policy', requester_email: caller.email },
+          'approval_policy_changed',
+          { email: caller.email, type: 'admin' },
+          {
+            enabled: policy.enabled,
+            approvers: policy.approvers,
+            expiry_hours: policy.expiry_hours,
+            actions: policy.actions.join(','),
+          },
+        );
+      });
+      const supers = eligibleApprovers(await deps.teamAdmins(q, caller.team.id), 'approvals.policy', null);
+      return {
+        code: 'updated' as const,
+        policy,
+        eligible_approvers: supers.length,
+        locked_out: supers.length < policy.approvers,
+      };
+    },
+
+    async list(caller: Caller, view: 'pending_for_me' | 'mine' | 'all', page: number, pageSize: number) {
+      await expireDue(caller.team.id);
+      const pendingForMe = (await views(db, caller, caller.team.id, await repo.pending(db, caller.team.id))).filter(
+        (r) => r.can_decide,
+      );
+      if (view === 'pending_for_me') {
+        const start = (page - 1) * pageSize;
+        return {
+          results: pendingForMe.slice(start, start + pageSize),
+          count: pendingForMe.length,
+          pending_for_me: pendingForMe.length,
+        };
+      }
+      const { rows, count } = await repo.list(
+        db,
+        caller.team.id,
+        { requesterId: view === 'mine' ? caller.userId : undefined },
+        { limit: pageSize, offset: (page - 1) * pageSize },
+      );
+      return { results: await views(db, caller, caller.team.id, rows), count, pending_for_me: pendingForMe.length };
+    },
+
+    async count(caller: Caller) {
+      const pending = await views(db, caller, caller.team.id, await repo.pending(db, caller.team.id));
+      return { pending_for_me: pending.filter((r) => r.can_decide).length };
+    },
+
+    async get(caller: Caller, id: string) {
+      await expireDue(caller.team.id);
+      const row = await repo.find(db, caller.team.id, id);
+      if (!row) throw notFound();
+      return (await views(db, caller, caller.team.id, [row]))[0] as ApprovalRequest;
+    },
+
+    /**
+     * One person's decision. The request is locked: of two approvals arriving together, the one
+     * that completes it runs the action, and the other finds it closed.
+     */
+    async decide(caller: Caller, id: string, decision: 'approve' | 'reject', comment: string) {
+      await expireDue(caller.team.id);
+      await db.transaction(async (tx) => {
+        const row = await repo.lock(tx, id);
+        if (!row || row.team_id !== caller.team.id) throw notFound();
+        if (row.status !== 'pending') throw closed(row);
+        if (row.requester_id === caller.userId) {
+          throw new AppError('approval_own_request', 'You asked for this change: another administrator must approve it.').shows(
+            'errors.approval_own_request',
+          );
+        }
+        if (!holdsScope(caller.scopes, row.action)) {
+          throw new AppError(
+            'approval_scope_missing',
+            `Approving ${row.action} needs the ${infoOf(row.action).approverScopes.join(' or ')} scope.`,
+          ).shows('errors.approval_scope_missing');
+        }
+        const admins = await deps.teamAdmins(tx, caller.team.id);
+        const me = admins.find((a) => a.user_id === caller.userId);
+        const recorded = await repo.decide(tx, {
+          requestId: row.id,
+          userId: caller.userId,
+          email: caller.email,
+          name: me?.name ?? '',
+          decision: decision === 'approve' ? 'approved' : 'rejected',
+          comment,
+          operator: false,
+        });
+        if (!recorded) {
+          throw new AppError('approval_already_decided', 'You have already decided on this request.').shows(
+            'errors.approval_already_decided',
+          );
+        }
+        const actor = { email: caller.email, type: 'admin' as const };
+        if (decision === 'reject') {
+          await repo.close(tx, row.id, ['pending'], 'rejected', comment || null);
+          await recordApprovalEvent(tx, row, 'approval_rejected', actor, { comment });
+          return;
+        }
+        await recordApprovalEvent(tx, row, 'approval_approved', actor, { comment });
+        if (approvedEnough(row, await repo.decisions(tx, [row.id]))) await approved(tx, row, true);
+      });
+      return service.get(caller, id);
+    },
+
+    async withdraw(caller: Caller, id: string, comment: string) {
+      await db.transaction(async (tx) => {
+        const row = await repo.lock(tx, id);
+        if (!row || row.team_id !== caller.team.id) throw notFound();
+        if (row.requester_id !== caller.userId) {
+          throw new AppError('forbidden', 'Only the administrator who asked can withdraw a request.', 403).shows(
+            'errors.approval_withdraw_not_yours',
+          );
+        }
+        if (!(await repo.close(tx, row.id, ['pending', 'approved'], 'withdrawn', comment || null))) throw closed(row);
+        await recordApprovalEvent(tx, row, 'approval_withdrawn', { email: caller.email, type: 'admin' }, { comment });
+      });
+      return service.get(caller, id);
+    },
+  };
+
+  return { approvals, service, expireDue, sweep: () => expireDue() };
+}
+
+export type ApprovalsRoom = ReturnType<typeof createApprovals>;
+
+/**
+ * The operator's break-glass at the server's command line (trusted with the whole server):
+ * approve a request whatever its approvals (the server's workers then run it), or clear it.
+ * Each with a reason, in the team's event log. Needs no knowledge of how actions run.
+ */
+export function createApprovalsOperator(db: Db, jobs: Jobs) {
+  const applyQueue = jobs.define<{ requestId: string }>(APPLY_QUEUE, async () => {});
+  const open = async (tx: Queryable, teamId: string, id: string) => {
+    const row = await repo.lock(tx, id);
+    if (!row || row.team_id !== teamId) throw notFound();
+    if (row.status !== 'pending' && row.status !== 'approved') throw closed(row);
+    return row;
+  };
+  const operator = { email: 'operator', type: 'system' as const };
+  return {
+    async pending(teamId: string) {
+      return (await repo.pending(db, teamId)).map((r) => ({
+        id: r.id,
+        action: r.action,
+        requester: r.requester_email,
+        summary: r.summary,
+        expires_at: r.expires_at.toISOString(),
+      }));
+    },
+    async approve(teamId: string, id: string, reason: string) {
+      return db.transaction(async (tx) => {
+        const row = await open(tx, teamId, id);
+        await repo.decide(tx, {
+          requestId: row.id,
+          userId: null,
+          email: 'operator',
+          name: 'Operator',
+          decision: 'approved',
+          comment: reason,
+          operator: true,
+        });
+        await recordApprovalEvent(tx, row, 'approval_operator_approved', operator, { reason });
+        await repo.markApproved(tx, row.id);
+        if (row.apply === 'on_approval') await applyQueue.enqueue(tx, { requestId: row.id }, { key: `apply:${row.id}` });
+        return row;
+      });
+    },
+    async clear(teamId: string, id: string, reason: string) {
+      return db.transaction(async (tx) => {
+        const row = await open(tx, teamId, id);
+        await repo.close(tx, row.id, ['pending', 'approved'], 'rejected', `Cleared by the operator: ${reason}`);
+        await recordApprovalEvent(tx, row, 'approval_operator_cleared', operator, { reason });
+        return row;
+      });
+    },
+  };
+}
