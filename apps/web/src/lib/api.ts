@@ -152,12 +152,10 @@ async function renewHub(hub: NonNullable<Session['hub']>): Promise<NonNullable<S
 
 /** A change held for approval is not a success: it says so once, for every screen (lib/approval-notices.ts). */
 function throwIfHeld(json: unknown): void {
-  const reply = json as { code?: unknown; request_id?: unknown; requested_at?: unknown };
+  const reply = json as { code?: unknown; request_id?: unknown; message_values?: { requested_at?: unknown } };
   if (reply.code !== 'approval_required') return;
-  const held = new ApprovalRequired(
-    String(reply.request_id ?? ''),
-    typeof reply.requested_at === 'string' ? reply.requested_at : new Date().toISOString(),
-  );
+  const at = reply.message_values?.requested_at;
+  const held = new ApprovalRequired(String(reply.request_id ?? ''), typeof at === 'string' ? at : new Date().toISOString());
   noteApprovalRequired(held);
   throw held;
 }

@@ -19,7 +19,10 @@ const currentPath = (): string => (typeof location === 'undefined' ? '' : locati
  * `approval_required`), so that screen says it waits instead of a success toast.
  */
 export function noteApprovalRequired(error: ApprovalRequired, path: string = currentPath()): void {
-  held = [...held.filter((h) => h.requestId !== error.requestId), { requestId: error.requestId, requestedAt: error.requestedAt, path }];
+  held = [
+    ...held.filter((h) => h.requestId !== error.requestId),
+    { requestId: error.requestId, requestedAt: error.requestedAt, path },
+  ];
   for (const listener of listeners) listener();
 }
 
@@ -35,5 +38,8 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-/** Every held change this tab made, newest last; re-renders when one is added or forgotten. */
-export const useHeldChanges = (): readonly HeldChange[] => useSyncExternalStore(subscribe, () => held);
+/** Every held change this tab made, newest last. */
+export const heldChanges = (): readonly HeldChange[] => held;
+
+/** The held changes, re-rendering when one is added or forgotten. */
+export const useHeldChanges = (): readonly HeldChange[] => useSyncExternalStore(subscribe, heldChanges);

@@ -31,7 +31,10 @@ export async function seedApprovalsDemo(tx: Queryable): Promise<void> {
       [admin.email, admin.name, passwordHash],
     );
     if (user)
-      await tx.query("insert into team_admins (team_id, user_id, scopes) values ($1, $2, array['super_admin'])", [row.id, user.id]);
+      await tx.query("insert into team_admins (team_id, user_id, scopes) values ($1, $2, array['super_admin'])", [
+        row.id,
+        user.id,
+      ]);
   }
   await tx.query(
     `insert into members (team_id, email, name, usage) values ($1, $2, 'Member One', 'active'), ($1, $3, 'Member Two', 'active')`,

@@ -42,7 +42,9 @@ export function ApprovalNotice({ path }: { path: string }) {
 
   const waiting = new Map<string, string>();
   for (const r of mine.data ?? []) if (r.status === 'pending' && madeOn(r.action, here)) waiting.set(r.id, r.created_at);
-  for (const h of heldHere) if (!mine.data?.some((r) => r.id === h.requestId && r.status !== 'pending')) waiting.set(h.requestId, waiting.get(h.requestId) ?? h.requestedAt);
+  for (const h of heldHere)
+    if (!mine.data?.some((r) => r.id === h.requestId && r.status !== 'pending'))
+      waiting.set(h.requestId, waiting.get(h.requestId) ?? h.requestedAt);
   if (waiting.size === 0) return null;
   return (
     <Alert color="blue" variant="light" mb="md" icon={<Icon name="clock" />} data-testid="approval-notice" role="status">

@@ -100,17 +100,19 @@ export function ApprovalPolicyCard() {
                 value={draft.actions.filter((a) => inArea.includes(a))}
                 onChange={(chosen) =>
                   set({
-                    actions: [
-                      ...draft.actions.filter((a) => !inArea.includes(a)),
-                      ...(chosen as ApprovalPolicy['actions']),
-                    ],
+                    actions: [...draft.actions.filter((a) => !inArea.includes(a)), ...(chosen as ApprovalPolicy['actions'])],
                   })
                 }
                 data-testid={`approval-policy-area-${area}`}
               >
                 <Stack gap={6} mt={6}>
                   {inArea.map((action) => (
-                    <Checkbox key={action} value={action} label={t(actionLabel(action))} data-testid={`approval-policy-action-${action}`} />
+                    <Checkbox
+                      key={action}
+                      value={action}
+                      label={t(actionLabel(action))}
+                      data-testid={`approval-policy-action-${action}`}
+                    />
                   ))}
                 </Stack>
               </Checkbox.Group>

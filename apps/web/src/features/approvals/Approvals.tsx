@@ -4,9 +4,9 @@ import { useLocation, useSearch } from 'wouter';
 import { useConsoleContext } from '../../lib/console-context.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { ApprovalPolicyCard } from './ApprovalPolicyCard.tsx';
 import type { ApprovalView } from './api.ts';
 import { useWaitingCountQuery } from './api.ts';
-import { ApprovalPolicyCard } from './ApprovalPolicyCard.tsx';
 import { RequestList } from './RequestList.tsx';
 
 const TABS = { waiting: 'pending_for_me', mine: 'mine', history: 'all' } as const satisfies Record<string, ApprovalView>;
@@ -27,7 +27,11 @@ export function Approvals() {
   const tab: Tab = asked === 'mine' || asked === 'history' || (asked === 'policy' && setsPolicy) ? asked : 'waiting';
   const waiting = useWaitingCountQuery(true).data ?? 0;
   return (
-    <Tabs value={tab} onChange={(next) => navigate(`${location}?tab=${next ?? 'waiting'}`, { replace: true })} keepMounted={false}>
+    <Tabs
+      value={tab}
+      onChange={(next) => navigate(`${location}?tab=${next ?? 'waiting'}`, { replace: true })}
+      keepMounted={false}
+    >
       <Tabs.List mb="md" data-testid="approvals-tabs">
         <Tabs.Tab
           value="waiting"

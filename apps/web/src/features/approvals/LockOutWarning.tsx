@@ -10,7 +10,13 @@ import { useTranslation } from '../../lib/use-translation.ts';
 export function LockOutWarning({ eligible, required }: { eligible: number; required: number }) {
   const { t } = useTranslation();
   return (
-    <Alert color="orange" variant="light" icon={<Icon name="alert" />} title={t('approvals.lockout.title')} data-testid="approval-lockout">
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<Icon name="alert" />}
+      title={t('approvals.lockout.title')}
+      data-testid="approval-lockout"
+    >
       {t('approvals.lockout.body', { eligible: formatNumber(eligible), required: formatNumber(required) })}
     </Alert>
   );

@@ -15,6 +15,7 @@ const STATUS_COLOR = {
   rejected: 'red',
   expired: 'gray',
   withdrawn: 'gray',
+  failed: 'red',
 } as const;
 
 /**
@@ -50,7 +51,8 @@ export function RequestCard({ request: r }: { request: ApprovalRequest }) {
           </Badge>
         </Group>
         {r.status === 'pending' && r.locked_out && (
-          <LockOutWarning eligible={r.eligible_approvers} required={r.approvers_required} />
+          // The request counts the people besides its requester; the warning counts everyone who could agree.
+          <LockOutWarning eligible={r.eligible_approvers + 1} required={r.approvers_required} />
         )}
         <RequestChanges request={r} />
         <Divider />
