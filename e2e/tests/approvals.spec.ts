@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { SERVER_URL } from '../support/env.ts';
-import { atRoute, signIn } from '../support/latchkey.ts';
+import { atRoute, flipSwitch, signIn } from '../support/latchkey.ts';
 import { shot } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -40,7 +40,7 @@ test('four eyes: a relaxed policy waits for a second super admin, who approves i
   const policy = page.getByTestId('approval-policy');
   await expect(policy.getByTestId('approval-policy-enabled')).not.toBeChecked();
   await expect(policy.getByLabel('Relax a policy')).toBeChecked();
-  await policy.getByText("Require a second administrator's approval").click();
+  await flipSwitch(policy.getByTestId('approval-policy-enabled'));
   await expect(page.getByTestId('approval-policy-save')).toBeEnabled();
   await threeWidths(page, 'approvals-policy');
   await page.getByTestId('approval-policy-save').click();
