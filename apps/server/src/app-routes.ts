@@ -36,7 +36,6 @@ import { createScimService } from './features/scim/scim.service.ts';
 import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
 import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
 import { ssoRoutes } from './features/sso/sso.routes.ts';
-import { createSsoService } from './features/sso/sso.service.ts';
 import { lockLicences, teamRepository } from './features/team/index.ts';
 import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
 import { integrationLookups } from './integration-lookups.ts';
@@ -83,7 +82,14 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
   dashboardRoutes(router, guard, db);
   teamRenameRoutes(router, guard, db, hubClient);
   analyticsRoutes(router, guard, db);
-  membersRoutes(router, guard, db, mail, { lockLicences, hubAuthenticatedMembers: devicesRepository.hubAuthenticatedMembers });
+  membersRoutes(
+    router,
+    guard,
+    db,
+    mail,
+    { lockLicences, hubAuthenticatedMembers: devicesRepository.hubAuthenticatedMembers },
+    approvals,
+  );
   adminsRoutes(router, guard, db, {
     hubSessions,
     mail,
@@ -99,7 +105,7 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
   groupsRoutes(router, guard, db, applyFamilyBenefit);
   devicesRoutes(router, guard, db);
   brandingRoutes(app, router, guard, db);
-  policiesRoutes(router, guard, db);
+  policiesRoutes(router, guard, db, approvals);
 
   // Hub integration, and the Hub's security audit, sharing and recovery.
   integrationRoutes(router, guard, db, {
@@ -118,17 +124,25 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
   const scimConnectors = createScimConnectorsService(db, codes, scimBase, (error) =>
     app.log.warn({ err: error }, 'scim request log not written'),
   );
-  scimConnectorsRoutes(router, guard, scimConnectors);
+  scimConnectorsRoutes(router, guard, scimConnectors, approvals);
   await scimRoutes(app, scimConnectors, createScimService(db, mail, scimBase), scimBase, {
     perSecond: config.SCIM_RATE_LIMIT_PER_SECOND,
     redis,
   });
 
   // Billing and licences.
-  const billing = billingRoutes(app, router, guard, db, jobs, {
-    fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET,
-    invoicePaidBy: config.INVOICE_PAID_BY,
-  });
+  const billing = billingRoutes(
+    app,
+    router,
+    guard,
+    db,
+    jobs,
+    {
+      fastSpringSecret: config.FASTSPRING_WEBHOOK_SECRET,
+      invoicePaidBy: config.INVOICE_PAID_BY,
+    },
+    approvals,
+  );
 
   // Onboarding wizard and family plan. A cloud with a configured consent app uses its real
   // admin-consent address; outside production the others get this server's stand-in consent page.
@@ -157,7 +171,7 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
   approvalsRoutes(router, guard, approvalsRoom);
 
   // SAML single sign-on.
-  ssoRoutes(router, guard, createSsoService({ db, sealer, consoleUrl, allowLoopbackHttp: development, limiter, hubSessions }));
+  ssoRoutes(router, guard, { db, sealer, consoleUrl, allowLoopbackHttp: development, limiter, hubSessions }, approvals);
 
   return { billing };
 }

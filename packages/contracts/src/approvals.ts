@@ -120,13 +120,13 @@ export const ApprovalPolicy = z.object({
   approvers: z
     .number()
     .int()
-    .min(APPROVAL_LIMITS.minApprovers, 'approvals.policy.approvers_range')
-    .max(APPROVAL_LIMITS.maxApprovers, 'approvals.policy.approvers_range'),
+    .min(APPROVAL_LIMITS.minApprovers, 'errors.approval_policy_approvers')
+    .max(APPROVAL_LIMITS.maxApprovers, 'errors.approval_policy_approvers'),
   expiry_hours: z
     .number()
     .int()
-    .min(APPROVAL_LIMITS.minExpiryHours, 'approvals.policy.expiry_range')
-    .max(APPROVAL_LIMITS.maxExpiryHours, 'approvals.policy.expiry_range'),
+    .min(APPROVAL_LIMITS.minExpiryHours, 'errors.approval_policy_expiry')
+    .max(APPROVAL_LIMITS.maxExpiryHours, 'errors.approval_policy_expiry'),
   self_elevate_scopes: z
     .array(z.enum(SCOPES))
     .max(SCOPES.length)
@@ -217,8 +217,8 @@ export type ApprovalRequired = z.infer<typeof ApprovalRequired>;
 export const isApprovalRequired = (body: unknown): body is ApprovalRequired =>
   typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'approval_required';
 
-const RequestId = z.string().regex(/^[0-9a-f-]{36}$/, 'approvals.not_found');
-const Comment = z.string().trim().max(1000, 'approvals.comment_too_long');
+const RequestId = z.string().regex(/^[0-9a-f-]{36}$/, 'errors.approval_not_found');
+const Comment = z.string().trim().max(1000, 'errors.approval_comment_too_long');
 
 /** Who sees the approvals screen: every admin who could ask or approve. */
 const APPROVALS_RULE = { roles: DEFAULT_ROLES, teamTypes: ALL_TEAM_TYPES } as const;

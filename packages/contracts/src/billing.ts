@@ -188,7 +188,7 @@ export const billingLicenceRemoveEndpoint = defineEndpoint({
   path: '/api/v1/billing/licenses/remove/',
   auth: 'session',
   access: RULES.billing,
-  errors: ['billing_managed', 'licence_removal_below_in_use', 'licences_unlimited'],
+  errors: ['billing_managed', 'licence_removal_below_in_use', 'licences_unlimited', 'approval_required'],
   summary: 'Remove unused licences from the next renewal on; never below the licences in use.',
   input: z.object({ quantity: Quantity }),
   output: z.object({
@@ -238,7 +238,7 @@ export const billingPlanChangeEndpoint = defineEndpoint({
   path: '/api/v1/billing/plan/change/',
   auth: 'session',
   access: RULES.billing,
-  errors: ['billing_managed', 'plan_unchanged', 'licences_unlimited'],
+  errors: ['billing_managed', 'plan_unchanged', 'licences_unlimited', 'approval_required'],
   summary: 'Change plan (or convert a trial): applied at once when nothing is due, else invoiced and applied when paid.',
   input: z.object({ plan_id: PlanId }),
   output: OrderResult,

@@ -30,6 +30,7 @@ export * from './onboarding-constants.ts';
 export * from './password-rules.ts';
 export type { EffectivePolicyItem, HistoryEntry, PolicyGroup } from './policies.ts';
 export * from './policy-catalogue.ts';
+export * from './policy-strictness.ts';
 export type { RouteInfo } from './route-info.ts';
 export type { RouteName } from './routes.ts';
 export type { ScimConnector, ScimRequest } from './scim.ts';

@@ -7,6 +7,7 @@ import { MAX_PAGE_SIZE } from './members-constants.ts';
 import { policyDefinition, policyValueProblem } from './policy-catalogue.ts';
 
 export * from './policy-catalogue.ts';
+export * from './policy-strictness.ts';
 
 // ── Policies (spec §3 Policy, §4 Policy editing, §5, §7 Team API, §8 Policy save) ──────────────
 
@@ -82,6 +83,7 @@ export const policyTeamUpdateEndpoint = defineEndpoint({
   path: '/api/v1/policy/team/update/',
   auth: 'session',
   access: RULES.policies,
+  errors: ['approval_required'],
   summary: "Change team policy keys ('auto' removes a key); the change and its history entry land together.",
   input: z.object({ policy_json: TeamPolicyPatch }),
   output: z.object({ code: z.literal('updated'), policy_json: TeamPolicySchema }),
@@ -139,7 +141,7 @@ export const policyGroupUpdateEndpoint = defineEndpoint({
   path: '/api/v1/policy/team/group/update/',
   auth: 'session',
   access: RULES.policies,
-  errors: ['not_found'],
+  errors: ['not_found', 'approval_required'],
   summary:
     "Replace a group's policy and priority; an empty policy resets policy_override to false and the priority to 999999 (spec §4).",
   input: GroupPolicyUpdate,
@@ -209,7 +211,7 @@ export const policyHistoryRestoreEndpoint = defineEndpoint({
   path: '/api/v1/policy/team/history/restore/',
   auth: 'session',
   access: RULES.policyHistory,
-  errors: ['not_found'],
+  errors: ['not_found', 'approval_required'],
   summary: 'Make the version a change produced current again, recorded as a new change.',
   input: z.object({ id: HistoryId }),
   output: z.object({ code: z.literal('updated'), id: z.string() }),

@@ -35,11 +35,20 @@ export interface ApprovableDef<I, O> {
  */
 export type AskWhen = 'policy' | 'when_enabled' | 'always' | 'never';
 
+export interface AskOptions {
+  ask?: AskWhen;
+  /**
+   * Asked only when the policy would otherwise ask: whether this input belongs to the class at
+   * all (a policy change that relaxes a rule). With the policy off it is never called.
+   */
+  onlyIf?: () => Promise<boolean>;
+}
+
 /** The gated call: runs, or throws `approval_required` (202) with the request's id. */
 export type Approvable<E extends Endpoint> = (
   caller: Caller,
   input: EndpointArgs<E>,
-  options?: { ask?: AskWhen },
+  options?: AskOptions,
 ) => Promise<z.input<E['output']>>;
 
 export interface Approvals {

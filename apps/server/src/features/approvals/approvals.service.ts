@@ -202,7 +202,7 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
         if (when === 'never') return def.run(input, caller, db);
         const policy = await policyOf(db, caller.team.id);
         const needed = when === 'always' || (policy.enabled && (when === 'when_enabled' || policy.actions.includes(action)));
-        if (!needed) return def.run(input, caller, db);
+        if (!needed || (options?.onlyIf && !(await options.onlyIf()))) return def.run(input, caller, db);
         await expireDue(caller.team.id);
         const payload = plainPayload(input);
         const hash = payloadHash(endpoint.name, payload);

@@ -17,6 +17,7 @@ import {
 import type { Db, Jobs, Router } from '@latchkey/runtime';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Guard, requireCaller } from '../../http/caller.ts';
+import type { Approvals } from '../approvals/index.ts';
 import { type BillingDeps, createBillingService } from './billing.service.ts';
 
 const rawBodies = new WeakMap<FastifyRequest, Buffer>();
@@ -24,8 +25,26 @@ const SWEEP_QUEUE = 'billing-sweep';
 const SWEEP_EVERY_SECONDS = 3600;
 
 /** Billing calls (super admin only, by the contracts' rule), FastSpring's webhook and the billing schedule. */
-export function billingRoutes(app: FastifyInstance, router: Router, guard: Guard, db: Db, jobs: Jobs, deps: BillingDeps) {
+export function billingRoutes(
+  app: FastifyInstance,
+  router: Router,
+  guard: Guard,
+  db: Db,
+  jobs: Jobs,
+  deps: BillingDeps,
+  approvals: Approvals,
+) {
   const billing = createBillingService(db, deps);
+  const inDb = (q: Db) => (q === db ? billing : createBillingService(q, deps));
+  // Under four-eyes approval: licences removed from the renewal, and a plan change.
+  const removeLicences = approvals.approvable(billingLicenceRemoveEndpoint, 'billing.licences_removed', {
+    run: (input, caller, q) => inDb(q).removeLicences(caller, input.quantity),
+    describe: async (input) => ({ summary: `Remove ${input.quantity} licences from the next renewal` }),
+  });
+  const changePlan = approvals.approvable(billingPlanChangeEndpoint, 'billing.plan', {
+    run: (input, caller, q) => inDb(q).changePlan(caller, input.plan_id),
+    describe: async (input) => ({ summary: `Change the plan to ${input.plan_id}` }),
+  });
 
   // The webhook's signature is over the bytes sent: keep them before the JSON parser reads them.
   app.addHook('preParsing', async (request, _reply, payload) => {
@@ -56,11 +75,9 @@ export function billingRoutes(app: FastifyInstance, router: Router, guard: Guard
   router.handle(billingPlansEndpoint, guard, ({ ctx }) => billing.plans(requireCaller(ctx)));
   router.handle(billingLicenceQuoteEndpoint, guard, ({ ctx, input }) => billing.licenceQuote(requireCaller(ctx), input.quantity));
   router.handle(billingLicenceAddEndpoint, guard, ({ ctx, input }) => billing.addLicences(requireCaller(ctx), input.quantity));
-  router.handle(billingLicenceRemoveEndpoint, guard, ({ ctx, input }) =>
-    billing.removeLicences(requireCaller(ctx), input.quantity),
-  );
+  router.handle(billingLicenceRemoveEndpoint, guard, ({ ctx, input }) => removeLicences(requireCaller(ctx), input));
   router.handle(billingPlanQuoteEndpoint, guard, ({ ctx, input }) => billing.planQuote(requireCaller(ctx), input.plan_id));
-  router.handle(billingPlanChangeEndpoint, guard, ({ ctx, input }) => billing.changePlan(requireCaller(ctx), input.plan_id));
+  router.handle(billingPlanChangeEndpoint, guard, ({ ctx, input }) => changePlan(requireCaller(ctx), input));
   router.handle(billingEmailUpdateEndpoint, guard, ({ ctx, input }) =>
     billing.updateEmail(requireCaller(ctx), input.billing_email),
   );

@@ -1,7 +1,9 @@
 import {
   diffPolicyMaps,
+  type EffectivePolicyItem,
   type GroupPolicy,
   type HistoryEntry,
+  isLooser,
   NO_PRIORITY,
   type NotEnforced,
   type PolicyChange,
@@ -26,6 +28,15 @@ interface GroupState {
   policy_json: GroupPolicy;
   not_enforced_json: NotEnforced;
   priority_level: number;
+}
+
+/** A proposed change: the team policy's patch, or a group's new policy. */
+export type PolicyChangeRequest = { scope: 'team'; policy_json: TeamPatch } | ({ scope: 'group' } & GroupChange);
+
+/** One member's effective value got looser, or stopped being enforced. */
+function loosened(before: EffectivePolicyItem, after: EffectivePolicyItem | undefined): boolean {
+  if (!after) return false;
+  return isLooser(before.key, before.value, after.value) || (before.enforced && !after.enforced);
 }
 
 const groupNotFound = () => new AppError('not_found', 'No such group in this team.', 404).shows('errors.group_not_found');
@@ -94,6 +105,27 @@ function toEntry(row: HistoryRow): HistoryEntry {
 export function createPoliciesService(db: Db) {
   async function world(q: Queryable, teamId: string): Promise<PolicyWorld> {
     return { team: await repo.teamPolicy(q, teamId), groups: await repo.overrideGroups(q, teamId) };
+  }
+
+  /** The team's policies as they would be after `change` (the impact preview's and the relax check's). */
+  async function proposedWorld(
+    q: Queryable,
+    caller: Caller,
+    now: PolicyWorld,
+    change: PolicyChangeRequest,
+  ): Promise<PolicyWorld> {
+    if (change.scope === 'team') return { ...now, team: applyTeamPatch(now.team, change.policy_json) };
+    const group = await repo.group(q, caller.team.id, change.group_id);
+    if (!group) throw groupNotFound();
+    const state = nextGroupState(change, group.priority_level, await repo.nextPriority(q, caller.team.id, NO_PRIORITY));
+    const others = now.groups.filter((g) => g.id !== group.id);
+    const mine: OverrideGroup[] = Object.keys(state.policy_json).length ? [{ id: group.id, name: group.name, ...state }] : [];
+    return {
+      ...now,
+      groups: [...others, ...mine].sort(
+        (a, b) => a.priority_level - b.priority_level || a.name.toLowerCase().localeCompare(b.name.toLowerCase()),
+      ),
+    };
   }
 
   async function assertMembers(q: Queryable, teamId: string, policy: TeamPolicy | TeamPatch): Promise<void> {
@@ -246,30 +278,54 @@ export function createPoliciesService(db: Db) {
     },
 
     /** How many current members' effective policy the proposed change would alter, without saving it. */
-    async impact(caller: Caller, change: { scope: 'team'; policy_json: TeamPatch } | ({ scope: 'group' } & GroupChange)) {
+    async impact(caller: Caller, change: PolicyChangeRequest) {
       const now = await world(db, caller.team.id);
-      let proposed: PolicyWorld;
-      if (change.scope === 'team') {
-        proposed = { ...now, team: applyTeamPatch(now.team, change.policy_json) };
-      } else {
-        const group = await repo.group(db, caller.team.id, change.group_id);
-        if (!group) throw groupNotFound();
-        const state = nextGroupState(change, group.priority_level, await repo.nextPriority(db, caller.team.id, NO_PRIORITY));
-        const others = now.groups.filter((g) => g.id !== group.id);
-        const mine: OverrideGroup[] = Object.keys(state.policy_json).length ? [{ id: group.id, name: group.name, ...state }] : [];
-        proposed = {
-          ...now,
-          groups: [...others, ...mine].sort(
-            (a, b) => a.priority_level - b.priority_level || a.name.toLowerCase().localeCompare(b.name.toLowerCase()),
-          ),
-        };
-      }
+      const proposed = await proposedWorld(db, caller, now, change);
       const members = await repo.memberships(db, caller.team.id);
       const affected = members.filter(
         (m) =>
           !samePolicy(resolveEffectivePolicy(now, m.email, m.group_ids), resolveEffectivePolicy(proposed, m.email, m.group_ids)),
       ).length;
       return { affected_members: affected, total_members: members.length };
+    },
+
+    /** What an approver sees of a proposed change: each key's value before and after. */
+    async proposedChanges(caller: Caller, change: PolicyChangeRequest): Promise<PolicyChange[]> {
+      if (change.scope === 'team') {
+        const current = await repo.teamPolicy(db, caller.team.id);
+        return diffPolicyMaps(
+          current as Record<string, unknown>,
+          applyTeamPatch(current, change.policy_json) as Record<string, unknown>,
+        );
+      }
+      const current = await repo.groupPolicy(db, change.group_id);
+      return historyChanges({
+        scope: 'group',
+        before: (current ?? {}) as Record<string, unknown>,
+        after: {
+          policy_json: change.policy_json,
+          not_enforced_json: change.not_enforced_json,
+          priority_level: change.priority_level,
+        },
+      } as Pick<HistoryRow, 'scope' | 'before' | 'after'>);
+    },
+
+    /**
+     * The policy keys the change would relax for someone: a looser value, or a value no longer
+     * enforced, for a current member or for a member in no group (so a team change relaxes even
+     * before the team has members).
+     */
+    async relaxedKeys(caller: Caller, change: PolicyChangeRequest): Promise<string[]> {
+      const now = await world(db, caller.team.id);
+      const proposed = await proposedWorld(db, caller, now, change);
+      const people = [...(await repo.memberships(db, caller.team.id)), { email: '', group_ids: [] as string[] }];
+      const relaxed = new Set<string>();
+      for (const m of people) {
+        const before = resolveEffectivePolicy(now, m.email, m.group_ids);
+        const after = new Map(resolveEffectivePolicy(proposed, m.email, m.group_ids).map((i) => [i.key, i]));
+        for (const item of before) if (loosened(item, after.get(item.key))) relaxed.add(item.key);
+      }
+      return [...relaxed].sort();
     },
 
     async effective(caller: Caller, email: string) {

@@ -37,15 +37,20 @@ export function createScimConnectorsService(
   // writes keep both off the request's path (the SCIM speed targets; docs/security.md).
   const cache = createConnectorCache((hashes) => repo.byToken(db, hashes));
   const log = createRequestLog(db, onLogError);
-  const record = (caller: Caller, action: string, connector: ConnectorRow | { id: string; name: string; idp: string }) =>
-    recordMemberEvents(db, caller.team.id, caller.userId, action, [caller.email], {
+  const record = (
+    caller: Caller,
+    action: string,
+    connector: ConnectorRow | { id: string; name: string; idp: string },
+    q: Db = db,
+  ) =>
+    recordMemberEvents(q, caller.team.id, caller.userId, action, [caller.email], {
       connector: connector.id,
       name: connector.name,
       idp: connector.idp,
     });
 
-  const mustFind = async (caller: Caller, id: string) => {
-    const row = await repo.find(db, caller.team.id, id);
+  const mustFind = async (caller: Caller, id: string, q: Db = db) => {
+    const row = await repo.find(q, caller.team.id, id);
     if (!row) throw notFound();
     return row;
   };
@@ -56,9 +61,10 @@ export function createScimConnectorsService(
       return { results: (await repo.list(db, caller.team.id)).map(toConnector), tenant_url: tenantUrl() };
     },
 
-    async create(caller: Caller, idp: ScimIdp, name: string) {
+    /** `q`: the database the change is written to (an approval's transaction; the server's by default). */
+    async create(caller: Caller, idp: ScimIdp, name: string, q: Db = db) {
       const token = newScimToken();
-      const id = await db.transaction(async (tx) => {
+      const id = await q.transaction(async (tx) => {
         const created = await repo.create(tx, caller.team.id, idp, name, codes.hash(token), token.slice(-4));
         await recordMemberEvents(tx, caller.team.id, caller.userId, 'scim_connector_created', [caller.email], {
           connector: created,
@@ -67,24 +73,24 @@ export function createScimConnectorsService(
         });
         return created;
       });
-      return { connector: toConnector(await mustFind(caller, id)), token, tenant_url: tenantUrl() };
+      return { connector: toConnector(await mustFind(caller, id, q)), token, tenant_url: tenantUrl() };
     },
 
-    async rotate(caller: Caller, id: string, overlapHours: number) {
+    async rotate(caller: Caller, id: string, overlapHours: number, q: Db = db) {
       const token = newScimToken();
-      await db.transaction(async (tx) => {
+      await q.transaction(async (tx) => {
         const row = await repo.find(tx, caller.team.id, id, true);
         if (!row || row.revoked_at) throw notFound();
         await repo.rotate(tx, id, codes.hash(token), token.slice(-4), overlapHours);
       });
       cache.clear();
-      const row = await mustFind(caller, id);
-      await record(caller, 'scim_token_rotated', row);
+      const row = await mustFind(caller, id, q);
+      await record(caller, 'scim_token_rotated', row, q);
       return { connector: toConnector(row), token, tenant_url: tenantUrl() };
     },
 
-    async revoke(caller: Caller, id: string) {
-      await db.transaction(async (tx) => {
+    async revoke(caller: Caller, id: string, q: Db = db) {
+      await q.transaction(async (tx) => {
         const row = await repo.find(tx, caller.team.id, id, true);
         if (!row) throw notFound();
         await repo.revoke(tx, id);

@@ -15,3 +15,4 @@ export function createSsoService(deps: SsoDeps) {
   };
 }
 export type SsoService = ReturnType<typeof createSsoService>;
+export type { SsoDeps };
