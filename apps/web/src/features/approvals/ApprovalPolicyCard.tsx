@@ -70,7 +70,7 @@ export function ApprovalPolicyCard() {
           allowDecimal={false}
           value={draft.approvers}
           onChange={(v) => set({ approvers: Number(v) })}
-          error={inRange(draft.approvers, APPROVERS) ? undefined : t('approvals.policy.approvers_range')}
+          error={inRange(draft.approvers, APPROVERS) ? undefined : t('errors.approval_policy_approvers')}
           data-testid="approval-policy-approvers"
         />
         <NumberInput
@@ -81,7 +81,7 @@ export function ApprovalPolicyCard() {
           allowDecimal={false}
           value={draft.expiry_hours}
           onChange={(v) => set({ expiry_hours: Number(v) })}
-          error={inRange(draft.expiry_hours, EXPIRY_HOURS) ? undefined : t('approvals.policy.expiry_range')}
+          error={inRange(draft.expiry_hours, EXPIRY_HOURS) ? undefined : t('errors.approval_policy_expiry')}
           data-testid="approval-policy-expiry"
         />
       </SimpleGrid>
