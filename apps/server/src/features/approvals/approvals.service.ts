@@ -110,9 +110,14 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
   async function apply(tx: Queryable, row: RequestRow): Promise<void> {
     const registered = registry.get(row.call);
     if (!registered) throw new Error(`No approvable call ${row.call}.`);
+    // The records the action writes (a policy's history) name who approved it beside who asked.
+    const approvedBy = (await repo.decisions(tx, [row.id]))
+      .filter((d) => d.decision === 'approved')
+      .map((d) => (d.operator ? 'operator' : d.name || d.email));
+    const caller = { ...(row.requester as unknown as Caller), approvedBy };
     await tx.query('savepoint approval_apply');
     try {
-      await registered.def.run(row.payload as never, row.requester as unknown as Caller, inTransaction(db, tx));
+      await registered.def.run(row.payload as never, caller, inTransaction(db, tx));
       await tx.query('release savepoint approval_apply');
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

@@ -99,6 +99,7 @@ function toEntry(row: HistoryRow): HistoryEntry {
     action: row.action,
     restored_from: row.restored_from,
     changed_keys: historyChanges(row).map((c) => c.key),
+    approved_by: row.approved_by ?? [],
   };
 }
 
@@ -167,6 +168,7 @@ export function createPoliciesService(db: Db) {
       restored_from: restoredFrom,
       before: { ...before },
       after: { ...after },
+      approved_by: caller.approvedBy,
     });
     return {
       id,
@@ -195,6 +197,7 @@ export function createPoliciesService(db: Db) {
       restored_from: restoredFrom,
       before: { policy_json: before },
       after: { policy_json: next },
+      approved_by: caller.approvedBy,
     });
   }
 

@@ -1,5 +1,6 @@
 import { accessDenial, RULES } from '@latchkey/contracts/client';
 import { Badge, Tabs } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useConsoleContext } from '../../lib/console-context.ts';
 import { formatNumber } from '../../lib/format.ts';
@@ -14,8 +15,8 @@ type Tab = keyof typeof TABS | 'policy';
 
 /**
  * /settings/approvals: the requests waiting for this admin, the admin's own, every request (the
- * history), and, for super admins, the team's approval policy. The tab is in the address, so the
- * top bar's count and the notices link straight to theirs.
+ * history), and, for super admins, the team's approval policy. A link may name the tab
+ * (`?tab=mine`), so the top bar's count and the notices open theirs.
  */
 export function Approvals() {
   const { t } = useTranslation();
@@ -23,15 +24,20 @@ export function Approvals() {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const setsPolicy = accessDenial(RULES.superAdminAnyTeam, ctx) === null;
-  const asked = new URLSearchParams(search).get('tab');
-  const tab: Tab = asked === 'mine' || asked === 'history' || (asked === 'policy' && setsPolicy) ? asked : 'waiting';
+  const tabOf = (value: string | null): Tab | null =>
+    value === 'waiting' || value === 'mine' || value === 'history' || (value === 'policy' && setsPolicy) ? value : null;
+  const [tab, setTab] = useState<Tab>(() => tabOf(new URLSearchParams(search).get('tab')) ?? 'waiting');
+  // A link's tab (the top bar's count, a notice) is taken, then the address loses it so other pages do not inherit it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read on each new address only
+  useEffect(() => {
+    if (!search) return;
+    const asked = tabOf(new URLSearchParams(search).get('tab'));
+    if (asked) setTab(asked);
+    navigate(`${location}?`, { replace: true });
+  }, [search]);
   const waiting = useWaitingCountQuery(true).data ?? 0;
   return (
-    <Tabs
-      value={tab}
-      onChange={(next) => navigate(`${location}?tab=${next ?? 'waiting'}`, { replace: true })}
-      keepMounted={false}
-    >
+    <Tabs value={tab} onChange={(next) => setTab(tabOf(next) ?? 'waiting')} keepMounted={false}>
       <Tabs.List mb="md" data-testid="approvals-tabs">
         <Tabs.Tab
           value="waiting"

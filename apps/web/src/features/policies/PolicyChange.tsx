@@ -53,6 +53,11 @@ export function PolicyChange() {
             <Text size="sm" c="dimmed">
               {t('policy.history.by', { who: entry.actor_email, when: formatDateTime(entry.created_at) })}
             </Text>
+            {entry.approved_by.length > 0 && (
+              <Text size="sm" c="dimmed" data-testid="policy-change-approved-by">
+                {t('policy.history.approved_by', { names: entry.approved_by.join(', ') })}
+              </Text>
+            )}
           </Stack>
           <Group gap="sm">
             <Button component={Link} to="/policies/history" variant="default">
