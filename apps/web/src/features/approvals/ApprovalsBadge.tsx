@@ -26,7 +26,7 @@ export function ApprovalsBadge({ ctx }: { ctx: AccessContext }) {
       radius="sm"
       leftSection={<Icon name="clock" size={14} />}
       className="billing-badge"
-      aria-label={t('approvals.topbar', { n: formatNumber(n) })}
+      title={t('approvals.topbar', { n: formatNumber(n) })}
       data-testid="topbar-approvals"
     >
       {formatNumber(n)}
