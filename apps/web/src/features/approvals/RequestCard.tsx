@@ -32,7 +32,7 @@ export function RequestCard({ request: r }: { request: ApprovalRequest }) {
   return (
     <Card withBorder radius="md" padding="lg" data-testid="approval-request" data-id={r.id} data-status={r.status}>
       <Stack gap="sm">
-        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
           <Stack gap={2} miw={0}>
             <Title order={3} size="h5" data-testid="approval-action">
               {t(actionLabel(r.action))}

@@ -1,4 +1,6 @@
-import { Table, Text } from '@mantine/core';
+import { Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { CARD_QUERY } from '../../components/DataTable.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { PolicyDiff } from '../policies/index.ts';
@@ -27,6 +29,7 @@ const fieldLabel = (t: T, key: string): string =>
  */
 export function RequestChanges({ request }: { request: ApprovalRequest }) {
   const { t } = useTranslation();
+  const stacked = useMediaQuery(CARD_QUERY, false, { getInitialValueInEffect: false });
   if (areaOf(request.action) === 'policies') return <PolicyDiff changes={request.changes} testId="approval-diff" />;
   const rows =
     request.changes.length > 0
@@ -34,6 +37,27 @@ export function RequestChanges({ request }: { request: ApprovalRequest }) {
       : Object.entries(request.payload).map(([key, after]) => ({ key, before: undefined, after }));
   if (rows.length === 0) return null;
   const withBefore = request.changes.length > 0;
+  // On a phone each field is a short block instead of a table wider than the screen.
+  if (stacked)
+    return (
+      <Stack gap="xs" data-testid="approval-diff">
+        {rows.map((row) => (
+          <Stack key={row.key} gap={2}>
+            <Text size="sm" fw={500}>
+              {fieldLabel(t, row.key)}
+            </Text>
+            {withBefore && (
+              <Text size="sm" c="dimmed" td="line-through" style={{ overflowWrap: 'anywhere' }}>
+                {say(t, row.before)}
+              </Text>
+            )}
+            <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {say(t, row.after)}
+            </Text>
+          </Stack>
+        ))}
+      </Stack>
+    );
   return (
     <Table.ScrollContainer minWidth={320}>
       <Table verticalSpacing="xs" data-testid="approval-diff">

@@ -1,4 +1,6 @@
-import { Badge, Table, Text } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { CARD_QUERY } from '../../components/DataTable.tsx';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { formatHistoryValue, policyLabel } from './format.ts';
 
@@ -18,11 +20,48 @@ export interface PolicyDiffRow {
  */
 export function PolicyDiff({ changes, testId = 'policy-diff' }: { changes: readonly PolicyDiffRow[]; testId?: string }) {
   const { t } = useTranslation();
+  // On a phone each key is a short block (before, then after) instead of a table wider than the screen.
+  const stacked = useMediaQuery(CARD_QUERY, false, { getInitialValueInEffect: false });
   if (changes.length === 0)
     return (
       <Text ta="center" c="dimmed" py="xl">
         {t('policy.history.no_change')}
       </Text>
+    );
+  if (stacked)
+    return (
+      <Stack gap={0} data-testid={testId}>
+        {changes.map((c, i) => (
+          <Stack
+            key={c.key}
+            gap={4}
+            py="sm"
+            style={i > 0 ? { borderTop: '1px solid var(--mantine-color-default-border)' } : undefined}
+            data-testid={`diff-${c.key}`}
+          >
+            <Group justify="space-between" wrap="nowrap" gap="xs">
+              <Text size="sm" fw={500}>
+                {policyLabel(t, c.key)}
+              </Text>
+              <Badge size="sm" variant="light" color={KIND_COLOR[c.kind]} style={{ flexShrink: 0 }}>
+                {t(`policy.diff.${c.kind}`)}
+              </Badge>
+            </Group>
+            <Text size="sm" c="dimmed">
+              {t('policy.diff.before')}:{' '}
+              <Text span inherit td={c.kind === 'added' ? undefined : 'line-through'}>
+                {formatHistoryValue(t, c.key, c.before)}
+              </Text>
+            </Text>
+            <Text size="sm">
+              {t('policy.diff.after')}:{' '}
+              <Text span inherit fw={c.kind === 'removed' ? undefined : 600}>
+                {formatHistoryValue(t, c.key, c.after)}
+              </Text>
+            </Text>
+          </Stack>
+        ))}
+      </Stack>
     );
   return (
     <Table.ScrollContainer minWidth={640}>
