@@ -21,6 +21,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from './config.ts';
 import { MIGRATIONS_DIR } from './db/migrations-dir.ts';
 import { doctorChecks } from './doctor.ts';
+import { createApprovalsOperator } from './features/approvals/index.ts';
 import { createBillingService } from './features/billing/index.ts';
 import { createHubClient } from './features/integration/hub-client.ts';
 import { createHubSessionEnder } from './features/integration/hub-session-ender.ts';
@@ -43,6 +44,13 @@ const log = {
   debug: () => {},
 } as unknown as FastifyBaseLogger;
 
+/** A break-glass reason is what the event log keeps of why: it must say something. */
+function requireReason(reason: string | undefined): string {
+  const text = (reason ?? '').trim();
+  if (text.length < 5) throw new CliError('--reason must say why (at least 5 characters); it goes to the event log.', 2);
+  return text.slice(0, 1000);
+}
+
 async function withOperator<T>(fn: (operator: OperatorService, db: Db) => Promise<T>): Promise<T> {
   let db: Db;
   try {
@@ -60,10 +68,11 @@ async function withOperator<T>(fn: (operator: OperatorService, db: Db) => Promis
     // The CLI only queues work (telling the Hubs that sessions ended): the server's workers run it.
     const jobs = createJobs(db, { log, noWorkers: true });
     const hubSessions = createHubSessionEnder(db, createHubClient(loadServerKey(config)), jobs, log, integrationLookups);
+    const approvals = createApprovalsOperator(db, jobs);
     await jobs.start();
     try {
       const consoleUrl = config.PUBLIC_URL?.replace(/\/$/, '') ?? null;
-      return await fn(createOperatorService(db, { hubSessions, consoleUrl }), db);
+      return await fn(createOperatorService(db, { hubSessions, consoleUrl, approvals }), db);
     } finally {
       await jobs.stop();
     }
@@ -117,6 +126,43 @@ process.exitCode = await runCli(
             `The sign-in of ${v.email} in "${v.team}" is reset and their sessions ended. They set a new password with "Forgot password" on the sign-in page.`,
           );
         }),
+    },
+    approvals: {
+      summary: "list a team's pending approval requests (four-eyes approval; see docs/approvals.md)",
+      usage: '--team <slug>',
+      options: { team: { required: true } },
+      run: (v) =>
+        withOperator(async (operator) => {
+          const pending = await operator.approvals(v.team as string);
+          if (pending.length === 0) console.info(`No approval request waits in "${v.team}".`);
+          for (const r of pending)
+            console.info(`${r.id}  ${r.action}  by ${r.requester}  until ${r.expires_at}\n    ${r.summary}`);
+        }),
+    },
+    'approval-approve': {
+      summary:
+        'break-glass: approve a pending request whatever its approvals; the server runs it. The reason goes to the event log',
+      usage: '--team <slug> --id <request id> --reason <why>',
+      options: { team: { required: true }, id: { required: true }, reason: { required: true } },
+      run: (v) => {
+        const reason = requireReason(v.reason);
+        return withOperator(async (operator) => {
+          const row = await operator.approveRequest(v.team as string, v.id as string, reason);
+          console.info(`Approved ${row.action} (${row.id}) as the operator: the server runs it within seconds.`);
+        });
+      },
+    },
+    'approval-clear': {
+      summary: 'close a pending or approved request without running it; the reason goes to the event log',
+      usage: '--team <slug> --id <request id> --reason <why>',
+      options: { team: { required: true }, id: { required: true }, reason: { required: true } },
+      run: (v) => {
+        const reason = requireReason(v.reason);
+        return withOperator(async (operator) => {
+          const row = await operator.clearRequest(v.team as string, v.id as string, reason);
+          console.info(`Cleared ${row.action} (${row.id}): it will never run.`);
+        });
+      },
     },
     'invoice-paid': {
       summary: 'record a manual invoice as paid (bank transfer received): applies its order (licences, plan, renewal)',

@@ -29,6 +29,8 @@ export interface ApprovalActionInfo {
   endpoints: readonly string[];
   /** Reserved for another mechanism (just-in-time rights): not offered in the policy's list. */
   reserved?: boolean;
+  /** false: in the policy, but no gate enforces it yet (the console says so; docs/approvals.md). */
+  enforced?: false;
 }
 
 const SUPER: readonly Scope[] = ['super_admin'];
@@ -38,7 +40,7 @@ export const APPROVAL_ACTIONS = {
   'admins.add': { program: 'server', approverScopes: SUPER, apply: 'on_approval', endpoints: ['adminAdd'] },
   'admins.remove': { program: 'server', approverScopes: SUPER, apply: 'on_approval', endpoints: ['adminRemove'] },
   /** Changing an existing admin's scopes: no call does it yet (the console removes and adds); ready for it. */
-  'admins.scopes': { program: 'server', approverScopes: SUPER, apply: 'on_approval', endpoints: [] },
+  'admins.scopes': { program: 'server', approverScopes: SUPER, apply: 'on_approval', endpoints: [], enforced: false },
   'admins.reset_sign_in': { program: 'server', approverScopes: SUPER, apply: 'on_approval', endpoints: ['adminAuthReset'] },
   /** A team or group policy change the impact preview shows as relaxing a rule. */
   'policies.relax': {
@@ -69,15 +71,23 @@ export const APPROVAL_ACTIONS = {
     approverScopes: SUPER,
     apply: 'by_requester',
     endpoints: ['auditLogsConfigurationUpdate'],
+    enforced: false,
   },
-  'siem.off': { program: 'hub', approverScopes: SUPER, apply: 'by_requester', endpoints: ['siemToolUpdate'] },
+  'siem.off': { program: 'hub', approverScopes: SUPER, apply: 'by_requester', endpoints: ['siemToolUpdate'], enforced: false },
   'siem.destination': {
     program: 'hub',
     approverScopes: SUPER,
     apply: 'by_requester',
     endpoints: ['siemToolsConfigure', 'siemToolUpdate'],
+    enforced: false,
   },
-  'siem.pull_token': { program: 'hub', approverScopes: SUPER, apply: 'by_requester', endpoints: ['auditLogsPullToken'] },
+  'siem.pull_token': {
+    program: 'hub',
+    approverScopes: SUPER,
+    apply: 'by_requester',
+    endpoints: ['auditLogsPullToken'],
+    enforced: false,
+  },
   'members.export': { program: 'server', approverScopes: DEFAULT_ROLES, apply: 'by_requester', endpoints: ['membersExport'] },
   'members.bulk_remove': { program: 'server', approverScopes: DEFAULT_ROLES, apply: 'on_approval', endpoints: ['membersRemove'] },
   'billing.licences_removed': {

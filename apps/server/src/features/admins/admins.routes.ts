@@ -29,7 +29,7 @@ interface AdminsDeps extends AdminsServiceDeps {
 export function adminsRoutes(router: Router, guard: Guard, db: Db, deps: AdminsDeps) {
   const admins = createAdminsService(db, deps);
   const acceptance = createInvitationAcceptance(db, deps.teamNames);
-  // Under four-eyes approval the same service runs, once approved, in the transaction that closes the request.
+  // Under four-eyes approval the same service runs once approved, its transaction closing the request.
   const inDb = (q: typeof db) => (q === db ? admins : createAdminsService(q, deps));
   const add = deps.approvals.approvable(adminAddEndpoint, 'admins.add', {
     run: async (input, caller, q) => {

@@ -17,8 +17,9 @@ import type { Caller } from '../../http/caller.ts';
  * With the team's policy off (or the class not in it) `run` runs at once with the server's db:
  * the call answers exactly as without approvals. Otherwise the call answers 202
  * `approval_required` and changes nothing; once approved, `run` runs with the stored input, as
- * the requester, with a `db` whose every statement (its own transactions too, as savepoints) is in
- * the transaction that closes the request. So `run` must reach the database only through `db`.
+ * the requester, with a `db` whose first transaction also closes the request (applied): the
+ * action's writes and the closing commit together, once. So `run` must write through `db`'s
+ * transaction, as the services do.
  */
 export interface ApprovableDef<I, O> {
   run(input: I, caller: Caller, db: Db): Promise<O>;

@@ -14,7 +14,7 @@ import type { MailOutbox } from '../../platform/mail.ts';
 import { mailApprovers, recordApprovalEvent } from './approval-notices.ts';
 import type { ApprovableDef, Approvals, AskWhen } from './approvals.gate.ts';
 import { type DecisionRow, type RequestRow, approvalsRepository as repo } from './approvals.repository.ts';
-import { inTransaction } from './in-transaction.ts';
+import { closingDb, RequestNoLongerOpen } from './closing-db.ts';
 import { payloadHash, plainPayload } from './payload-hash.ts';
 
 /** A team administrator as the admins room lists them: who could approve. */
@@ -82,11 +82,10 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
     retryLimit: 5,
   });
   // The operator's break-glass approval (at the command line) is applied by the server, which knows how each action runs.
+  // Also the fallback of an approval whose server stopped before running it: whichever run comes first applies it.
   const applyQueue = deps.jobs.define<{ requestId: string }>(APPLY_QUEUE, async ({ requestId }) => {
-    await db.transaction(async (tx) => {
-      const row = await repo.lock(tx, requestId);
-      if (row?.status === 'approved' && row.apply === 'on_approval') await apply(tx, row);
-    });
+    const row = await repo.lock(db, requestId);
+    if (row?.status === 'approved' && row.apply === 'on_approval') await apply(row, row.requester as unknown as Caller);
   });
 
   /** Closes the team's (or every team's) requests past their expiry: they can never run. */
@@ -103,37 +102,46 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
   }
 
   /**
-   * Runs an approved request's action as its requester, in `tx` (which closes the request). A
-   * refusal of the action (what it changes changed meanwhile) rolls back only the action's part:
-   * the request closes as failed, with the refusal.
+   * Runs an approved request's action through the same service code as the direct call, as `caller`,
+   * closing the request (applied) in the action's own transaction: it runs once. A refusal of the
+   * action (what it changes changed meanwhile) leaves nothing of it: the request closes as failed.
+   * Returns the action's answer, or undefined when another run had closed the request first.
    */
-  async function apply(tx: Queryable, row: RequestRow): Promise<void> {
+  async function apply(row: RequestRow, caller: Caller): Promise<{ result: unknown } | undefined> {
     const registered = registry.get(row.call);
     if (!registered) throw new Error(`No approvable call ${row.call}.`);
+    const close = async (tx: Queryable) => {
+      if (!(await repo.close(tx, row.id, ['approved'], 'applied', null))) throw new RequestNoLongerOpen();
+      await recordApprovalEvent(tx, row, 'approval_applied', { email: caller.email, type: 'admin' });
+    };
+    const closing = closingDb(db, close);
     // The records the action writes (a policy's history) name who approved it beside who asked.
-    const approvedBy = (await repo.decisions(tx, [row.id]))
+    const approvedBy = (await repo.decisions(db, [row.id]))
       .filter((d) => d.decision === 'approved')
       .map((d) => (d.operator ? 'operator' : d.name || d.email));
-    const caller = { ...(row.requester as unknown as Caller), approvedBy };
-    await tx.query('savepoint approval_apply');
+    let result: unknown;
     try {
-      await registered.def.run(row.payload as never, caller, inTransaction(db, tx));
-      await tx.query('release savepoint approval_apply');
+      result = await registered.def.run(row.payload as never, { ...caller, approvedBy }, closing.db);
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      await tx.query('rollback to savepoint approval_apply');
-      await repo.close(tx, row.id, ['pending', 'approved'], 'failed', error.description);
-      await recordApprovalEvent(
-        tx,
-        row,
-        'approval_apply_failed',
-        { email: row.requester_email, type: 'admin' },
-        { code: error.code },
-      );
-      return;
+      if (error instanceof RequestNoLongerOpen) return undefined;
+      if (!(error instanceof AppError) || closing.closed()) throw error;
+      await db.transaction(async (tx) => {
+        if (!(await repo.close(tx, row.id, ['approved'], 'failed', error.description))) return;
+        await recordApprovalEvent(tx, row, 'approval_apply_failed', { email: caller.email, type: 'admin' }, { code: error.code });
+      });
+      return undefined;
     }
-    await repo.close(tx, row.id, ['pending', 'approved'], 'applied', null);
-    await recordApprovalEvent(tx, row, 'approval_applied', { email: row.requester_email, type: 'admin' });
+    // An action that ran outside any transaction (a read, such as an export): the request closes
+    // after it, and only the run that closes it hands out its answer.
+    if (!closing.closed()) {
+      try {
+        await db.transaction(close);
+      } catch (error) {
+        if (error instanceof RequestNoLongerOpen) return undefined;
+        throw error;
+      }
+    }
+    return { result };
   }
 
   /** Records the request (or finds the same person's open one for the same payload) and answers 202. */
@@ -145,10 +153,10 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
     policy: ApprovalPolicy,
   ): Promise<never> {
     const { endpoint, action, def } = registered;
+    const described = await def.describe?.(payload as never, caller, db);
     const row = await db.transaction(async (tx) => {
       const open = await repo.findOpen(tx, caller.team.id, caller.userId, endpoint.name, hash);
       if (open?.status === 'pending') return open;
-      const described = await def.describe?.(payload as never, caller, tx);
       const admins = await deps.teamAdmins(tx, caller.team.id);
       const me = admins.find((a) => a.user_id === caller.userId);
       const created = await repo.create(tx, {
@@ -181,19 +189,13 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
   }
 
   /**
-   * A by_requester action the requester repeats once approved: the approval is claimed (closed
-   * as applied) in the transaction that runs it, so it runs once. Undefined: nothing to claim.
+   * A by_requester action the requester repeats once approved: it runs now, closing the request
+   * in its transaction, so it runs once. Undefined: nothing approved to run.
    */
   async function claim(caller: Caller, registered: Registered, hash: string) {
     const open = await repo.findOpen(db, caller.team.id, caller.userId, registered.endpoint.name, hash);
     if (open?.status !== 'approved') return undefined;
-    return db.transaction(async (tx) => {
-      const row = await repo.lock(tx, open.id);
-      if (row?.status !== 'approved' || row.expires_at.getTime() <= Date.now()) return undefined;
-      await repo.close(tx, row.id, ['approved'], 'applied', null);
-      await recordApprovalEvent(tx, row, 'approval_applied', { email: caller.email, type: 'admin' });
-      return { result: await registered.def.run(row.payload as never, caller, inTransaction(db, tx)) };
-    });
+    return apply(open, caller);
   }
 
   const approvals: Approvals = {
@@ -271,13 +273,6 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
     decisions.some((d) => d.operator && d.decision === 'approved') ||
     new Set(decisions.filter((d) => d.decision === 'approved' && d.user_id !== row.requester_id).map((d) => d.user_id)).size >=
       row.approvers_required - 1;
-
-  /** The request is approved: run it now (on_approval), or let its requester run it once (by_requester). */
-  async function approved(tx: Queryable, row: RequestRow, now: boolean) {
-    if (row.apply === 'on_approval' && now) return apply(tx, row);
-    await repo.markApproved(tx, row.id);
-    if (row.apply === 'on_approval') await applyQueue.enqueue(tx, { requestId: row.id }, { key: `apply:${row.id}` });
-  }
 
   const service = {
     async policy(caller: Caller) {
@@ -357,7 +352,7 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
      */
     async decide(caller: Caller, id: string, decision: 'approve' | 'reject', comment: string) {
       await expireDue(caller.team.id);
-      await db.transaction(async (tx) => {
+      const completed = await db.transaction(async (tx): Promise<RequestRow | undefined> => {
         const row = await repo.lock(tx, id);
         if (!row || row.team_id !== caller.team.id) throw notFound();
         if (row.status !== 'pending') throw closed(row);
@@ -392,11 +387,16 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
         if (decision === 'reject') {
           await repo.close(tx, row.id, ['pending'], 'rejected', comment || null);
           await recordApprovalEvent(tx, row, 'approval_rejected', actor, { comment });
-          return;
+          return undefined;
         }
         await recordApprovalEvent(tx, row, 'approval_approved', actor, { comment });
-        if (approvedEnough(row, await repo.decisions(tx, [row.id]))) await approved(tx, row, true);
+        if (!approvedEnough(row, await repo.decisions(tx, [row.id]))) return undefined;
+        await repo.markApproved(tx, row.id);
+        if (row.apply === 'on_approval') await applyQueue.enqueue(tx, { requestId: row.id }, { key: `apply:${row.id}` });
+        return row;
       });
+      // The last approval runs it now, as its requester (the queued run then finds it closed).
+      if (completed?.apply === 'on_approval') await apply(completed, completed.requester as unknown as Caller);
       return service.get(caller, id);
     },
 
@@ -429,6 +429,7 @@ export type ApprovalsRoom = ReturnType<typeof createApprovals>;
 export function createApprovalsOperator(db: Db, jobs: Jobs) {
   const applyQueue = jobs.define<{ requestId: string }>(APPLY_QUEUE, async () => {});
   const open = async (tx: Queryable, teamId: string, id: string) => {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw notFound();
     const row = await repo.lock(tx, id);
     if (!row || row.team_id !== teamId) throw notFound();
     if (row.status !== 'pending' && row.status !== 'approved') throw closed(row);
@@ -473,3 +474,5 @@ export function createApprovalsOperator(db: Db, jobs: Jobs) {
     },
   };
 }
+
+export type ApprovalsOperator = ReturnType<typeof createApprovalsOperator>;

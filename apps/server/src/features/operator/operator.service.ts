@@ -4,6 +4,7 @@ import { TEAM_TYPES, type TeamType } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import { z } from 'zod';
 import { adminsRepository, recordAdminEvent, resetAdminAuth } from '../admins/index.ts';
+import type { ApprovalsOperator } from '../approvals/index.ts';
 import { issueOnboardingLink } from '../auth/index.ts';
 import type { HubSessionEnder } from '../integration/index.ts';
 import { teamRepository } from '../team/index.ts';
@@ -27,7 +28,10 @@ const EXPORT_PAGE = 500;
  * (`latchkey create-team`, `reset-admin`, `export-team`). The operator is trusted with the whole
  * server: no Caller, and events are recorded without an actor.
  */
-export function createOperatorService(db: Db, deps: { hubSessions: HubSessionEnder; consoleUrl: string | null }) {
+export function createOperatorService(
+  db: Db,
+  deps: { hubSessions: HubSessionEnder; consoleUrl: string | null; approvals: ApprovalsOperator },
+) {
   const teamBySlug = async (slug: string) => {
     const team = await teamRepository.findBySlug(db, slug);
     if (!team) throw new AppError('not_found', `There is no team "${slug}".`, 404);
@@ -35,6 +39,21 @@ export function createOperatorService(db: Db, deps: { hubSessions: HubSessionEnd
   };
 
   return {
+    /** The team's pending approval requests (`latchkey approvals`). */
+    async approvals(slug: string) {
+      return deps.approvals.pending((await teamBySlug(slug)).id);
+    },
+
+    /** Break-glass: approve a request whatever its approvals (the server then runs it), with a reason in the event log. */
+    async approveRequest(slug: string, id: string, reason: string) {
+      return deps.approvals.approve((await teamBySlug(slug)).id, id, reason);
+    },
+
+    /** Close a request without running it, with a reason in the event log. */
+    async clearRequest(slug: string, id: string, reason: string) {
+      return deps.approvals.clear((await teamBySlug(slug)).id, id, reason);
+    },
+
     /**
      * A team and its first super admin. A new person signs in through the single-use onboarding
      * link (an emailed code, then a first password); a person who already has a password signs
