@@ -42,6 +42,12 @@ test('four eyes: a relaxed policy waits for a second super admin, who approves i
   await expect(policy.getByLabel('Relax a policy')).toBeChecked();
   await flipSwitch(policy.getByTestId('approval-policy-enabled'));
   await expect(page.getByTestId('approval-policy-save')).toBeEnabled();
+  // Asking for more people than could agree says so where the policy is set, before it is saved.
+  const approvers = policy.getByTestId('approval-policy-approvers');
+  await approvers.fill('3');
+  await expect(policy.getByTestId('approval-lockout')).toContainText('The policy needs 3 people to agree, but only 2 could.');
+  await approvers.fill('2');
+  await expect(policy.getByTestId('approval-lockout')).toHaveCount(0);
   await threeWidths(page, 'approvals-policy');
   await page.getByTestId('approval-policy-save').click();
   await expect(toast(page, 'Approval policy saved')).toBeVisible();
@@ -100,4 +106,24 @@ test('four eyes: a relaxed policy waits for a second super admin, who approves i
   await expect(latest).toContainText(BEN.name);
   await expect(latest).toContainText('Minimum length');
   await ben.context().close();
+
+  // Ana asks again, then withdraws it from her requests: it can never run, and the notice goes.
+  await page.goto('/#/policies');
+  await minLength.fill('8');
+  await page.getByTestId('policy-save').click();
+  await expect(notice).toBeVisible();
+  await page.getByTestId('approval-notice-link').click();
+  await expect(page).toHaveURL(atRoute('/settings/approvals'));
+  await expect(page.getByRole('tab', { name: 'My requests' })).toHaveAttribute('aria-selected', 'true');
+  const mine = page.getByTestId('approval-request').first();
+  await expect(mine.getByTestId('approval-status')).toHaveText('Waiting');
+  await mine.getByTestId('approval-withdraw').click();
+  const withdraw = page.getByRole('dialog', { name: 'Withdraw your request?' });
+  await withdraw.getByLabel('Comment').fill('Asked too soon');
+  await withdraw.getByTestId('approval-dialog-confirm').click();
+  await expect(withdraw).toBeHidden();
+  await expect(mine.getByTestId('approval-status')).toHaveText('Withdrawn');
+  await page.goto('/#/policies');
+  await expect(minLength).toHaveValue('10');
+  await expect(notice).toHaveCount(0);
 });
