@@ -62,6 +62,8 @@ test('four eyes: a relaxed policy waits for a second super admin, who approves i
   const notice = page.getByTestId('approval-notice');
   await expect(notice).toContainText(/^Waiting for approval by another super admin — requested \d{2}:\d{2}/);
   await expect(toast(page, 'Successfully updated')).toHaveCount(0);
+  // The form shows the policy as it still is: the change lives in the request now.
+  await expect(minLength).toHaveValue('14');
   await threeWidths(page, 'approvals-notice');
   // Nothing changed: a reload reads the policy as it was, and the notice stays (the server's list).
   await page.reload();
