@@ -123,7 +123,6 @@ describe('every action class, with the policy on and off', () => {
     await setPolicy({ enabled: true, actions: ['policies.relax'] });
     const tighter = await h.post('/api/v1/policy/team/update/', { policy_json: { 'autolock.minutes': { policy: 5 } } }, alex);
     expect(tighter.status, tighter.text).toBe(200);
-    // A group that stops enforcing a key relaxes it too.
     const history = (await h.post<{ results: { id: string }[] }>('/api/v1/policy/team/history/', {}, alex)).body.results;
     const restore = { id: history[1]?.id as string };
     await underApproval('policies.restore', '/api/v1/policy/team/history/restore/', restore);

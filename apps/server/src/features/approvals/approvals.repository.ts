@@ -124,7 +124,7 @@ export const approvalsRepository = {
   async list(
     q: Queryable,
     teamId: string,
-    filter: { requesterId?: string; pending?: boolean },
+    filter: { requesterId?: string; pending?: boolean; visible: { actions: string[]; or: string } },
     page: { limit: number; offset: number },
   ): Promise<{ rows: RequestRow[]; count: number }> {
     const where = ['team_id = $1'];
@@ -134,6 +134,8 @@ export const approvalsRepository = {
       where.push(`requester_id = $${params.length}`);
     }
     if (filter.pending) where.push(`status = 'pending'`);
+    params.push(filter.visible.actions, filter.visible.or);
+    where.push(`(action = any($${params.length - 1}::text[]) or requester_id = $${params.length})`);
     const clause = where.join(' and ');
     const count = await q.query<{ n: number }>(`select count(*)::int as n from approval_requests where ${clause}`, params);
     const rows = await q.query<RequestRow>(

@@ -50,6 +50,13 @@ export function eligibleApprovers(admins: TeamAdmin[], action: ApprovalAction, r
   });
 }
 
+/** What a caller may see: their own requests, and those of the classes they could approve (an admin never sees a super admin's). */
+const visibleTo = (caller: Caller) => ({
+  actions: (Object.keys(APPROVAL_ACTIONS) as ApprovalAction[]).filter((a) => holdsScope(caller.scopes, a)),
+  or: caller.userId,
+});
+const sees = (caller: Caller, row: RequestRow) => row.requester_id === caller.userId || holdsScope(caller.scopes, row.action);
+
 const notFound = () => new AppError('approval_not_found', 'No such approval request.').shows('errors.approval_not_found');
 const closed = (row: RequestRow) =>
   new AppError('approval_closed', `This request is ${row.status}: it can no longer be decided.`).shows('errors.approval_closed', {
@@ -328,7 +335,7 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
       const { rows, count } = await repo.list(
         db,
         caller.team.id,
-        { requesterId: view === 'mine' ? caller.userId : undefined },
+        { requesterId: view === 'mine' ? caller.userId : undefined, visible: visibleTo(caller) },
         { limit: pageSize, offset: (page - 1) * pageSize },
       );
       return { results: await views(db, caller, caller.team.id, rows), count, pending_for_me: pendingForMe.length };
@@ -342,7 +349,7 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
     async get(caller: Caller, id: string) {
       await expireDue(caller.team.id);
       const row = await repo.find(db, caller.team.id, id);
-      if (!row) throw notFound();
+      if (!row || !sees(caller, row)) throw notFound();
       return (await views(db, caller, caller.team.id, [row]))[0] as ApprovalRequest;
     },
 

@@ -137,6 +137,10 @@ describe('a gated call', () => {
     const adam = await decide('adam', id, 'approve');
     expect(adam.status).toBe(403);
     expect(adam.body).toMatchObject({ code: 'approval_scope_missing' });
+    // Nor does an admin see what a super admin asked.
+    expect((await h.post(`${P}/request/`, { id }, token('adam'))).status).toBe(404);
+    const adamSees = (await h.post<{ results: ApprovalRequest[] }>(`${P}/`, { view: 'all' }, token('adam'))).body;
+    expect(adamSees.results.map((r) => r.id)).not.toContain(id);
     // A recovery agent does not even see the approvals.
     expect((await decide('rory', id, 'approve')).status).toBe(403);
     expect((await h.post(`${P}/count/`, {}, token('tess'))).body).toMatchObject({ pending_for_me: expect.any(Number) });
