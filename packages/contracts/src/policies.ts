@@ -159,6 +159,8 @@ export const HistoryEntry = z.object({
   action: z.enum(['update', 'restore']),
   restored_from: z.string().nullable(),
   changed_keys: z.array(z.string()),
+  /** Who approved the change (names), when it waited for four-eyes approval; empty otherwise. */
+  approved_by: z.array(z.string()),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

@@ -57,6 +57,8 @@ export interface Caller {
   scopes: Scope[];
   team: CallerTeam;
   access: AccessContext;
+  /** Who approved the change this call runs, when it waited for four-eyes approval (for the records it writes). */
+  approvedBy?: readonly string[];
 }
 
 export type Guard = (request: FastifyRequest, endpoint: Endpoint) => Promise<Caller | null>;

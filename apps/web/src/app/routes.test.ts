@@ -33,10 +33,19 @@ describe('route guard: onboarding and family plan (spec §2)', () => {
     expect(guardRedirect(route('settings/organization-branding'), ctx({ scopes: ['admin'] }), false)).toBe('/');
   });
 
+  test('/settings/approvals: for whoever could ask or approve, on any team; not for other scopes', () => {
+    expect(guardRedirect(route('settings/approvals'), ctx(), false)).toBeNull();
+    expect(guardRedirect(route('settings/approvals'), ctx({ scopes: ['admin'] }), false)).toBeNull();
+    expect(guardRedirect(route('settings/approvals'), ctx({ teamType: 'family' }), false)).toBeNull();
+    expect(guardRedirect(route('settings/approvals'), ctx({ scopes: ['integrator'] }), false)).toBe('/');
+    expect(guardRedirect(route('settings/approvals'), ctx({ scopes: ['recovery_agent'] }), false)).toBe('/');
+  });
+
   test('the settings index lists every settings screen of the route table', () => {
     expect(SETTINGS_ROUTES.map((r) => r.path)).toEqual([
       'settings/account-security',
       'settings/manage-administrators',
+      'settings/approvals',
       'settings/organization-branding',
       'settings/sso-connector',
       'settings/scim-connectors',

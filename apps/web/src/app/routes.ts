@@ -1,5 +1,6 @@
 import { accountRoutes } from '../features/account/routes.ts';
 import { adminsRoutes } from '../features/admins/routes.ts';
+import { approvalsRoutes } from '../features/approvals/routes.ts';
 import { auditRoutes } from '../features/audit/routes.ts';
 import { billingRoutes } from '../features/billing/routes.ts';
 import { brandingRoutes } from '../features/branding/routes.ts';
@@ -57,6 +58,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   ...billingRoutes,
   ...settingsRoutes,
   ...inLandingChunk(adminsRoutes),
+  ...approvalsRoutes,
   ...inLandingChunk(brandingRoutes),
   ...ssoRoutes,
   ...scimRoutes,

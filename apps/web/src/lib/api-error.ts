@@ -1,4 +1,5 @@
 import { ERROR_MESSAGE_KEYS, type ErrorReply } from '@latchkey/contracts/client';
+import { formatMoment, isolate } from './format.ts';
 
 type FailureClass = 'TIMEOUT_ERROR' | 'FETCH_ERROR' | 'PARSING_ERROR';
 
@@ -24,6 +25,23 @@ export function replyError(reply: Partial<ErrorReply>, status: number, target: '
   return new ApiError(reply.code ?? 'unknown', reply.description ?? '', status, undefined, target, reply.issues, shown);
 }
 
+/**
+ * A change the team's approval policy holds for another super admin (HTTP 202 `approval_required`):
+ * nothing changed yet. Thrown, not returned, so no screen takes it for a success.
+ */
+export class ApprovalRequired extends ApiError {
+  constructor(
+    readonly requestId: string,
+    /** When the request was made (the server's time when it says, else this browser's). */
+    readonly requestedAt: string,
+  ) {
+    super('approval_required', 'Waiting for approval.', 202, undefined, 'server', undefined, { key: APPROVAL_WAITING });
+  }
+}
+
+/** "Waiting for approval by another super admin — requested {{time}}". */
+export const APPROVAL_WAITING = 'approvals.notice.waiting';
+
 export const SOMETHING_WENT_WRONG = 'Something went wrong';
 
 /**
@@ -45,5 +63,7 @@ export function errorMessage(error: unknown): string {
 }
 
 /** The values an error's message names, for `t(errorMessage(error), errorValues(error))`. */
-export const errorValues = (error: unknown): Record<string, string | number> | undefined =>
-  error instanceof ApiError ? error.shown?.values : undefined;
+export const errorValues = (error: unknown): Record<string, string | number> | undefined => {
+  if (error instanceof ApprovalRequired) return { time: isolate(formatMoment(error.requestedAt)) };
+  return error instanceof ApiError ? error.shown?.values : undefined;
+};

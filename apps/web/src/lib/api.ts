@@ -1,5 +1,6 @@
 import type { ApiMap, EndpointInput, EndpointOutput, ErrorReply, HubTokens, RouteInfo } from '@latchkey/contracts/client';
-import { ApiError, replyError } from './api-error.ts';
+import { ApiError, ApprovalRequired, replyError } from './api-error.ts';
+import { noteApprovalRequired } from './approval-notices.ts';
 import { FAILED, rememberPrefetch, takePrefetch } from './prefetch.ts';
 import { withRenewalLock } from './renewal-lock.ts';
 import { newRequestId, REQUEST_ID_HEADER } from './request-id.ts';
@@ -65,6 +66,7 @@ async function send(
   if (!response.ok) {
     throw replyError(json as ErrorReply, response.status, target);
   }
+  if (response.status === 202) throwIfHeld(json);
   return json;
 }
 
@@ -146,6 +148,16 @@ async function renewHub(hub: NonNullable<Session['hub']>): Promise<NonNullable<S
   } catch {
     return { ...hub, retryAt: Date.now() + (hub.retryAt === undefined ? HUB_RETRY_SOON_MS : HUB_RETRY_LATER_MS) };
   }
+}
+
+/** A change held for approval is not a success: it says so once, for every screen (lib/approval-notices.ts). */
+function throwIfHeld(json: unknown): void {
+  const reply = json as { code?: unknown; request_id?: unknown; message_values?: { requested_at?: unknown } };
+  if (reply.code !== 'approval_required') return;
+  const at = reply.message_values?.requested_at;
+  const held = new ApprovalRequired(String(reply.request_id ?? ''), typeof at === 'string' ? at : new Date().toISOString());
+  noteApprovalRequired(held);
+  throw held;
 }
 
 type Out<K extends keyof ApiMap> = EndpointOutput<ApiMap[K]>;

@@ -43,6 +43,12 @@ export const formatPercent = (ratio: number): string => numbers(PERCENT).format(
 export const formatDate = (iso: string | number): string => dates(DATE).format(new Date(iso));
 /** `MMM dd yyyy hh:mm a` of the spec, as the locale writes it. */
 export const formatDateTime = (iso: string): string => dates(DATE_TIME).format(new Date(iso));
+const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+/** A moment of today as its time alone ("10:42"), any other day as `formatDateTime` writes it. */
+export const formatMoment = (iso: string, now: Date = new Date()): string => {
+  const at = new Date(iso);
+  return at.toDateString() === now.toDateString() ? dates(TIME).format(at) : formatDateTime(iso);
+};
 export const formatMonth = (epochMs: number): string => dates(MONTH).format(new Date(epochMs));
 /** Prices with 2 decimals in a currency (spec §9), as the locale writes them. */
 export const formatMoney = (amount: number, currency: string): string =>
@@ -57,7 +63,6 @@ export const initialOf = (name: string, email: string): string => (name.trim() |
  */
 export const isolate = (text: string): string => (RTL_LOCALES.includes(currentLocale()) ? `\u2068${text}\u2069` : text);
 
-const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
 /** A time of today (an elevation's end): hours and minutes in the admin's locale. */
 export const formatTime = (epochMs: number): string => dates(TIME).format(new Date(epochMs));
 

@@ -122,9 +122,13 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
       await recordApprovalEvent(tx, row, 'approval_applied', { email: caller.email, type: 'admin' });
     };
     const closing = closingDb(db, close);
+    // The records the action writes (a policy's history) name who approved it beside who asked.
+    const approvedBy = (await repo.decisions(db, [row.id]))
+      .filter((d) => d.decision === 'approved')
+      .map((d) => (d.operator ? 'operator' : d.name || d.email));
     let result: unknown;
     try {
-      result = await registered.def.run(row.payload as never, caller, closing.db);
+      result = await registered.def.run(row.payload as never, { ...caller, approvedBy }, closing.db);
     } catch (error) {
       if (error instanceof RequestNoLongerOpen) return undefined;
       if (!(error instanceof AppError) || closing.closed()) throw error;

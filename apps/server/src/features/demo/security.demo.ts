@@ -1,5 +1,6 @@
 import type { Db } from '@latchkey/runtime';
 import { hashPassword } from '../../platform/passwords.ts';
+import { seedApprovalsDemo } from './approvals.demo.ts';
 import { seedOnboardingDemo } from './onboarding.demo.ts';
 import { DEMO_PASSWORD } from './seed.ts';
 import { seedSignInDemo, seedSsoDemo } from './sign-in.demo.ts';
@@ -43,5 +44,6 @@ export async function seedSecurityDemo(db: Db): Promise<void> {
     await seedSignInDemo(tx);
     await seedOnboardingDemo(tx);
     await seedSsoDemo(tx);
+    await seedApprovalsDemo(tx);
   });
 }

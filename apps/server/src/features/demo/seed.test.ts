@@ -4,6 +4,7 @@ import { createTestDb } from '@latchkey/runtime/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
 import { verifyPassword } from '../../platform/passwords.ts';
+import { APPROVALS_DEMO, seedApprovalsDemo } from './approvals.demo.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD, seedDemo } from './seed.ts';
 
 let db: Db;
@@ -68,4 +69,19 @@ test('members: unique emails, every usage state, some gone, groups filled', asyn
   expect(await count('members where deboarded_at is not null and deboarded_at < onboarded_at')).toBe(0);
   expect(await count('groups')).toBe(6);
   expect(await count('(select group_id from group_members group by group_id) x')).toBe(6);
+});
+
+test('Fourth Coffee, for the four-eyes walk-through: two super admins and a team policy, seeded once', async () => {
+  await db.transaction((tx) => seedApprovalsDemo(tx));
+  await db.transaction((tx) => seedApprovalsDemo(tx));
+  const admins = await db.query<{ email: string; scopes: string[] }>(
+    `select u.email, ta.scopes from team_admins ta join users u on u.id = ta.user_id join teams t on t.id = ta.team_id
+     where t.slug = $1 order by u.email`,
+    [APPROVALS_DEMO.team.slug],
+  );
+  expect(admins).toEqual([
+    { email: APPROVALS_DEMO.ana.email, scopes: ['super_admin'] },
+    { email: APPROVALS_DEMO.ben.email, scopes: ['super_admin'] },
+  ]);
+  expect(await count(`team_policies p join teams t on t.id = p.team_id where t.slug = '${APPROVALS_DEMO.team.slug}'`)).toBe(1);
 });

@@ -26,6 +26,8 @@ export interface HistoryRow {
   restored_from: string | null;
   before: Record<string, unknown>;
   after: Record<string, unknown>;
+  /** Who approved the change, when it waited for four-eyes approval. */
+  approved_by: string[];
 }
 
 /** A group as the policies screens show it. */
@@ -38,7 +40,7 @@ const policyGroup = (g: GroupRow): PolicyGroup => ({
 });
 
 const HISTORY_COLUMNS = `id::text as id, created_at, actor_email, scope, group_id, group_name, action,
-  restored_from::text as restored_from, before, after`;
+  restored_from::text as restored_from, before, after, approved_by`;
 
 export const policiesRepository = {
   async teamPolicy(q: Queryable, teamId: string): Promise<TeamPolicy> {
@@ -147,11 +149,15 @@ export const policiesRepository = {
 
   async addHistory(
     q: Queryable,
-    row: Omit<HistoryRow, 'id' | 'created_at'> & { team_id: string; actor_user_id: string },
+    row: Omit<HistoryRow, 'id' | 'created_at' | 'approved_by'> & {
+      team_id: string;
+      actor_user_id: string;
+      approved_by?: readonly string[] | undefined;
+    },
   ): Promise<string> {
     const [inserted] = await q.query<{ id: string }>(
-      `insert into policy_history (team_id, actor_user_id, actor_email, scope, group_id, group_name, action, restored_from, before, after)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id::text as id`,
+      `insert into policy_history (team_id, actor_user_id, actor_email, scope, group_id, group_name, action, restored_from, before, after, approved_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id::text as id`,
       [
         row.team_id,
         row.actor_user_id,
@@ -163,6 +169,7 @@ export const policiesRepository = {
         row.restored_from,
         JSON.stringify(row.before),
         JSON.stringify(row.after),
+        [...(row.approved_by ?? [])],
       ],
     );
     return inserted?.id as string;

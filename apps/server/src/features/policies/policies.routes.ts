@@ -11,7 +11,7 @@ import {
   policyTeamEndpoint,
   policyTeamUpdateEndpoint,
 } from '@latchkey/contracts';
-import type { Db, Router } from '@latchkey/runtime';
+import type { Db, Queryable, Router } from '@latchkey/runtime';
 import { type Caller, type Guard, requireCaller } from '../../http/caller.ts';
 import type { Approvals } from '../approvals/index.ts';
 import { createAuditPolicyService } from './audit-policy.service.ts';
@@ -22,25 +22,26 @@ export function policiesRoutes(router: Router, guard: Guard, db: Db, approvals: 
   const policies = createPoliciesService(db);
   const inDb = (q: Db) => (q === db ? policies : createPoliciesService(q));
   // Under four-eyes approval: a change that relaxes a rule for someone, and every restore.
-  const describeChange = async (change: PolicyChangeRequest, caller: Caller) => {
-    const relaxed = await policies.relaxedKeys(caller, change);
+  // Described inside the transaction that records the request: read through it (`q`), never beside it.
+  const describeChange = async (change: PolicyChangeRequest, caller: Caller, q: Queryable) => {
+    const relaxed = await policies.relaxedKeys(caller, change, q);
     const where = change.scope === 'team' ? 'the team policy' : 'a group policy';
-    return { summary: `Relax ${where}: ${relaxed.join(', ')}`, changes: await policies.proposedChanges(caller, change) };
+    return { summary: `Relax ${where}: ${relaxed.join(', ')}`, changes: await policies.proposedChanges(caller, change, q) };
   };
   const relaxes = (caller: Caller, change: PolicyChangeRequest) => async () =>
     (await policies.relaxedKeys(caller, change)).length > 0;
   const updateTeam = approvals.approvable(policyTeamUpdateEndpoint, 'policies.relax', {
     run: (input, caller, q) => inDb(q).updateTeam(caller, input.policy_json),
-    describe: (input, caller) => describeChange({ scope: 'team', policy_json: input.policy_json }, caller),
+    describe: (input, caller, q) => describeChange({ scope: 'team', policy_json: input.policy_json }, caller, q),
   });
   const updateGroup = approvals.approvable(policyGroupUpdateEndpoint, 'policies.relax', {
     run: (input, caller, q) => inDb(q).updateGroup(caller, input),
-    describe: (input, caller) => describeChange({ scope: 'group', ...input }, caller),
+    describe: (input, caller, q) => describeChange({ scope: 'group', ...input }, caller, q),
   });
   const restore = approvals.approvable(policyHistoryRestoreEndpoint, 'policies.restore', {
     run: (input, caller, q) => inDb(q).restore(caller, input.id),
-    describe: async (input, caller) => {
-      const diff = await policies.historyDiff(caller, input.id);
+    describe: async (input, caller, q) => {
+      const diff = await policies.historyDiff(caller, input.id, q);
       return { summary: `Restore the policy version of change ${input.id}`, changes: diff.changes };
     },
   });

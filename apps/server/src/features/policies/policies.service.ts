@@ -99,6 +99,7 @@ function toEntry(row: HistoryRow): HistoryEntry {
     action: row.action,
     restored_from: row.restored_from,
     changed_keys: historyChanges(row).map((c) => c.key),
+    approved_by: row.approved_by ?? [],
   };
 }
 
@@ -167,6 +168,7 @@ export function createPoliciesService(db: Db) {
       restored_from: restoredFrom,
       before: { ...before },
       after: { ...after },
+      approved_by: caller.approvedBy,
     });
     return {
       id,
@@ -195,6 +197,7 @@ export function createPoliciesService(db: Db) {
       restored_from: restoredFrom,
       before: { policy_json: before },
       after: { policy_json: next },
+      approved_by: caller.approvedBy,
     });
   }
 
@@ -243,8 +246,9 @@ export function createPoliciesService(db: Db) {
       return { results: rows.map(toEntry), count, pages: Math.max(1, Math.ceil(count / pageSize)) };
     },
 
-    async historyDiff(caller: Caller, id: string) {
-      const row = await repo.historyEntry(db, caller.team.id, id);
+    /** `q`: the transaction an approval request is recorded in, when it asks (PGlite has one connection). */
+    async historyDiff(caller: Caller, id: string, q: Queryable = db) {
+      const row = await repo.historyEntry(q, caller.team.id, id);
       if (!row) throw new AppError('not_found', 'No such change.', 404).shows('errors.policy_change_not_found');
       return { entry: toEntry(row), before: row.before, after: row.after, changes: historyChanges(row) };
     },
@@ -290,15 +294,15 @@ export function createPoliciesService(db: Db) {
     },
 
     /** What an approver sees of a proposed change: each key's value before and after. */
-    async proposedChanges(caller: Caller, change: PolicyChangeRequest): Promise<PolicyChange[]> {
+    async proposedChanges(caller: Caller, change: PolicyChangeRequest, q: Queryable = db): Promise<PolicyChange[]> {
       if (change.scope === 'team') {
-        const current = await repo.teamPolicy(db, caller.team.id);
+        const current = await repo.teamPolicy(q, caller.team.id);
         return diffPolicyMaps(
           current as Record<string, unknown>,
           applyTeamPatch(current, change.policy_json) as Record<string, unknown>,
         );
       }
-      const current = await repo.groupPolicy(db, change.group_id);
+      const current = await repo.groupPolicy(q, change.group_id);
       return historyChanges({
         scope: 'group',
         before: (current ?? {}) as Record<string, unknown>,
@@ -315,10 +319,10 @@ export function createPoliciesService(db: Db) {
      * enforced, for a current member or for a member in no group (so a team change relaxes even
      * before the team has members).
      */
-    async relaxedKeys(caller: Caller, change: PolicyChangeRequest): Promise<string[]> {
-      const now = await world(db, caller.team.id);
-      const proposed = await proposedWorld(db, caller, now, change);
-      const people = [...(await repo.memberships(db, caller.team.id)), { email: '', group_ids: [] as string[] }];
+    async relaxedKeys(caller: Caller, change: PolicyChangeRequest, q: Queryable = db): Promise<string[]> {
+      const now = await world(q, caller.team.id);
+      const proposed = await proposedWorld(q, caller, now, change);
+      const people = [...(await repo.memberships(q, caller.team.id)), { email: '', group_ids: [] as string[] }];
       const relaxed = new Set<string>();
       for (const m of people) {
         const before = resolveEffectivePolicy(now, m.email, m.group_ids);

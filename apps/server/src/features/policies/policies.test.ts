@@ -349,6 +349,8 @@ describe('history', () => {
       actor_email: DEMO_ADMINS.admin,
       scope: 'team',
       changed_keys: ['tfa.required', 'autolock.minutes'],
+      // Made directly, not under four-eyes approval.
+      approved_by: [],
     });
     const diff = await post('/history/diff/', { id: latest?.id });
     expect(diff.body).toMatchObject({

@@ -6,6 +6,7 @@ import { Link, Redirect } from 'wouter';
 import { Icon } from '../../components/Icon.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { NotBuiltYet, UnavailableOnMobile } from '../../components/StatusScreens.tsx';
+import { ApprovalNotice } from '../../features/approvals/index.ts';
 import { useConsoleContext } from '../../lib/console-context.ts';
 import { type ConsoleRoute, guardRedirect, type LazyScreen } from '../../lib/console-route.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -56,6 +57,8 @@ export function ConsolePage({ route }: { route: ConsoleRoute }) {
         </Anchor>
       )}
       {!route.ownHeader && <PageHeader titleKey={route.titleKey} />}
+      {/* A change asked for on this screen that waits for another super admin: said here, not as done. */}
+      <ApprovalNotice path={route.path} />
       {route.desktopOnly && small ? <UnavailableOnMobile /> : <Screen screen={route.screen} />}
     </div>
   );

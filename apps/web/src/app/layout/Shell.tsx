@@ -11,6 +11,7 @@ import { Footer } from '../../components/Footer.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { ElevationControl } from '../../features/admins/index.ts';
+import { ApprovalsBadge } from '../../features/approvals/index.ts';
 import { TeamLogo } from '../../features/branding/TeamLogo.tsx';
 import { useHubReachability } from '../../features/integration/use-hub-reachability.ts';
 import {
@@ -113,6 +114,7 @@ function SignedInShell() {
               <Skeleton h={18} w={140} />
             )}
             {team.data && ctx && <BillingBadge team={team.data} ctx={ctx} />}
+            {ctx && <ApprovalsBadge ctx={ctx} />}
           </Group>
           {team.data && admin.data ? (
             <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>

@@ -1,9 +1,8 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
 import { DataTable } from '../../components/DataTable.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
-import { errorMessage, errorValues } from '../../lib/api-error.ts';
+import { toastFailure } from '../../lib/failure-toast.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -54,7 +53,7 @@ export function Members() {
       a.click();
       URL.revokeObjectURL(url);
     } catch (error) {
-      notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) });
+      toastFailure(t, error);
     } finally {
       setExporting(false);
     }

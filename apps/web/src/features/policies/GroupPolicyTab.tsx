@@ -90,8 +90,8 @@ function GroupPolicyForm({ group, initial }: { group: PolicyGroup; initial: Grou
   const mutation = useSaveGroupPolicyMutation();
   const toast = useSaveToast();
 
-  const save = () => (hasErrors ? Promise.resolve(false) : toast(() => mutation.mutateAsync(update)));
   const discard = () => form.reset();
+  const save = () => (hasErrors ? Promise.resolve(false) : toast(() => mutation.mutateAsync(update), discard));
   useUnsavedChanges({ dirty, save, discard, warning: t('You have unsaved changes. Are you sure you want to leave?') });
 
   const setEntry = (key: string, change: Partial<GroupDraft['entries'][string]>) =>

@@ -1,14 +1,12 @@
-import { Alert, Badge, Button, Card, Group, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Modal, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { usePolicyChangeQuery, useRestoreMutation } from './api.ts';
-import { formatHistoryValue, policyLabel } from './format.ts';
+import { PolicyDiff } from './PolicyDiff.tsx';
 import { useSaveToast } from './use-save-toast.ts';
-
-const KIND_COLOR = { added: 'green', removed: 'red', changed: 'blue' } as const;
 
 /** /policies/history/{historyId}: who changed what, a readable diff per key, and restore. */
 export function PolicyChange() {
@@ -55,6 +53,11 @@ export function PolicyChange() {
             <Text size="sm" c="dimmed">
               {t('policy.history.by', { who: entry.actor_email, when: formatDateTime(entry.created_at) })}
             </Text>
+            {entry.approved_by.length > 0 && (
+              <Text size="sm" c="dimmed" data-testid="policy-change-approved-by">
+                {t('policy.history.approved_by', { names: entry.approved_by.join(', ') })}
+              </Text>
+            )}
           </Stack>
           <Group gap="sm">
             <Button component={Link} to="/policies/history" variant="default">
@@ -67,46 +70,7 @@ export function PolicyChange() {
         </Group>
       </Card>
       <Card withBorder radius="md" padding={0}>
-        {changes.length === 0 ? (
-          <Text ta="center" c="dimmed" py="xl">
-            {t('policy.history.no_change')}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" data-testid="policy-diff">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('policy.col.policy')}</Table.Th>
-                  <Table.Th>{t('policy.diff.before')}</Table.Th>
-                  <Table.Th>{t('policy.diff.after')}</Table.Th>
-                  <Table.Th w={110} />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {changes.map((c) => (
-                  <Table.Tr key={c.key} data-testid={`diff-${c.key}`}>
-                    <Table.Td fw={500}>{policyLabel(t, c.key)}</Table.Td>
-                    <Table.Td c={c.kind === 'added' ? 'dimmed' : undefined}>
-                      <Text size="sm" td={c.kind === 'added' ? undefined : 'line-through'} c="dimmed">
-                        {formatHistoryValue(t, c.key, c.before)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" fw={c.kind === 'removed' ? undefined : 600}>
-                        {formatHistoryValue(t, c.key, c.after)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge size="sm" variant="light" color={KIND_COLOR[c.kind]}>
-                        {t(`policy.diff.${c.kind}`)}
-                      </Badge>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+        <PolicyDiff changes={changes} />
       </Card>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('policy.restore.title')} centered>
         <Stack gap="md">

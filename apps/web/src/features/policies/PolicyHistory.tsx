@@ -30,7 +30,20 @@ export function PolicyHistory() {
         </Anchor>
       ),
     },
-    { key: 'who', header: 'policy.history.who', cell: (row) => <Text size="sm">{row.actor_email}</Text> },
+    {
+      key: 'who',
+      header: 'policy.history.who',
+      cell: (row) => (
+        <>
+          <Text size="sm">{row.actor_email}</Text>
+          {row.approved_by.length > 0 && (
+            <Text size="xs" c="dimmed" data-testid="policy-history-approved-by">
+              {t('policy.history.approved_by', { names: row.approved_by.join(', ') })}
+            </Text>
+          )}
+        </>
+      ),
+    },
     {
       key: 'scope',
       header: 'policy.history.scope',

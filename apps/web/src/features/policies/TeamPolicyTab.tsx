@@ -47,8 +47,8 @@ function TeamPolicyForm({ saved }: { saved: TeamPolicy }) {
   const mutation = useSaveTeamPolicyMutation();
   const toast = useSaveToast();
 
-  const save = () => (hasErrors ? Promise.resolve(false) : toast(() => mutation.mutateAsync(patch)));
   const discard = () => form.reset();
+  const save = () => (hasErrors ? Promise.resolve(false) : toast(() => mutation.mutateAsync(patch), discard));
   useUnsavedChanges({ dirty, save, discard, warning: t('You have unsaved changes. Are you sure you want to leave?') });
 
   const set = (key: string, change: Partial<TeamDraft[string]>) =>

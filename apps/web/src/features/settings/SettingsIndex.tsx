@@ -8,6 +8,7 @@ import { useTranslation } from '../../lib/use-translation.ts';
 const ICONS: Record<string, IconName> = {
   'settings/account-security': 'lock',
   'settings/manage-administrators': 'users',
+  'settings/approvals': 'clock',
   'settings/organization-branding': 'dashboard',
   'settings/sso-connector': 'integration',
   'settings/scim-connectors': 'groups',

@@ -3,7 +3,7 @@ import { Badge, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@manti
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
-import { errorMessage, errorValues } from '../../../lib/api-error.ts';
+import { toastFailure } from '../../../lib/failure-toast.ts';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { type useSiemToolQuery, useSiemUpdateMutation } from '../api.ts';
@@ -33,7 +33,7 @@ export function Destination({
       { id: tool.id, action, ...extra },
       {
         onSuccess: () => notifications.show({ color: 'teal', message: t(`siem.done.${action}`) }),
-        onError: (error) => notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) }),
+        onError: (error) => toastFailure(t, error),
       },
     );
   const h = tool.health;

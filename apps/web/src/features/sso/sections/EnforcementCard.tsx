@@ -1,7 +1,7 @@
 import { Alert, Card, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { DataFetchError } from '../../../components/StatusScreens.tsx';
-import { errorMessage, errorValues } from '../../../lib/api-error.ts';
+import { ApprovalRequired, errorMessage, errorValues } from '../../../lib/api-error.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { useSsoMutation, useSsoPolicyQuery } from '../api.ts';
 
@@ -16,7 +16,8 @@ export function EnforcementCard() {
         <Title order={2} size="h4">
           {t('sso.enforce_title')}
         </Title>
-        {mutation.isError && (
+        {/* A change held for approval is said by the screen's notice, not as a failure. */}
+        {mutation.isError && !(mutation.error instanceof ApprovalRequired) && (
           <Alert color="red" data-testid="sso-policy-error">
             {t(errorMessage(mutation.error), errorValues(mutation.error))}
           </Alert>

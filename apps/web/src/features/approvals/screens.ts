@@ -1,0 +1,2 @@
+/** The approvals screen, its own lazy chunk. */
+export { Approvals } from './Approvals.tsx';

@@ -1,0 +1,131 @@
+import type { Browser, Page } from '@playwright/test';
+import { SERVER_URL } from '../support/env.ts';
+import { atRoute, flipSwitch, signIn } from '../support/latchkey.ts';
+import { shot } from '../support/screenshots.ts';
+import { expect, test } from '../support/test.ts';
+
+// The demo's Fourth Coffee team (apps/server/src/features/demo/approvals.demo.ts): two super admins.
+const ANA = { email: 'ana@fourthcoffee.example', name: 'Ana Ruiz' };
+const BEN = { email: 'ben@fourthcoffee.example', name: 'Ben Carter' };
+
+const toast = (page: Page, text: string) => page.locator('.mantine-Notification-root').filter({ hasText: text });
+
+/** The page at 1280, 375 and 320 px (each scanned with axe first), then back at the desktop size. */
+async function threeWidths(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 375, 320]) await shot(page, name, width);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** A second browser, as another person on another machine: its own context, cookies and storage. */
+async function otherBrowser(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC', viewport: { width: 1280, height: 800 } });
+  // Its own client address, as the suite gives each test (the server limits requests per address).
+  await context.route(`${SERVER_URL}/**`, async (route) =>
+    route.continue({ headers: { ...(await route.request().allHeaders()), 'x-forwarded-for': '10.250.0.2' } }),
+  );
+  return context.newPage();
+}
+
+test('four eyes: a relaxed policy waits for a second super admin, who approves it with a comment in another browser', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // Ana switches the approval policy on at its screen (off, so this change itself runs at once).
+  await signIn(page, ANA.email, { expectPath: '/dashboard' });
+  await page.goto('/#/settings');
+  await page.getByTestId('settings-card-approvals').click();
+  await expect(page).toHaveURL(atRoute('/settings/approvals'));
+  await page.getByRole('tab', { name: 'Approval policy' }).click();
+  const policy = page.getByTestId('approval-policy');
+  await expect(policy.getByTestId('approval-policy-enabled')).not.toBeChecked();
+  await expect(policy.getByLabel('Relax a policy')).toBeChecked();
+  await flipSwitch(policy.getByTestId('approval-policy-enabled'));
+  await expect(page.getByTestId('approval-policy-save')).toBeEnabled();
+  // Asking for more people than could agree says so where the policy is set, before it is saved.
+  const approvers = policy.getByTestId('approval-policy-approvers');
+  await approvers.fill('3');
+  await expect(policy.getByTestId('approval-lockout')).toContainText('The policy needs 3 people to agree, but only 2 could.');
+  await approvers.fill('2');
+  await expect(policy.getByTestId('approval-lockout')).toHaveCount(0);
+  await threeWidths(page, 'approvals-policy');
+  await page.getByTestId('approval-policy-save').click();
+  await expect(toast(page, 'Approval policy saved')).toBeVisible();
+  await expect(page.getByTestId('approval-policy-save')).toBeDisabled();
+
+  // Ana relaxes the team policy: the minimum password length from 14 down to 10.
+  await page.goto('/#/policies');
+  const minLength = page.getByTestId('policy-input-mp.min_length');
+  await expect(minLength).toHaveValue('14');
+  await minLength.fill('10');
+  await page.getByTestId('policy-save').click();
+  const notice = page.getByTestId('approval-notice');
+  await expect(notice).toContainText(/^Waiting for approval by another super admin — requested \d{2}:\d{2}/);
+  await expect(toast(page, 'Successfully updated')).toHaveCount(0);
+  // The form shows the policy as it still is: the change lives in the request now.
+  await expect(minLength).toHaveValue('14');
+  await threeWidths(page, 'approvals-notice');
+  // Nothing changed: a reload reads the policy as it was, and the notice stays (the server's list).
+  await page.reload();
+  await expect(minLength).toHaveValue('14');
+  await expect(notice).toBeVisible();
+
+  // Ben, in another browser, sees the count in the top bar and approves with a comment.
+  const ben = await otherBrowser(browser);
+  await signIn(ben, BEN.email, { expectPath: '/dashboard' });
+  const count = ben.getByTestId('topbar-approvals');
+  await expect(count).toContainText('1');
+  await count.click();
+  await expect(ben).toHaveURL(atRoute('/settings/approvals'));
+  const request = ben.getByTestId('approval-request').first();
+  await expect(request.getByTestId('approval-action')).toHaveText('Relax a policy');
+  await expect(request).toContainText(`Requested by ${ANA.name}`);
+  await expect(request.getByTestId('diff-mp.min_length')).toContainText('14');
+  await expect(request.getByTestId('diff-mp.min_length')).toContainText('10');
+  await threeWidths(ben, 'approvals-waiting');
+  await request.getByTestId('approval-approve').click();
+  const dialog = ben.getByRole('dialog', { name: 'Approve this change?' });
+  await dialog.getByLabel('Comment').fill('Fine for the pilot group');
+  await dialog.getByTestId('approval-dialog-confirm').click();
+  await expect(dialog).toBeHidden();
+  await expect(ben.getByTestId('approvals-empty')).toHaveText('Nothing waits for your approval.');
+  await expect(count).toHaveCount(0);
+
+  // The history says who asked and who approved, with the comment.
+  await ben.getByRole('tab', { name: 'History' }).click();
+  const done = ben.getByTestId('approval-request').first();
+  await expect(done.getByTestId('approval-status')).toHaveText('Applied');
+  await expect(done.getByTestId('approval-comment')).toContainText('Fine for the pilot group');
+  await expect(done).toContainText(BEN.name);
+
+  // The change is made, once, and the policy history shows both names.
+  await page.reload();
+  await expect(minLength).toHaveValue('10');
+  await expect(notice).toHaveCount(0);
+  await page.goto('/#/policies/history');
+  const latest = page.getByTestId('policy-history-row').first();
+  await expect(latest).toContainText(ANA.email);
+  await expect(latest).toContainText(BEN.name);
+  await expect(latest).toContainText('Minimum length');
+  await ben.context().close();
+
+  // Ana asks again, then withdraws it from her requests: it can never run, and the notice goes.
+  await page.goto('/#/policies');
+  await minLength.fill('8');
+  await page.getByTestId('policy-save').click();
+  await expect(notice).toBeVisible();
+  await page.getByTestId('approval-notice-link').click();
+  await expect(page).toHaveURL(atRoute('/settings/approvals'));
+  await expect(page.getByRole('tab', { name: 'My requests' })).toHaveAttribute('aria-selected', 'true');
+  const mine = page.getByTestId('approval-request').first();
+  await expect(mine.getByTestId('approval-status')).toHaveText('Waiting');
+  await mine.getByTestId('approval-withdraw').click();
+  const withdraw = page.getByRole('dialog', { name: 'Withdraw your request?' });
+  await withdraw.getByLabel('Comment').fill('Asked too soon');
+  await withdraw.getByTestId('approval-dialog-confirm').click();
+  await expect(withdraw).toBeHidden();
+  await expect(mine.getByTestId('approval-status')).toHaveText('Withdrawn');
+  await page.goto('/#/policies');
+  await expect(minLength).toHaveValue('10');
+  await expect(notice).toHaveCount(0);
+});
