@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { Db, Queryable } from './db.ts';
 import { jobIdFor } from './job-id.ts';
 import {
@@ -12,6 +12,7 @@ import {
   type Jobs,
   type JobsOptions,
 } from './job-types.ts';
+import { LEGACY_JOBS_SCHEMA, moveLegacyJobs } from './jobs-legacy.ts';
 
 /** A unique violation on a system catalog: concurrent DDL on an object both sessions saw as absent. */
 const isCatalogCollision = (error: unknown) =>
@@ -35,20 +36,28 @@ async function retryDeadlocked(step: () => Promise<unknown>): Promise<void> {
   }
 }
 
-/** pg-boss's statement adding a job, as it reaches `onCommitted`. */
-const INSERT_JOB = (schema: string) => new RegExp(`^\\s*INSERT INTO ${schema}\\.job \\(`);
+/**
+ * pg-boss's statement adding a job, as it reaches `onCommitted`: into the queue's table, `job_common`
+ * or its own partition (`j` and a hash of the name).
+ */
+const INSERT_JOB = (schema: string) => new RegExp(`^\\s*INSERT INTO ${schema}\\.(job_common|j[0-9a-f]+) \\(`);
+
+/** The job queue's schema (pg-boss 12's; the previous release's, pg-boss 10's, is jobs-legacy.ts). */
+export const JOBS_SCHEMA = 'job_queue';
 
 /** The job queue over `db` (the rules every job follows: job-types.ts). */
 export function createJobs(db: Db, options: JobsOptions): Jobs {
   const { log } = options;
-  const schema = options.schema ?? 'pgboss';
+  const schema = options.schema ?? JOBS_SCHEMA;
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
+  const maintenanceIntervalSeconds = options.maintenanceIntervalSeconds ?? 30;
   const definitions = new Map<string, { handler: JobHandler<unknown>; definition: JobDefinition }>();
   /** Each queue's workers (pg-boss's ids), `concurrency` of them. */
   const workerIds = new Map<string, string[]>();
   const runListeners: ((queue: string, outcome: 'completed' | 'retry' | 'failed') => void)[] = [];
   let created = false;
   let stopped = false;
+  let legacyTimer: NodeJS.Timeout | undefined;
   // pg-boss does not await every statement it starts (it completes a job without awaiting it): stop
   // waits for those, so the database is never closed under one.
   let inFlight = 0;
@@ -89,7 +98,10 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
     // No cron schedules yet; the timekeeper would poll for them.
     schedule: false,
     supervise: !options.noWorkers,
-    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+    // One pass fails expired runs (monitor) and deletes old jobs (maintenance); supervise starts it.
+    superviseIntervalSeconds: maintenanceIntervalSeconds,
+    monitorIntervalSeconds: maintenanceIntervalSeconds,
+    maintenanceIntervalSeconds,
   });
   boss.on('error', (err) => log.warn({ err }, 'job queue error'));
 
@@ -114,12 +126,24 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
     return id !== null;
   }
 
+  /** Takes over the jobs the previous release's instances left waiting (jobs-legacy.ts). */
+  async function moveLegacy() {
+    if (schema === LEGACY_JOBS_SCHEMA || stopped) return;
+    inFlight++;
+    const moved = await moveLegacyJobs(db, [...definitions.keys()], async (tx, name, jobs) => {
+      await boss.insert(name, jobs, {
+        db: { executeSql: async (sql: string, params?: unknown[]) => ({ rows: await tx.query(sql, params) }) },
+      });
+    }).finally(() => inFlight--);
+    if (moved) log.info({ moved }, "jobs moved from the previous release's queue");
+  }
+
   async function startWorker(name: string) {
     const entry = definitions.get(name);
     if (!entry) return;
     // Assigned once pg-boss answers; a handler that runs before then has no id to wake yet.
     let id = '';
-    id = await boss.work<unknown>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
+    id = await boss.work(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
       if (!job) return;
       try {
         await entry.handler(job.data, { id: job.id, attempt: job.retryCount + 1 });
@@ -160,12 +184,22 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
           retryDelay: Math.max(1, Math.round(definition.retryDelaySeconds)),
           retryBackoff: true,
           expireInSeconds: definition.expireInSeconds,
+          // How long an ended job (and so its idempotency key) is kept.
+          deleteAfterSeconds: 12 * 60 * 60,
         };
         await retryDeadlocked(() => boss.createQueue(name, queue));
         // An existing queue takes this version's settings.
         await retryDeadlocked(() => boss.updateQueue(name, queue));
       }
       created = true;
+      await moveLegacy();
+      if (!options.noWorkers) {
+        legacyTimer = setInterval(
+          () => void moveLegacy().catch((err) => log.warn({ err }, 'moving jobs from the previous release failed')),
+          maintenanceIntervalSeconds * 1000,
+        );
+        legacyTimer.unref();
+      }
       if (!options.noWorkers)
         for (const [name, { definition }] of definitions)
           for (let i = 0; i < definition.concurrency; i++) await startWorker(name);
@@ -173,7 +207,8 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
 
     async stop(timeoutMs = 10_000) {
       if (stopped) return;
-      await boss.stop({ graceful: true, timeout: timeoutMs, wait: true, close: false });
+      clearInterval(legacyTimer);
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: false });
       const deadline = Date.now() + 2000;
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       stopped = true;
