@@ -53,9 +53,7 @@ const until = (check: () => boolean | Promise<boolean>, ms = 15_000) => pollUnti
 /** The Hub's /metrics: switched-on SIEM destinations by state. */
 async function destinationStates() {
   const text = await (await fetch(`${hub.url}/metrics`)).text();
-  return Object.fromEntries(
-    [...text.matchAll(/^latchkey_siem_destinations\{state="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], m[2]]),
-  );
+  return Object.fromEntries([...text.matchAll(/^latchkey_siem_destinations\{state="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], m[2]]));
 }
 
 const FORMS = {
