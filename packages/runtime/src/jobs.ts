@@ -192,17 +192,17 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
         await retryDeadlocked(() => boss.updateQueue(name, queue));
       }
       created = true;
+      // Only a process that runs the jobs takes them over (not the command line's).
+      if (options.noWorkers) return;
       await moveLegacy();
-      if (!options.noWorkers) {
-        legacyTimer = setInterval(
-          () => void moveLegacy().catch((err) => log.warn({ err }, 'moving jobs from the previous release failed')),
-          maintenanceIntervalSeconds * 1000,
-        );
-        legacyTimer.unref();
+      legacyTimer = setInterval(
+        () => void moveLegacy().catch((err) => log.warn({ err }, 'moving jobs from the previous release failed')),
+        maintenanceIntervalSeconds * 1000,
+      );
+      legacyTimer.unref();
+      for (const [name, { definition }] of definitions) {
+        for (let i = 0; i < definition.concurrency; i++) await startWorker(name);
       }
-      if (!options.noWorkers)
-        for (const [name, { definition }] of definitions)
-          for (let i = 0; i < definition.concurrency; i++) await startWorker(name);
     },
 
     async stop(timeoutMs = 10_000) {
