@@ -70,9 +70,10 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
     inFlight++;
     try {
       if (params?.length) return { rows: await db.query(sql, params) };
-      // Without parameters pg-boss may send several statements at once (its schema, locked maintenance).
+      // Without parameters pg-boss may send several statements at once (its schema, locked maintenance),
+      // and reads the rows of each.
       try {
-        return { rows: await db.exec(sql) };
+        return { rows: await db.execAll(sql) };
       } catch (error) {
         // Two instances installing the schema at once: pg-boss serialises them with an advisory
         // lock, but the second one's connection looked for the schema before it waited, and its
@@ -81,7 +82,7 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
         // recognise as its lost race). Run again, in a new transaction, it sees the schema and
         // fails as pg-boss expects ("already exists").
         if (isCatalogCollision(error) && sql.includes(`CREATE SCHEMA IF NOT EXISTS ${schema}`))
-          return { rows: await db.exec(sql) };
+          return { rows: await db.execAll(sql) };
         // A failed `BEGIN; …; COMMIT;` string leaves the session in the aborted transaction; on
         // PGlite that is the only connection. (pg drops a pool client that failed.)
         if (db.kind === 'pglite' && /^\s*BEGIN;/.test(sql)) await db.exec('ROLLBACK').catch(() => undefined);
