@@ -99,7 +99,7 @@ const clientQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   statements++;
   const text = String((args[0] as { text?: string })?.text ?? args[0]);
-  if (/pgboss\.job/.test(text) && !/INSERT INTO pgboss/i.test(text)) jobStatements++;
+  if (/job_queue\.j/.test(text) && !/INSERT INTO job_queue/i.test(text)) jobStatements++;
   // BENCH_SCIM_TRACE=1: every statement, to see what a kind of request sends.
   if (process.env.BENCH_SCIM_TRACE) console.info('SQL', text.replace(/\s+/g, ' ').slice(0, 140));
   return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);

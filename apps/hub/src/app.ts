@@ -31,7 +31,7 @@ import { onlyWithService, requireService } from './features/integration/service-
 import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
 import { createRecoveryNotifier } from './features/recovery/recovery-notifier.ts';
 import { sharingRoutes } from './features/sharing/sharing.routes.ts';
-import { createSiemService, siemRoutes } from './features/siem/index.ts';
+import { createSiemService, siemDestinationsGauge, siemRoutes } from './features/siem/index.ts';
 import { createHubGuard } from './http/guard.ts';
 import { registerSecurity } from './http/security.ts';
 import { loadHubKeys, loadHubSealingKey, loadHubTokenSecret } from './platform/keys.ts';
@@ -54,7 +54,13 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   });
   // Durable background work (recovery mail now; SIEM delivery and retention later): started once every queue is defined, below.
   const jobs = createJobs(db, { log: app.log });
-  registerMetrics(app, { db, jobs, token: config.METRICS_TOKEN, openWithoutToken: config.NODE_ENV !== 'production' });
+  registerMetrics(app, {
+    db,
+    jobs,
+    token: config.METRICS_TOKEN,
+    openWithoutToken: config.NODE_ENV !== 'production',
+    gauges: [siemDestinationsGauge(db)],
+  });
   await registerSecurity(app, config.ALLOWED_ORIGINS);
   await registerRateLimit(app, rateLimitPerMinute, config.REDIS_URL);
   // Replies carry tokens and team data: no browser or proxy may keep them.

@@ -17,6 +17,8 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs several statements (migrations, the job queue's schema); no parameters. Returns the last statement's rows. */
   exec<T = Row>(sql: string): Promise<T[]>;
+  /** As `exec`, answering every statement's rows in order (the job queue reads a row from the middle). */
+  execAll<T = Row>(sql: string): Promise<T[]>;
   /** Runs `fn` in one transaction: all its writes land, or none do. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
@@ -73,6 +75,11 @@ export function wrapPglite(lite: PGlite): Db {
       committed.emit([sql]);
       return (results.at(-1)?.rows ?? []) as T[];
     },
+    async execAll<T>(sql: string) {
+      const results = await lite.exec(sql);
+      committed.emit([sql]);
+      return results.flatMap((r) => r.rows) as T[];
+    },
     async transaction(fn) {
       const statements: string[] = [];
       const result = await lite.transaction((tx) =>
@@ -124,6 +131,12 @@ export function wrapPool(pool: pg.Pool): Db {
       committed.emit([sql]);
       await announce(pool, [sql]);
       return ((Array.isArray(results) ? results.at(-1) : results)?.rows ?? []) as T[];
+    },
+    async execAll<T>(sql: string) {
+      const results: pg.QueryResult | pg.QueryResult[] = await pool.query(sql);
+      committed.emit([sql]);
+      await announce(pool, [sql]);
+      return (Array.isArray(results) ? results : [results]).flatMap((r) => r.rows ?? []) as T[];
     },
     async transaction(fn) {
       const client = await pool.connect();

@@ -12,7 +12,7 @@ import type { Queryable } from './db.ts';
  *   side (send the job's `key` or `id` as an idempotency key to an HTTP peer).
  * - **Idempotency key.** `enqueue(…, { key })` makes the job's id from the queue and the key, so a
  *   second enqueue with the same key (a retried request, a replayed event) adds nothing and returns
- *   false, for as long as the first job is kept (until it is archived, 12 h after it ended).
+ *   false, for as long as the first job is kept (until it is deleted, 12 h after it ended).
  * - **Retries.** A handler that throws is retried `retryLimit` times, the n-th retry after
  *   `retryDelaySeconds · 2^(n-1)` to twice that (jitter); then the job is `failed` (dead), which
  *   /metrics shows. A run longer than `expireInSeconds` counts as a failure, and a job whose worker
@@ -99,11 +99,11 @@ export interface JobsOptions {
   log: JobLog;
   /** How often an idle worker looks for jobs; 0.5 s is pg-boss's shortest. Jobs enqueued in this process wake it at once. */
   pollingIntervalSeconds?: number;
-  /** How often expired runs are failed (and so retried) and old jobs archived. */
+  /** How often expired runs are failed (and so retried) and ended jobs past their 12 h deleted. */
   maintenanceIntervalSeconds?: number;
   /** Don't run handlers here (a process that only enqueues). */
   noWorkers?: boolean;
-  /** pg-boss's schema. */
+  /** pg-boss's schema; `job_queue` unless a test wants its own. */
   schema?: string;
 }
 

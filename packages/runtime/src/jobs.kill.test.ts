@@ -74,7 +74,9 @@ test(`a job whose worker is killed (kill -9) mid-run is run again by the next wo
         { pid: first.child.pid, attempt: 1 },
         { pid: second.child.pid, attempt: 2 },
       ]);
-      expect(await db.query(`select state::text from pgboss.job where name = 'kill-effects'`)).toEqual([{ state: 'completed' }]);
+      expect(await db.query(`select state::text from job_queue.job where name = 'kill-effects'`)).toEqual([
+        { state: 'completed' },
+      ]);
     } finally {
       if (!pgDb) await db.close();
     }

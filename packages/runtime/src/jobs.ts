@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { Db, Queryable } from './db.ts';
 import { jobIdFor } from './job-id.ts';
 import {
@@ -12,6 +12,7 @@ import {
   type Jobs,
   type JobsOptions,
 } from './job-types.ts';
+import { LEGACY_JOBS_SCHEMA, moveLegacyJobs } from './jobs-legacy.ts';
 
 /** A unique violation on a system catalog: concurrent DDL on an object both sessions saw as absent. */
 const isCatalogCollision = (error: unknown) =>
@@ -35,20 +36,28 @@ async function retryDeadlocked(step: () => Promise<unknown>): Promise<void> {
   }
 }
 
-/** pg-boss's statement adding a job, as it reaches `onCommitted`. */
-const INSERT_JOB = (schema: string) => new RegExp(`^\\s*INSERT INTO ${schema}\\.job \\(`);
+/**
+ * pg-boss's statement adding a job, as it reaches `onCommitted`: into the queue's table, `job_common`
+ * or its own partition (`j` and a hash of the name).
+ */
+const INSERT_JOB = (schema: string) => new RegExp(`^\\s*INSERT INTO ${schema}\\.(job_common|j[0-9a-f]+) \\(`);
+
+/** The job queue's schema (pg-boss 12's; the previous release's, pg-boss 10's, is jobs-legacy.ts). */
+export const JOBS_SCHEMA = 'job_queue';
 
 /** The job queue over `db` (the rules every job follows: job-types.ts). */
 export function createJobs(db: Db, options: JobsOptions): Jobs {
   const { log } = options;
-  const schema = options.schema ?? 'pgboss';
+  const schema = options.schema ?? JOBS_SCHEMA;
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
+  const maintenanceIntervalSeconds = options.maintenanceIntervalSeconds ?? 30;
   const definitions = new Map<string, { handler: JobHandler<unknown>; definition: JobDefinition }>();
   /** Each queue's workers (pg-boss's ids), `concurrency` of them. */
   const workerIds = new Map<string, string[]>();
   const runListeners: ((queue: string, outcome: 'completed' | 'retry' | 'failed') => void)[] = [];
   let created = false;
   let stopped = false;
+  let legacyTimer: NodeJS.Timeout | undefined;
   // pg-boss does not await every statement it starts (it completes a job without awaiting it): stop
   // waits for those, so the database is never closed under one.
   let inFlight = 0;
@@ -61,9 +70,10 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
     inFlight++;
     try {
       if (params?.length) return { rows: await db.query(sql, params) };
-      // Without parameters pg-boss may send several statements at once (its schema, locked maintenance).
+      // Without parameters pg-boss may send several statements at once (its schema, locked maintenance),
+      // and reads the rows of each.
       try {
-        return { rows: await db.exec(sql) };
+        return { rows: await db.execAll(sql) };
       } catch (error) {
         // Two instances installing the schema at once: pg-boss serialises them with an advisory
         // lock, but the second one's connection looked for the schema before it waited, and its
@@ -72,7 +82,7 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
         // recognise as its lost race). Run again, in a new transaction, it sees the schema and
         // fails as pg-boss expects ("already exists").
         if (isCatalogCollision(error) && sql.includes(`CREATE SCHEMA IF NOT EXISTS ${schema}`))
-          return { rows: await db.exec(sql) };
+          return { rows: await db.execAll(sql) };
         // A failed `BEGIN; …; COMMIT;` string leaves the session in the aborted transaction; on
         // PGlite that is the only connection. (pg drops a pool client that failed.)
         if (db.kind === 'pglite' && /^\s*BEGIN;/.test(sql)) await db.exec('ROLLBACK').catch(() => undefined);
@@ -89,7 +99,10 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
     // No cron schedules yet; the timekeeper would poll for them.
     schedule: false,
     supervise: !options.noWorkers,
-    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+    // One pass fails expired runs (monitor) and deletes old jobs (maintenance); supervise starts it.
+    superviseIntervalSeconds: maintenanceIntervalSeconds,
+    monitorIntervalSeconds: maintenanceIntervalSeconds,
+    maintenanceIntervalSeconds,
   });
   boss.on('error', (err) => log.warn({ err }, 'job queue error'));
 
@@ -114,12 +127,24 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
     return id !== null;
   }
 
+  /** Takes over the jobs the previous release's instances left waiting (jobs-legacy.ts). */
+  async function moveLegacy() {
+    if (schema === LEGACY_JOBS_SCHEMA || stopped) return;
+    inFlight++;
+    const moved = await moveLegacyJobs(db, [...definitions.keys()], async (tx, name, jobs) => {
+      await boss.insert(name, jobs, {
+        db: { executeSql: async (sql: string, params?: unknown[]) => ({ rows: await tx.query(sql, params) }) },
+      });
+    }).finally(() => inFlight--);
+    if (moved) log.info({ moved }, "jobs moved from the previous release's queue");
+  }
+
   async function startWorker(name: string) {
     const entry = definitions.get(name);
     if (!entry) return;
     // Assigned once pg-boss answers; a handler that runs before then has no id to wake yet.
     let id = '';
-    id = await boss.work<unknown>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
+    id = await boss.work(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
       if (!job) return;
       try {
         await entry.handler(job.data, { id: job.id, attempt: job.retryCount + 1 });
@@ -160,20 +185,31 @@ export function createJobs(db: Db, options: JobsOptions): Jobs {
           retryDelay: Math.max(1, Math.round(definition.retryDelaySeconds)),
           retryBackoff: true,
           expireInSeconds: definition.expireInSeconds,
+          // How long an ended job (and so its idempotency key) is kept.
+          deleteAfterSeconds: 12 * 60 * 60,
         };
         await retryDeadlocked(() => boss.createQueue(name, queue));
         // An existing queue takes this version's settings.
         await retryDeadlocked(() => boss.updateQueue(name, queue));
       }
       created = true;
-      if (!options.noWorkers)
-        for (const [name, { definition }] of definitions)
-          for (let i = 0; i < definition.concurrency; i++) await startWorker(name);
+      // Only a process that runs the jobs takes them over (not the command line's).
+      if (options.noWorkers) return;
+      await moveLegacy();
+      legacyTimer = setInterval(
+        () => void moveLegacy().catch((err) => log.warn({ err }, 'moving jobs from the previous release failed')),
+        maintenanceIntervalSeconds * 1000,
+      );
+      legacyTimer.unref();
+      for (const [name, { definition }] of definitions) {
+        for (let i = 0; i < definition.concurrency; i++) await startWorker(name);
+      }
     },
 
     async stop(timeoutMs = 10_000) {
       if (stopped) return;
-      await boss.stop({ graceful: true, timeout: timeoutMs, wait: true, close: false });
+      clearInterval(legacyTimer);
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: false });
       const deadline = Date.now() + 2000;
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       stopped = true;

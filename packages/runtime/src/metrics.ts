@@ -11,6 +11,16 @@ export interface MetricsOptions {
   token?: string | undefined;
   /** Without a token: serve /metrics openly (outside production) or not at all (production). */
   openWithoutToken: boolean;
+  /** The program's own gauges, read at each scrape (e.g. the Hub's SIEM destinations). */
+  gauges?: ProgramGauge[];
+}
+
+/** A gauge a program adds: its series, read from its tables when Prometheus scrapes. */
+export interface ProgramGauge {
+  name: string;
+  help: string;
+  labelNames: readonly string[];
+  read(): Promise<{ labels: Record<string, string>; value: number }[]>;
 }
 
 /** Whether an Authorization header carries exactly `Bearer <token>`, compared in constant time. */
@@ -46,6 +56,31 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
   });
 
   const { jobs, db } = options;
+  new Gauge({
+    name: 'latchkey_ready',
+    help: 'Whether this instance would answer /readyz as ready: 1 when its database answers, else 0.',
+    registers: [registry],
+    async collect() {
+      this.set(
+        await db.query('select 1').then(
+          () => 1,
+          () => 0,
+        ),
+      );
+    },
+  });
+  for (const gauge of options.gauges ?? []) {
+    new Gauge({
+      name: gauge.name,
+      help: gauge.help,
+      labelNames: gauge.labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { labels, value } of await gauge.read()) this.set(labels, value);
+      },
+    });
+  }
   if (jobs) {
     new Gauge({
       name: 'latchkey_jobs',

@@ -123,7 +123,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const deadline = Date.now() + 5000;
       for (;;) {
         const [left] = await db.query<{ n: number }>(
-          "select count(*)::int as n from pgboss.job where name = 'mail' and state in ('created', 'active')",
+          "select count(*)::int as n from job_queue.job where name = 'mail' and state in ('created', 'active')",
         );
         if (!left?.n || Date.now() > deadline) return;
         await new Promise((resolve) => setTimeout(resolve, 20));

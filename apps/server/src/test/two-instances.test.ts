@@ -369,7 +369,7 @@ if (onPostgres)
       await new Promise((r) => setTimeout(r, 1500));
       for (const email of emails) expect(await codesMailed(email)).toHaveLength(1);
       const jobs = await (serverDbs[1] as Db).query<{ state: string; n: number }>(
-        "select state::text as state, count(*)::int as n from pgboss.job where name = 'mail' group by state",
+        "select state::text as state, count(*)::int as n from job_queue.job where name = 'mail' group by state",
       );
       // The super admin's code and these three, each run once and completed.
       expect(jobs).toEqual([{ state: 'completed', n: 1 + emails.length }]);

@@ -2,3 +2,4 @@
 
 export { siemRoutes } from './siem.routes.ts';
 export { createSiemService } from './siem.service.ts';
+export { siemDestinationsGauge } from './siem-metrics.ts';

@@ -24,6 +24,15 @@ const COLUMNS =
   'id, team_slug, siem_tool, config, status, is_active, cursor_seq, delivered_count, last_error, last_success_at, last_attempt_at, request_channel';
 
 export const siemRepository = {
+  /** Switched-on destinations that delivered their last batch, and those failing (waiting for a retry). */
+  async deliveryStates(q: Queryable): Promise<{ delivering: number; failing: number }> {
+    const [row] = await q.query<{ delivering: number; failing: number }>(
+      `select count(*) filter (where failures = 0)::int as delivering, count(*) filter (where failures > 0)::int as failing
+         from siem_destinations where is_active`,
+    );
+    return row ?? { delivering: 0, failing: 0 };
+  },
+
   async forTeam(q: Queryable, teamSlug: string): Promise<DestinationRow | null> {
     const [row] = await q.query<DestinationRow>(`select ${COLUMNS} from siem_destinations where team_slug = $1`, [teamSlug]);
     return row ?? null;

@@ -50,6 +50,12 @@ afterAll(() => close?.());
 const { configure, update, tools, adminChanges } = siemCalls(() => ({ hub, admin }));
 const until = (check: () => boolean | Promise<boolean>, ms = 15_000) => pollUntil(check, { ms });
 
+/** The Hub's /metrics: switched-on SIEM destinations by state. */
+async function destinationStates() {
+  const text = await (await fetch(`${hub.url}/metrics`)).text();
+  return Object.fromEntries([...text.matchAll(/^latchkey_siem_destinations\{state="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], m[2]]));
+}
+
 const FORMS = {
   splunk: () => ({
     siem_tool: 'splunk',
@@ -226,6 +232,8 @@ describe('the form and failures', () => {
     const ids = await adminChanges(40);
     await until(async () => Boolean((await tools()).body.data?.health.last_error));
     expect(ids.some((x) => r.webhook.received.includes(x))).toBe(false);
+    // What the LatchkeySiemDeliveryFailing alert reads.
+    expect(await destinationStates()).toEqual({ delivering: '0', failing: '1' });
     r.webhook.down = false;
     // Skip the backoff wait: a test event (the health panel's button) clears it.
     await update(id, 'test');
@@ -235,6 +243,7 @@ describe('the form and failures', () => {
     expect(once).toHaveLength(40);
     const health = (await tools()).body.data?.health;
     expect(health?.last_error).toBeNull();
+    expect(await destinationStates()).toEqual({ delivering: '1', failing: '0' });
 
     // A delivery run whose process died holds the lease until it expires; then delivery resumes.
     await db.query(`update siem_destinations set lease_until = now() + interval '1 second' where id = $1`, [id]);

@@ -13,6 +13,7 @@ export function closingDb(db: Db, close: (tx: Queryable) => Promise<void>): { db
     kind: db.kind,
     query: (sql, params) => db.query(sql, params),
     exec: (sql) => db.exec(sql),
+    execAll: (sql) => db.execAll(sql),
     transaction: (fn) =>
       db.transaction(async (tx) => {
         const closing = !closed;

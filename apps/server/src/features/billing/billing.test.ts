@@ -403,7 +403,7 @@ describe('manual invoicing schedule', () => {
   });
 
   test('the schedule runs on the job queue', async () => {
-    const [row] = await h.db.query<{ n: number }>("select count(*)::int as n from pgboss.job where name = 'billing-sweep'");
+    const [row] = await h.db.query<{ n: number }>("select count(*)::int as n from job_queue.job where name = 'billing-sweep'");
     expect(row?.n).toBeGreaterThanOrEqual(1);
   });
 });

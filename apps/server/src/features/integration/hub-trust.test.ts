@@ -164,7 +164,7 @@ describe('a lost push', () => {
     try {
       expect((await h.post('/api/v1/user/signout/', {}, c.token.access)).status).toBe(200);
       // As if the queue had lost it (it does not; the re-check must not depend on that).
-      await h.db.query("delete from pgboss.job where name = 'hub-sessions-ended'");
+      await h.db.query("delete from job_queue.job where name = 'hub-sessions-ended'");
     } finally {
       await h.hub?.restart();
     }

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import tls from 'node:tls';
-import { type KeySource, keyFile, type Queryable, readMigrations, verifySmtp } from '@latchkey/runtime';
+import { JOBS_SCHEMA, type KeySource, keyFile, type Queryable, readMigrations, verifySmtp } from '@latchkey/runtime';
 import { Redis } from 'ioredis';
 import { type Check, ok, problem, warning } from './findings.ts';
 
@@ -211,7 +211,7 @@ const SLOW_SECONDS = 60;
 const STUCK_SECONDS = 15 * 60;
 
 /** The job queue: how long the oldest due job has waited (workers running?) and how many failed for good. */
-export function jobsCheck(db: Queryable, schema = 'pgboss'): Check {
+export function jobsCheck(db: Queryable, schema = JOBS_SCHEMA): Check {
   return {
     name: 'jobs',
     async run() {
