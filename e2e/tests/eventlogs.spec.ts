@@ -141,7 +141,7 @@ test('event logs: Splunk HEC against its receiver, an admin change seen in the l
   const group = `Audit ${run()}`;
   const row = await adminChangeDelivered(page, 'splunk', group);
   // A search is not counted (a common term over millions of events would take seconds): its pages go by cursor.
-  await expect(page.getByTestId('pager')).toContainText('Page 1');
+  await expect(page.getByTestId('pager')).toBeVisible();
   await expect(page.getByTestId('pager-range')).not.toContainText('of');
   await shots(page, 'eventlogs-search');
 

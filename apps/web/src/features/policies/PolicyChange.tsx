@@ -1,6 +1,8 @@
 import { Alert, Badge, Button, Card, Group, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Link, useLocation, useParams } from 'wouter';
+import { useLocation, useParams } from 'wouter';
+import { PageAction } from '../../components/PageHeader.tsx';
+import { ScrollCue } from '../../components/ScrollCue.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -56,14 +58,11 @@ export function PolicyChange() {
               {t('policy.history.by', { who: entry.actor_email, when: formatDateTime(entry.created_at) })}
             </Text>
           </Stack>
-          <Group gap="sm">
-            <Button component={Link} to="/policies/history" variant="default">
-              {t('policy.history.back')}
-            </Button>
+          <PageAction>
             <Button onClick={() => setConfirming(true)} data-testid="policy-restore">
               {t('policy.restore')}
             </Button>
-          </Group>
+          </PageAction>
         </Group>
       </Card>
       <Card withBorder radius="md" padding={0}>
@@ -72,40 +71,42 @@ export function PolicyChange() {
             {t('policy.history.no_change')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" data-testid="policy-diff">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('policy.col.policy')}</Table.Th>
-                  <Table.Th>{t('policy.diff.before')}</Table.Th>
-                  <Table.Th>{t('policy.diff.after')}</Table.Th>
-                  <Table.Th w={110} />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {changes.map((c) => (
-                  <Table.Tr key={c.key} data-testid={`diff-${c.key}`}>
-                    <Table.Td fw={500}>{policyLabel(t, c.key)}</Table.Td>
-                    <Table.Td c={c.kind === 'added' ? 'dimmed' : undefined}>
-                      <Text size="sm" td={c.kind === 'added' ? undefined : 'line-through'} c="dimmed">
-                        {formatHistoryValue(t, c.key, c.before)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" fw={c.kind === 'removed' ? undefined : 600}>
-                        {formatHistoryValue(t, c.key, c.after)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge size="sm" variant="light" color={KIND_COLOR[c.kind]}>
-                        {t(`policy.diff.${c.kind}`)}
-                      </Badge>
-                    </Table.Td>
+          <ScrollCue>
+            <Table.ScrollContainer minWidth={640}>
+              <Table verticalSpacing="sm" data-testid="policy-diff">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('policy.col.policy')}</Table.Th>
+                    <Table.Th>{t('policy.diff.before')}</Table.Th>
+                    <Table.Th>{t('policy.diff.after')}</Table.Th>
+                    <Table.Th w={110} />
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                </Table.Thead>
+                <Table.Tbody>
+                  {changes.map((c) => (
+                    <Table.Tr key={c.key} data-testid={`diff-${c.key}`}>
+                      <Table.Td fw={500}>{policyLabel(t, c.key)}</Table.Td>
+                      <Table.Td c={c.kind === 'added' ? 'dimmed' : undefined}>
+                        <Text size="sm" td={c.kind === 'added' ? undefined : 'line-through'} c="dimmed">
+                          {formatHistoryValue(t, c.key, c.before)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" fw={c.kind === 'removed' ? undefined : 600}>
+                          {formatHistoryValue(t, c.key, c.after)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge size="sm" variant="light" color={KIND_COLOR[c.kind]}>
+                          {t(`policy.diff.${c.kind}`)}
+                        </Badge>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </ScrollCue>
         )}
       </Card>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('policy.restore.title')} centered>
