@@ -103,11 +103,8 @@ interface Visit {
   step?: { name: string; run: (page: Page) => Promise<void> };
 }
 
-test('at 320 px no route of the route table scrolls sideways or cuts text (WCAG 1.4.10)', async ({ page }) => {
-  test.setTimeout(600_000);
-  await signIn(page, ADMINS.alex.email);
-
-  // Real parameters for the routes that have them, from the screens that link to them.
+/** Every route of the route table with real parameters (from the screens that link to them), and the group policies tab. */
+async function everyScreen(page: Page): Promise<Visit[]> {
   const member = await linkFrom(page, 'users', /^\/?#?\/?users\/[^/]+$/);
   const group = await linkFrom(page, 'groups', /^\/?#?\/?groups\/[^/]+$/);
   // A group member's devices open from the row's menu: the path is the group's and the member's.
@@ -141,19 +138,57 @@ test('at 320 px no route of the route table scrolls sideways or cuts text (WCAG 
     visits.filter((v) => v.path.includes(':')),
     'every parameter filled in',
   ).toEqual([]);
+  return visits;
+}
 
+/** The page header's action (when the screen has one) starts above the title's bottom edge: on the title's row. */
+async function actionBesideTitle(page: Page): Promise<boolean> {
+  const header = page.getByTestId('page-header');
+  if ((await header.count()) === 0) return true;
+  return header.evaluate((el) => {
+    const action = el.querySelector('[data-testid="page-action"]');
+    const title = el.querySelector('h1');
+    if (!action || action.childElementCount === 0 || !title) return true;
+    return action.getBoundingClientRect().top < title.getBoundingClientRect().bottom;
+  });
+}
+
+/** Opens the visit's screen and waits for its content; its screenshot name. */
+async function open(page: Page, visit: Visit): Promise<string> {
+  await page.goto(`/#/${visit.path}`);
+  await expect(page.locator('[data-testid^="page-"]').first()).toBeVisible();
+  await visit.step?.run(page);
+  await settled(page);
+  return visit.step?.name ?? visit.route.replaceAll('/', '-').replaceAll(':', '');
+}
+
+test('at 320 px no route of the route table scrolls sideways or cuts text (WCAG 1.4.10)', async ({ page }) => {
+  test.setTimeout(600_000);
+  await signIn(page, ADMINS.alex.email);
+  const visits = await everyScreen(page);
   await page.setViewportSize({ width: NARROW, height: 740 });
   const problems: string[] = [];
   for (const visit of visits) {
-    await page.goto(`/#/${visit.path}`);
-    await expect(page.locator('[data-testid^="page-"]').first()).toBeVisible();
-    await visit.step?.run(page);
-    await settled(page);
-    const name = visit.step?.name ?? visit.route.replaceAll('/', '-').replaceAll(':', '');
+    const name = await open(page, visit);
     // A route the super admin may not open (the wizard after onboarding) sends the admin elsewhere: that screen is checked.
     for (const finding of await page.evaluate(findClipped))
       problems.push(`${visit.path} (${page.url().split('#')[1]}): ${finding}`);
     await shot(page, `reflow-${name}`, NARROW);
   }
   expect(problems, 'text cut or scrolling sideways at 320 px').toEqual([]);
+});
+
+test('every route of the route table at 375 and 1280 px: screenshots, each scanned with axe', async ({ page }) => {
+  test.setTimeout(600_000);
+  await signIn(page, ADMINS.alex.email);
+  const visits = await everyScreen(page);
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
+    for (const visit of visits) {
+      const name = await open(page, visit);
+      // UI.md: the primary action sits at the title's right, never on a row of its own at 1280.
+      if (width === 1280) expect(await actionBesideTitle(page), `${visit.path}: the page action beside the title`).toBe(true);
+      await shot(page, `reflow-${name}`, width);
+    }
+  }
 });

@@ -1,6 +1,6 @@
 import { Skeleton } from '@mantine/core';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { formatNumber } from '../../lib/format.ts';
+import { formatMonth, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useProvisioningQuery } from './api.ts';
 import { ProvisioningChart } from './Charts.tsx';
@@ -26,7 +26,7 @@ export function ProvisioningCard() {
             <tbody>
               {provisioning.data.map((d) => (
                 <tr key={d.date}>
-                  <th scope="row">{`${d.year}-${d.month}`}</th>
+                  <th scope="row">{formatMonth(d.date)}</th>
                   <td>{t('dashboard.onboarded_n', { n: formatNumber(d.onboarded) })}</td>
                   <td>{t('dashboard.deboarded_n', { n: formatNumber(d.deboarded) })}</td>
                 </tr>

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { Email } from '../../components/Email.tsx';
 import { ListSearch } from '../../components/ListToolbar.tsx';
+import { PageAction } from '../../components/PageHeader.tsx';
 import { localPaging } from '../../components/Pager.tsx';
 import { RowMenu } from '../../components/RowMenu.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
@@ -109,9 +110,11 @@ export function GroupMembers() {
                 {t('groups.scim_managed.hint')}
               </Text>
             ) : (
-              <Button onClick={() => setAdding(true)} data-testid="group-add-open">
-                {t('groups.add_members')}
-              </Button>
+              <PageAction>
+                <Button size="sm" onClick={() => setAdding(true)} data-testid="group-add-open">
+                  {t('groups.add_members')}
+                </Button>
+              </PageAction>
             )}
           </Group>
         ) : (
