@@ -2,7 +2,7 @@ import { Alert, Avatar, Button, Card, Group, Stack, Text, TextInput } from '@man
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
-import { Email } from '../../components/Email.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { trackInteraction } from '../../lib/analytics.ts';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
@@ -37,7 +37,7 @@ export function Profile() {
               {t('profile.email')}
             </Text>
             <Text data-testid="profile-email">
-              <Email address={admin.data?.user_email ?? ''} />
+              <EmailAddress address={admin.data?.user_email ?? ''} />
             </Text>
           </Stack>
         </Group>

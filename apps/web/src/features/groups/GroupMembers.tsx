@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
-import { Email } from '../../components/Email.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListSearch } from '../../components/ListToolbar.tsx';
 import { PageAction } from '../../components/PageHeader.tsx';
 import { localPaging } from '../../components/Pager.tsx';
@@ -44,11 +44,11 @@ export function GroupMembers() {
       cell: (m) => (
         <>
           <Text size="sm" fw={500}>
-            {m.name || <Email address={m.email} />}
+            {m.name || <EmailAddress address={m.email} />}
           </Text>
           {m.name && (
             <Text size="xs" c="dimmed">
-              <Email address={m.email} />
+              <EmailAddress address={m.email} />
             </Text>
           )}
         </>

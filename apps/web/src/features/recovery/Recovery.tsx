@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
-import { Email } from '../../components/Email.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { PageAction } from '../../components/PageHeader.tsx';
 import { RowMenu } from '../../components/RowMenu.tsx';
@@ -102,7 +102,7 @@ function RequestsTable() {
       header: 'audit.col.member',
       cell: (r) => (
         <Text size="sm" fw={500}>
-          <Email address={r.email} />
+          <EmailAddress address={r.email} />
         </Text>
       ),
     },

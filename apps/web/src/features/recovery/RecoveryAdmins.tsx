@@ -1,3 +1,4 @@
+import { Email } from '@latchkey/contracts';
 import { Autocomplete, Badge, Button, Card, Group, Menu, Modal, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -6,7 +7,7 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
-import { Email } from '../../components/Email.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { PageAction } from '../../components/PageHeader.tsx';
@@ -42,7 +43,7 @@ export function RecoveryAdmins() {
       header: 'audit.col.member',
       cell: (a) => (
         <Text size="sm" fw={500}>
-          <Email address={a.email} />
+          <EmailAddress address={a.email} />
         </Text>
       ),
     },

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
-import { Email } from '../../components/Email.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { RowMenu } from '../../components/RowMenu.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
@@ -25,7 +25,7 @@ export function Sharing() {
       header: 'audit.col.member',
       cell: (r) => (
         <Text size="sm" fw={500}>
-          <Email address={r.email} />
+          <EmailAddress address={r.email} />
         </Text>
       ),
     },
