@@ -85,6 +85,15 @@ function findClipped(): Finding[] {
 async function settled(page: Page): Promise<void> {
   await expect(page.locator('.mantine-Skeleton-root, [data-testid="screen-skeleton"]')).toHaveCount(0, { timeout: 15_000 });
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  // Transitions under way (the sidebar closing after the resize) end first: a half-moved layout is not the screen.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 /** The path of the first link on `from` whose href matches, as the route table spells it. */

@@ -55,13 +55,13 @@ export function ProvisioningChart({ data }: { data: ProvisioningEntry[] }) {
   const x = (i: number) => pad.left + (data.length > 1 ? (i * (width - pad.left - pad.right)) / (data.length - 1) : 0);
   const y = (v: number) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
   return (
-    // Never wider than its card: a flex item grows to its content (the drawing at its first width) and is measured so.
-    <div ref={ref} style={{ minWidth: 0, maxWidth: '100%' }}>
+    <div ref={ref}>
       {/* Drawn left to right in every language: in a right-to-left page an SVG's text-anchor flips, so the
           y-axis figures slid over the first points and the last month ran off the edge. */}
       <svg
         viewBox={`0 0 ${width} ${height}`}
-        width={width}
+        // The card's width, not the drawing's: a fixed width made the card's column as wide as the first drawing.
+        width="100%"
         height={height}
         direction="ltr"
         style={{ display: 'block', direction: 'ltr' }}
