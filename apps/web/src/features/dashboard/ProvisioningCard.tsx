@@ -21,18 +21,21 @@ export function ProvisioningCard() {
           <div aria-hidden>
             <ProvisioningChart data={provisioning.data} />
           </div>
-          <table className="visually-hidden" style={visuallyHidden}>
-            <caption>{t('dashboard.provisioning')}</caption>
-            <tbody>
-              {provisioning.data.map((d) => (
-                <tr key={d.date}>
-                  <th scope="row">{formatMonth(d.date)}</th>
-                  <td>{t('dashboard.onboarded_n', { n: formatNumber(d.onboarded) })}</td>
-                  <td>{t('dashboard.deboarded_n', { n: formatNumber(d.deboarded) })}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {/* Hidden in a block: a table is never narrower than its content, and would widen the card. */}
+          <div className="visually-hidden" style={visuallyHidden}>
+            <table>
+              <caption>{t('dashboard.provisioning')}</caption>
+              <tbody>
+                {provisioning.data.map((d) => (
+                  <tr key={d.date}>
+                    <th scope="row">{formatMonth(d.date)}</th>
+                    <td>{t('dashboard.onboarded_n', { n: formatNumber(d.onboarded) })}</td>
+                    <td>{t('dashboard.deboarded_n', { n: formatNumber(d.deboarded) })}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </DashCard>
