@@ -96,16 +96,17 @@ test('groups: create with members, add members, set priority, open a member’s 
 
   const member = page.getByTestId('group-member-row').first();
   const email = (await member.getAttribute('data-email')) ?? '';
-  await member.getByTestId('member-devices-link').click();
+  await member.getByRole('button', { name: `Actions for ${email}` }).click();
+  await page.getByRole('menuitem', { name: 'Devices' }).click();
   await expect(page).toHaveURL(atRoute(`/groups/${page.url().split('/groups/')[1]?.split('/')[0]}/${encodeURIComponent(email)}`));
   await expect(page.getByTestId('member-devices')).toContainText(email);
   await expect(page.getByTestId('device-row').or(page.getByTestId('devices-empty')).first()).toBeVisible();
   await shots(page, 'group-member-devices');
-  await page.getByRole('link', { name: `← ${name}` }).click();
+  await page.getByRole('link', { name: 'Back to Group members' }).click();
   await expect(page.getByTestId('group-title')).toHaveText(name);
 
   // Remove the group, with confirmation.
-  await page.getByRole('link', { name: '← All groups' }).click();
+  await page.getByRole('link', { name: 'Back to Groups' }).click();
   await rows.filter({ hasText: name }).getByRole('checkbox').check();
   await page.getByTestId('groups-remove-selected').click();
   const confirm = page.getByTestId('group-remove-dialog');

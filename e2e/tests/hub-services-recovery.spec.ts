@@ -93,7 +93,8 @@ test('recovery: add a recovery admin who approves from their app, then approve a
   // The search narrows the list to that member.
   await expect(page.getByTestId('recovery-row')).toHaveCount(1);
   await shots(page, 'hub-recovery');
-  await request.getByRole('button', { name: 'Approve' }).click();
+  await request.getByRole('button', { name: `Actions for ${member}` }).click();
+  await page.getByRole('menuitem', { name: 'Approve' }).click();
   await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText(`Recovery approved for ${member}.`)).toBeVisible();
   await expect(request).toContainText('Approved');
@@ -106,7 +107,8 @@ test('recovery: add a recovery admin who approves from their app, then approve a
   expect(minutes).toBeLessThanOrEqual(120);
 
   // Deleting it while the link is live needs the force option.
-  await request.getByRole('button', { name: 'Delete' }).click();
+  await request.getByRole('button', { name: `Actions for ${member}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
   const confirm = page.getByTestId('confirm-dialog');
   await expect(confirm.getByRole('button', { name: 'Delete' })).toBeDisabled();
   await confirm.getByTestId('force-delete').check();
@@ -158,7 +160,8 @@ test('a recovery agent approves a request, without the super admin’s recovery 
   await expect(page.getByRole('link', { name: 'Recovery admins' })).toHaveCount(0);
   await page.getByLabel('Search by member email').fill(`omar.${run}`);
   const request = page.locator(`[data-testid="recovery-row"][data-email="${member}"]`);
-  await request.getByRole('button', { name: 'Approve' }).click();
+  await request.getByRole('button', { name: `Actions for ${member}` }).click();
+  await page.getByRole('menuitem', { name: 'Approve' }).click();
   await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Approve' }).click();
   await expect(request).toContainText('Approved by rory@northwind.example');
   expect((await app.call('/api/v1/client/recovery/requests/status/', { request_id: created.request_id })).state).toBe('approved');

@@ -23,7 +23,8 @@ test('sharing: revoke a share link, and the limits the Hub enforces', async ({ p
   await page.getByLabel('Search by member email').fill(`yara.${run}`);
   const row = page.locator('[data-testid="share-row"][data-label="E2E build secrets"]');
   await expect(row).toContainText('1 of 5');
-  await row.getByRole('button', { name: 'Revoke' }).click();
+  await row.getByRole('button', { name: /^Actions for / }).click();
+  await page.getByRole('menuitem', { name: 'Revoke' }).click();
   const dialog = page.getByTestId('confirm-dialog');
   await expect(dialog).toContainText('E2E build secrets');
   await dialog.getByRole('button', { name: 'Revoke' }).click();

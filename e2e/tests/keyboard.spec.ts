@@ -211,4 +211,27 @@ test('keyboard only: every dialog gives the focus back to what opened it (groups
   await page.keyboard.press('Enter');
   await expect(addDialog).toBeHidden();
   await expect(add).toBeFocused();
+
+  // The language dialog from the profile menu: the focus goes back to the avatar, whose ring is round like it.
+  const avatar = page.getByTestId('profile-menu');
+  await tabTo(page, avatar, 120);
+  await page.keyboard.press('Enter');
+  const languages = page.getByRole('menuitem', { name: 'Languages' });
+  for (let i = 0; i < 10 && !(await isFocused(languages)); i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const languageDialog = page.getByRole('dialog');
+  await expectFocusWithin(languageDialog);
+  await page.keyboard.press('Escape');
+  await expect(languageDialog).toBeHidden();
+  await expect(avatar).toBeFocused();
+  const ring = await avatar.evaluate((el) => {
+    const style = getComputedStyle(el);
+    const box = el.getBoundingClientRect();
+    const radius = style.borderTopLeftRadius;
+    const px = radius.endsWith('%') ? (Number.parseFloat(radius) / 100) * box.width : Number.parseFloat(radius);
+    return { radius: px, width: box.width, height: box.height, outline: style.outlineStyle };
+  });
+  expect(ring.outline, 'the focus ring shows').not.toBe('none');
+  expect(ring.width, 'the button is the avatar: a square box').toBeCloseTo(ring.height, 0);
+  expect(ring.radius, 'a round ring, not a square one').toBeGreaterThanOrEqual(ring.width / 2 - 0.5);
 });

@@ -123,12 +123,12 @@ test('at 375 px the Hub lists are cards with their actions in reach: sharing, se
   await expect(page.getByTestId('recovery-admin-row').first()).toBeVisible();
   await checkList(page, 'recovery-admins', 'recovery-admin-row');
   // Each sub-page has its way back.
-  await page.getByTestId('back-to-recovery').click();
+  await page.getByTestId('page-back').click();
   await expect(page).toHaveURL(atRoute('/recovery'));
 
   await page.goto('/#/policies/history');
   await expect(page.getByTestId('policy-history-row').first()).toBeVisible();
   await checkList(page, 'policy-history', 'policy-history-row');
-  await page.getByTestId('back-to-policies').click();
+  await page.getByTestId('page-back').click();
   await expect(page).toHaveURL(atRoute('/policies'));
 });

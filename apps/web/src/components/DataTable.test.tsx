@@ -144,7 +144,7 @@ describe('DataTable', () => {
     expect(header().getAttribute('aria-sort')).toBe('descending');
   });
 
-  test('the pager shows the range and names its arrows; cursor paging moves to the neighbours only', () => {
+  test('the one numbered pager: the range, named arrows; cursor paging opens the pages so far, not past the next', () => {
     const pages: number[] = [];
     wrap(
       <DataTable
@@ -155,14 +155,18 @@ describe('DataTable', () => {
         minWidth={400}
         emptyTestId="e"
         empty=""
-        pager={{ page: 2, hasNext: false, total: 13, shown: 3, onPage: (p) => pages.push(p), rangeTestId: 'people-range' }}
+        pager={{ page: 2, hasNext: true, total: 47, shown: 10, onPage: (p) => pages.push(p), rangeTestId: 'people-range' }}
       />,
     );
-    expect(screen.getByTestId('people-range').textContent).toBe('11–13 of 13');
-    expect(screen.getByText('Page 2')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('people-range').textContent).toBe('11–20 of 47');
+    // Numbered like every other list: page 2 of 5 is the current one; 4 and 5 wait for their cursors.
+    expect(screen.getByRole('button', { name: '2' }).getAttribute('aria-current')).toBe('page');
+    expect((screen.getByRole('button', { name: '4' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: '5' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
-    expect(pages).toEqual([1]);
+    fireEvent.click(screen.getByRole('button', { name: '3' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(pages).toEqual([1, 3, 3]);
   });
 
   test('a count that stopped at its cap reads as "at least"', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { pageCount, pageOf } from '../lib/paging.ts';
-import { localPaging } from './Pager.tsx';
+import { localPaging, pagerPages } from './Pager.tsx';
 
 describe('local paging', () => {
   test('pages of 10', () => {
@@ -17,5 +17,20 @@ describe('local paging', () => {
     expect(pager).toEqual({ page: 3, pages: 3, total: 23, shown: 3, onPage });
     expect(localPaging(undefined, 1, onPage)).toEqual({ rows: undefined, pager: undefined });
     expect(localPaging([], 1, onPage)).toEqual({ rows: [], pager: undefined });
+  });
+});
+
+describe('one numbered pager for offset and cursor paging', () => {
+  test('offset paging: every page can be opened', () => {
+    expect(pagerPages({ page: 2, pages: 5, total: 47 })).toEqual({ count: 5, reachable: 5 });
+  });
+  test('cursor paging with a total: all pages numbered, those past the next one disabled', () => {
+    expect(pagerPages({ page: 1, hasNext: true, total: 214 })).toEqual({ count: 22, reachable: 2 });
+    expect(pagerPages({ page: 3, hasNext: true, total: 214 })).toEqual({ count: 22, reachable: 4 });
+    expect(pagerPages({ page: 22, hasNext: false, total: 214 })).toEqual({ count: 22, reachable: 22 });
+  });
+  test('cursor paging without a total (an uncounted search): the pages so far and the next', () => {
+    expect(pagerPages({ page: 2, hasNext: true })).toEqual({ count: 3, reachable: 3 });
+    expect(pagerPages({ page: 2, hasNext: false })).toEqual({ count: 2, reachable: 2 });
   });
 });

@@ -8,8 +8,8 @@ export interface PagerProps {
   page: number;
   /**
    * How many pages there are, when the screen can jump to any of them (offset paging). Left out
-   * when the server pages by cursor: then only the neighbours are reachable, and `hasNext` says
-   * whether there is one after this page.
+   * when the server pages by cursor: then the pages up to this one and the next (`hasNext`) are
+   * reachable, and the pages after it, counted from `total` when known, are shown disabled.
    */
   pages?: number;
   hasNext?: boolean;
@@ -24,16 +24,23 @@ export interface PagerProps {
   rangeTestId?: string;
 }
 
-/** The one pager under every list: the range on the left, the page controls on the right. */
+/**
+ * The one pager under every list (UI.md: the numbered one with the total): the range on the left,
+ * the numbered pages on the right, for offset and cursor paging alike.
+ */
 export function Pager({ page, pages, hasNext, total, totalCapped, shown, onPage, rangeTestId = 'pager-range' }: PagerProps) {
   const { t } = useTranslation();
   const from = (page - 1) * PAGE_SIZE + 1;
+  const { count, reachable } = pagerPages({ page, pages, hasNext, total });
   // The arrows have no text: their names come from here (no first/last controls are shown).
-  const controlLabel = (control: string) =>
-    control === 'previous' || control === 'next' ? { 'aria-label': t(`table.${control}`) } : {};
+  const controlProps = (control: string) => {
+    if (control === 'previous') return { 'aria-label': t('table.previous') };
+    if (control === 'next') return { 'aria-label': t('table.next'), disabled: page >= reachable };
+    return {};
+  };
   return (
     <Group justify="space-between" gap="sm" mt="sm" data-testid="pager">
-      <Text size="sm" c="dimmed" data-testid={rangeTestId}>
+      <Text size="sm" c="dimmed" data-testid={rangeTestId} aria-live="polite">
         {shown > 0 && total !== undefined
           ? t('table.range', {
               from: formatNumber(from),
@@ -42,22 +49,32 @@ export function Pager({ page, pages, hasNext, total, totalCapped, shown, onPage,
             })
           : '\u00a0'}
       </Text>
-      {pages !== undefined ? (
-        pages > 1 && <Pagination total={pages} value={page} onChange={onPage} size="sm" getControlProps={controlLabel} />
-      ) : (
-        // Cursor paging: a next page exists only when the server handed out a cursor for it.
-        <Pagination.Root total={hasNext ? page + 1 : page} value={page} onChange={onPage} size="sm">
-          <Group gap="xs" wrap="nowrap">
-            <Pagination.Previous {...controlLabel('previous')} />
-            <Text size="sm" aria-live="polite">
-              {t('table.page', { n: formatNumber(page) })}
-            </Text>
-            <Pagination.Next {...controlLabel('next')} />
-          </Group>
-        </Pagination.Root>
+      {count > 1 && (
+        <Pagination
+          total={count}
+          value={page}
+          onChange={onPage}
+          size="sm"
+          getControlProps={controlProps}
+          getItemProps={(n) => (n > reachable ? { disabled: true } : {})}
+        />
       )}
     </Group>
   );
+}
+
+/**
+ * How many numbered pages the pager shows, and the last one it can open: every page with offset
+ * paging; with cursor paging the pages so far and the next, the rest (counted from the total)
+ * shown but disabled.
+ */
+export function pagerPages({ page, pages, hasNext, total }: Pick<PagerProps, 'page' | 'pages' | 'hasNext' | 'total'>): {
+  count: number;
+  reachable: number;
+} {
+  if (pages !== undefined) return { count: pages, reachable: pages };
+  const reachable = hasNext ? page + 1 : page;
+  return { count: Math.max(reachable, total !== undefined ? pageCount(total) : 0), reachable };
 }
 
 /**

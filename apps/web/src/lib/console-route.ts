@@ -58,8 +58,11 @@ export interface ConsoleRoute {
   duringOnboarding?: boolean;
   /** Where a refused admin goes instead of '/' (spec §2: family plan → /settings). */
   deniedTo?: string;
-  /** The way back from a screen below another (every settings screen leads back to /settings). */
-  backTo?: string;
+  /**
+   * The way up from a screen below another: the parent's path (its `:params` are this route's)
+   * and title (every settings screen leads back to /settings).
+   */
+  backTo?: { href: string; titleKey: string };
   /** The screen draws its own header (the wizard). */
   ownHeader?: boolean;
 }

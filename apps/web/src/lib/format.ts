@@ -27,21 +27,26 @@ const numbers = (options: Intl.NumberFormatOptions = {}) =>
 const dates = (options: Intl.DateTimeFormatOptions) => cached('d', options, (locale) => new Intl.DateTimeFormat(locale, options));
 
 const PERCENT: Intl.NumberFormatOptions = { style: 'percent', maximumFractionDigits: 0 };
-const DATE: Intl.DateTimeFormatOptions = { day: '2-digit', month: 'long', year: 'numeric', timeZone: 'UTC' };
+/**
+ * The console's one date style (UI.md "One look on every screen"): the day, the month's short name
+ * and the year, in the admin's locale; events add the time of day. Dates without a time (billing
+ * days, stored as UTC midnight) are read in UTC so they never move a day.
+ */
+const DATE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' };
 const DATE_TIME: Intl.DateTimeFormatOptions = {
+  day: 'numeric',
   month: 'short',
-  day: '2-digit',
   year: 'numeric',
-  hour: '2-digit',
+  hour: 'numeric',
   minute: '2-digit',
 };
 const MONTH: Intl.DateTimeFormatOptions = { month: 'short', year: '2-digit', timeZone: 'UTC' };
 
 export const formatNumber = (n: number): string => numbers().format(n);
 export const formatPercent = (ratio: number): string => numbers(PERCENT).format(ratio);
-/** `dd LLLL yyyy` of the spec, as the locale writes it. */
+/** A day (billing, added on): "Nov 28, 2026" in English. */
 export const formatDate = (iso: string | number): string => dates(DATE).format(new Date(iso));
-/** `MMM dd yyyy hh:mm a` of the spec, as the locale writes it. */
+/** A moment (events, last seen): "Nov 28, 2026, 12:02 PM" in English. */
 export const formatDateTime = (iso: string): string => dates(DATE_TIME).format(new Date(iso));
 const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
 /** A moment of today as its time alone ("10:42"), any other day as `formatDateTime` writes it. */

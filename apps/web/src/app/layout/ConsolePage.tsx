@@ -1,15 +1,13 @@
 import { landingPath } from '@latchkey/contracts/client';
-import { Anchor, Group, Skeleton, Stack } from '@mantine/core';
+import { Skeleton, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Suspense } from 'react';
-import { Link, Redirect } from 'wouter';
-import { Icon } from '../../components/Icon.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { Redirect, useParams } from 'wouter';
+import { type BackLink, PageHeader } from '../../components/PageHeader.tsx';
 import { NotBuiltYet, UnavailableOnMobile } from '../../components/StatusScreens.tsx';
 import { ApprovalNotice } from '../../features/approvals/index.ts';
 import { useConsoleContext } from '../../lib/console-context.ts';
 import { type ConsoleRoute, guardRedirect, type LazyScreen } from '../../lib/console-route.ts';
-import { useTranslation } from '../../lib/use-translation.ts';
 import { wizardMustShow } from './sidebar-nav.ts';
 
 /** The screen for a route, or "coming in a later release" when it is not built yet. */
@@ -40,28 +38,36 @@ function ScreenSkeleton() {
  */
 export function ConsolePage({ route }: { route: ConsoleRoute }) {
   const { ctx, team, restricted } = useConsoleContext();
-  const { t } = useTranslation();
+  const params = useParams<Record<string, string>>();
   const small = useMediaQuery('(max-width: 47.99em)', false);
   const redirect = guardRedirect(route, ctx, wizardMustShow(team, restricted));
   if (redirect) return <Redirect to={redirect} replace />;
-  // Every settings screen leads back to the settings index.
-  const backTo = route.backTo ?? (route.path.startsWith('settings/') ? '/settings' : undefined);
-  return (
-    <div data-testid={`page-${route.path}`}>
-      {backTo && (
-        <Anchor component={Link} href={backTo} size="sm" mb="xs" display="inline-flex" data-testid="page-back">
-          <Group gap={4} component="span">
-            <Icon name="back" size={14} />
-            {t('page.back_to', { page: t('page.settings') })}
-          </Group>
-        </Anchor>
-      )}
-      {!route.ownHeader && <PageHeader titleKey={route.titleKey} />}
+  const screen = (
+    <>
       {/* A change asked for on this screen that waits for another super admin: said here, not as done. */}
       <ApprovalNotice path={route.path} />
       {route.desktopOnly && small ? <UnavailableOnMobile /> : <Screen screen={route.screen} />}
+    </>
+  );
+  return (
+    <div data-testid={`page-${route.path}`}>
+      {route.ownHeader ? (
+        screen
+      ) : (
+        <PageHeader titleKey={route.titleKey} back={backLink(route, params)}>
+          {screen}
+        </PageHeader>
+      )}
     </div>
   );
+}
+
+/** The parent screen's link, with this route's parameters in its path; every settings screen leads back to /settings. */
+function backLink(route: ConsoleRoute, params: Record<string, string>): BackLink | undefined {
+  const back =
+    route.backTo ?? (route.path.startsWith('settings/') ? { href: '/settings', titleKey: 'page.settings' } : undefined);
+  if (!back) return undefined;
+  return { ...back, href: back.href.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? '')) };
 }
 
 /** '/': the wizard when it must show, else the landing page for the admin's scopes (spec §4). */

@@ -22,6 +22,9 @@ interface ProfileMenuProps {
   canSwitchTeams: boolean;
 }
 
+/** The avatar's button is as round as the avatar, so its focus ring is too (the UI's round ring). */
+const ROUND = { borderRadius: '50%', display: 'block' } as const;
+
 /** Top-right profile dropdown: profile, languages, settings, switch teams, logout, plan, version (spec §2). */
 export function ProfileMenu({ team, name, email, hubVersion, canSwitchTeams }: ProfileMenuProps) {
   const { t } = useTranslation();
@@ -31,7 +34,7 @@ export function ProfileMenu({ team, name, email, hubVersion, canSwitchTeams }: P
     <>
       <Menu position="bottom-end" width={260} shadow="md" withinPortal>
         <Menu.Target>
-          <UnstyledButton aria-label={t('profile_menu.open')} data-testid="profile-menu">
+          <UnstyledButton aria-label={t('profile_menu.open')} data-testid="profile-menu" style={ROUND}>
             <Avatar color="indigo" radius="xl" size={36}>
               {initialOf(name, email)}
             </Avatar>

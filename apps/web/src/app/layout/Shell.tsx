@@ -107,7 +107,15 @@ function SignedInShell() {
             <Logo size={26} withText={wide} />
             <TeamLogo height={28} testId="topbar-logo" />
             {team.data ? (
-              <Text fw={600} truncate="end" data-testid="team-name">
+              // Two lines on a phone rather than a name cut to "Northwind Trad…".
+              <Text
+                fw={600}
+                lh={1.25}
+                lineClamp={2}
+                style={{ overflowWrap: 'anywhere' }}
+                title={team.data.team_name}
+                data-testid="team-name"
+              >
                 {team.data.team_name}
               </Text>
             ) : (

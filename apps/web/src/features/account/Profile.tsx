@@ -2,6 +2,7 @@ import { Alert, Avatar, Button, Card, Group, Stack, Text, TextInput } from '@man
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { trackInteraction } from '../../lib/analytics.ts';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
@@ -29,14 +30,14 @@ export function Profile() {
             <Text size="xs" c="dimmed">
               {t('profile.name')}
             </Text>
-            <Text fw={600} truncate="end" data-testid="profile-name">
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }} data-testid="profile-name">
               {admin.data?.user_name || '–'}
             </Text>
             <Text size="xs" c="dimmed" mt={6}>
               {t('profile.email')}
             </Text>
-            <Text truncate="end" data-testid="profile-email">
-              {admin.data?.user_email ?? ''}
+            <Text data-testid="profile-email">
+              <EmailAddress address={admin.data?.user_email ?? ''} />
             </Text>
           </Stack>
         </Group>

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
+import { PageAction } from '../../components/PageHeader.tsx';
 import { bySchema, fieldProps } from '../../lib/form.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { EMAIL_MAX, limitProps, trimPasted } from '../../lib/limits.ts';
@@ -118,18 +119,18 @@ export function Administrators() {
       <ListToolbar
         search={{ value: search, onChange: setSearch, label: t('admins.search') }}
         actions={
-          <Group gap="sm">
-            {list.data && (
-              <Text size="sm" c="dimmed" data-testid="admins-count">
-                {t('admins.count', { n: formatNumber(list.data.total), seats: formatNumber(list.data.total_rounded) })}
-              </Text>
-            )}
-            <Button size="sm" onClick={() => setAdding(true)} data-testid="admin-add-open">
-              {t('admins.add')}
-            </Button>
-          </Group>
+          list.data && (
+            <Text size="sm" c="dimmed" data-testid="admins-count">
+              {t('admins.count', { n: formatNumber(list.data.total), seats: formatNumber(list.data.total_rounded) })}
+            </Text>
+          )
         }
       />
+      <PageAction>
+        <Button size="sm" onClick={() => setAdding(true)} data-testid="admin-add-open">
+          {t('admins.add')}
+        </Button>
+      </PageAction>
       <DataTable
         columns={columns}
         rows={list.data?.admins}

@@ -1,11 +1,12 @@
 import { AUDIT_POLICY_DEFAULTS } from '@latchkey/contracts/client';
-import { Anchor, Card, Group, RingProgress, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { Link, useParams } from 'wouter';
+import { Card, Group, RingProgress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useParams } from 'wouter';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { ApiError } from '../../lib/api-error.ts';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { useAuditPolicyQuery, useVaultSummaryQuery } from './api.ts';
+import { useAuditPolicyQuery, useVaultSummaryQuery, type VaultDevice } from './api.ts';
 import { scoreLevel } from './rules.ts';
 import { LEVEL_COLOR, ScoreBadge } from './score.tsx';
 
@@ -17,16 +18,10 @@ export function VaultSummary() {
   const { summaryId = '' } = useParams<{ summaryId: string }>();
   const query = useVaultSummaryQuery(summaryId);
   const policy = useAuditPolicyQuery().data ?? AUDIT_POLICY_DEFAULTS;
-  const back = (
-    <Anchor component={Link} href="/audit" size="sm">
-      ← {t('audit.back')}
-    </Anchor>
-  );
   if (query.isError) {
     const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
     return (
       <Stack gap="md">
-        {back}
         {missing ? (
           <Text data-testid="vault-missing">{t('audit.summary_missing')}</Text>
         ) : (
@@ -36,10 +31,28 @@ export function VaultSummary() {
     );
   }
   const data = query.data;
+  const deviceColumns: Column<VaultDevice>[] = [
+    {
+      key: 'device',
+      header: 'audit.device',
+      cell: (d) => (
+        <Text size="sm">
+          {d.name}
+          {d.os && (
+            <Text span c="dimmed" size="sm">
+              {' '}
+              · {d.os}
+            </Text>
+          )}
+        </Text>
+      ),
+    },
+    { key: 'version', header: 'audit.app_version', cell: (d) => d.app_version || '–' },
+    { key: 'seen', header: 'audit.last_seen', cell: (d) => formatDateTime(d.last_seen_at) },
+  ];
   const s = data?.summary;
   return (
     <Stack gap="md" data-testid="vault-summary">
-      {back}
       <Card withBorder padding="lg">
         {!s ? (
           <Skeleton h={120} />
@@ -98,34 +111,17 @@ export function VaultSummary() {
             {t('audit.no_devices')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={420}>
-            <Table data-testid="vault-devices">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('audit.device')}</Table.Th>
-                  <Table.Th>{t('audit.app_version')}</Table.Th>
-                  <Table.Th>{t('audit.last_seen')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.devices.map((d) => (
-                  <Table.Tr key={`${d.name}-${d.last_seen_at}`}>
-                    <Table.Td>
-                      {d.name}
-                      {d.os && (
-                        <Text span c="dimmed" size="sm">
-                          {' '}
-                          · {d.os}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{d.app_version || '–'}</Table.Td>
-                    <Table.Td>{formatDateTime(d.last_seen_at)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          // Below 768 px each device is a card, like every list's rows.
+          <DataTable
+            columns={deviceColumns}
+            rows={data.devices}
+            rowKey={(d) => `${d.name}-${d.last_seen_at}`}
+            testId="vault-devices"
+            minWidth={420}
+            highlightOnHover={false}
+            emptyTestId="vault-devices-empty"
+            empty={null}
+          />
         )}
       </Card>
     </Stack>

@@ -20,6 +20,8 @@ interface AuditQuery {
 }
 
 export type AuditSummaryRow = EndpointOutput<ApiMap['auditSummaries']>['results'][number];
+/** A device that reports a member's vault summary. */
+export type VaultDevice = EndpointOutput<ApiMap['auditSummary']>['devices'][number];
 
 export function useAuditSummariesQuery(q: AuditQuery) {
   const team = useTeamSlug();

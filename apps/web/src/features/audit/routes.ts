@@ -20,5 +20,11 @@ export const auditRoutes: readonly ConsoleRoute[] = [
       alsoFor: ['/vault'],
     },
   },
-  { path: 'vault/:summaryId', titleKey: 'page.vault_summary', rule: RULES.audit, screen: lazyScreen(screens, 'VaultSummary') },
+  {
+    path: 'vault/:summaryId',
+    titleKey: 'page.vault_summary',
+    rule: RULES.audit,
+    screen: lazyScreen(screens, 'VaultSummary'),
+    backTo: { href: '/audit', titleKey: 'page.audit' },
+  },
 ];

@@ -37,10 +37,10 @@ describe("an invoice's description in the admin's language", () => {
   test('German: the words and the dates as German writes them, no ISO dates', async () => {
     await changeLanguage('de', false);
     expect(invoiceDescription(t, invoice({}))).toBe(
-      'Verlängerung von Standard · Monatlich, Lizenzen: 20, 23. November 2026 – 22. Dezember 2026',
+      'Verlängerung von Standard · Monatlich, Lizenzen: 20, 23. Nov. 2026 – 22. Dez. 2026',
     );
     expect(invoiceDescription(t, invoice({ kind: 'licenses', detail: { ...DETAIL, licences: 5 } }))).toBe(
-      'Zusätzliche Lizenzen für Standard · Monatlich: 5, 23. November 2026 – 22. Dezember 2026',
+      'Zusätzliche Lizenzen für Standard · Monatlich: 5, 23. Nov. 2026 – 22. Dez. 2026',
     );
   });
 
@@ -58,7 +58,7 @@ describe("an invoice's description in the admin's language", () => {
   test('English keeps no invisible marks; an invoice made before the detail was kept keeps its description', async () => {
     await changeLanguage('en', false);
     expect(invoiceDescription(t, invoice({ kind: 'renewal', detail: { ...DETAIL, licences: null } }))).toBe(
-      'Renewal of Standard · Monthly, November 23, 2026 – December 22, 2026',
+      'Renewal of Standard · Monthly, Nov 23, 2026 – Dec 22, 2026',
     );
     expect(invoiceDescription(t, invoice({ detail: null }))).toBe(
       'Renewal, Standard monthly plan, 20 licences, 2026-11-23 to 2026-12-22',

@@ -98,7 +98,7 @@ export function Branding() {
             )}
           </FileButton>
           {logo.data && (
-            <Button variant="default" color="red" onClick={() => setConfirmRemove(true)} data-testid="branding-remove">
+            <Button variant="light" color="red" onClick={() => setConfirmRemove(true)} data-testid="branding-remove">
               {t('branding.remove')}
             </Button>
           )}

@@ -42,7 +42,8 @@ export function ProvisioningChart({ data }: { data: ProvisioningEntry[] }) {
   // Drawn at the card's own width, so labels keep their size from phone to desktop (a scaled
   // drawing shrank them to 7 px on a phone).
   const { ref, width: measured } = useElementSize();
-  const width = Math.max(240, Math.round(measured) || 420);
+  // Never wider than its card (at 320 px the card has ~220 px): a wider drawing was cut at its right edge.
+  const width = Math.max(160, Math.round(measured) || 420);
   const height = Math.min(260, Math.max(180, Math.round(width * 0.45)));
   const pad = { left: 32, right: 22, top: 10, bottom: 24 };
   const labelEvery = monthLabelEvery(
@@ -59,7 +60,8 @@ export function ProvisioningChart({ data }: { data: ProvisioningEntry[] }) {
           y-axis figures slid over the first points and the last month ran off the edge. */}
       <svg
         viewBox={`0 0 ${width} ${height}`}
-        width={width}
+        // The card's width, not the drawing's: a fixed width made the card's column as wide as the first drawing.
+        width="100%"
         height={height}
         direction="ltr"
         style={{ display: 'block', direction: 'ltr' }}

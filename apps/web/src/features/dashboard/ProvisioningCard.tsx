@@ -1,6 +1,6 @@
 import { Skeleton } from '@mantine/core';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
-import { formatNumber } from '../../lib/format.ts';
+import { formatMonth, formatNumber } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useProvisioningQuery } from './api.ts';
 import { ProvisioningChart } from './Charts.tsx';
@@ -21,18 +21,21 @@ export function ProvisioningCard() {
           <div aria-hidden>
             <ProvisioningChart data={provisioning.data} />
           </div>
-          <table className="visually-hidden" style={visuallyHidden}>
-            <caption>{t('dashboard.provisioning')}</caption>
-            <tbody>
-              {provisioning.data.map((d) => (
-                <tr key={d.date}>
-                  <th scope="row">{`${d.year}-${d.month}`}</th>
-                  <td>{t('dashboard.onboarded_n', { n: formatNumber(d.onboarded) })}</td>
-                  <td>{t('dashboard.deboarded_n', { n: formatNumber(d.deboarded) })}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {/* Hidden in a block: a table is never narrower than its content, and would widen the card. */}
+          <div className="visually-hidden" style={visuallyHidden}>
+            <table>
+              <caption>{t('dashboard.provisioning')}</caption>
+              <tbody>
+                {provisioning.data.map((d) => (
+                  <tr key={d.date}>
+                    <th scope="row">{formatMonth(d.date)}</th>
+                    <td>{t('dashboard.onboarded_n', { n: formatNumber(d.onboarded) })}</td>
+                    <td>{t('dashboard.deboarded_n', { n: formatNumber(d.deboarded) })}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </DashCard>

@@ -61,7 +61,7 @@ export function TeamInfoCard() {
           </UnstyledButton>
         )}
         <Stack gap={2} miw={0}>
-          <Text fw={600} size="lg" truncate="end" data-testid="dashboard-team-name">
+          <Text fw={600} size="lg" style={{ overflowWrap: 'anywhere' }} data-testid="dashboard-team-name">
             {team.team_name}
           </Text>
           {!restricted && !uploaded && (

@@ -1,12 +1,15 @@
 import type { GroupMember } from '@latchkey/contracts/client';
-import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Menu, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListSearch } from '../../components/ListToolbar.tsx';
+import { PageAction } from '../../components/PageHeader.tsx';
 import { localPaging } from '../../components/Pager.tsx';
+import { RowMenu } from '../../components/RowMenu.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { useListState } from '../../lib/use-list-state.ts';
@@ -40,12 +43,14 @@ export function GroupMembers() {
       maxWidth: 320,
       cell: (m) => (
         <>
-          <Text size="sm" fw={500} truncate="end">
-            {m.name || m.email}
+          <Text size="sm" fw={500}>
+            {m.name || <EmailAddress address={m.email} />}
           </Text>
-          <Text size="xs" c="dimmed" truncate="end">
-            {m.email}
-          </Text>
+          {m.name && (
+            <Text size="xs" c="dimmed">
+              <EmailAddress address={m.email} />
+            </Text>
+          )}
         </>
       ),
     },
@@ -62,24 +67,22 @@ export function GroupMembers() {
       key: 'actions',
       header: 'table.actions',
       headerHidden: true,
-      width: 220,
+      width: 48,
       cell: (m) => (
-        <Group gap="xs" justify="flex-end" wrap="nowrap">
-          <Button
+        <RowMenu label={t('members.actions_for', { email: m.email })}>
+          <Menu.Item
             component={Link}
             href={`/groups/${groupId}/${encodeURIComponent(m.email)}`}
-            size="xs"
-            variant="light"
             data-testid="member-devices-link"
           >
             {t('devices.open')}
-          </Button>
+          </Menu.Item>
           {!managed && (
-            <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(m)}>
+            <Menu.Item color="red.9" onClick={() => setRemoving(m)}>
               {t('groups.take_out')}
-            </Button>
+            </Menu.Item>
           )}
-        </Group>
+        </RowMenu>
       ),
     },
   ];
@@ -87,9 +90,6 @@ export function GroupMembers() {
   if (group.isError) return <DataFetchError onRetry={() => void group.refetch()} />;
   return (
     <Stack gap="md" data-testid="group-members">
-      <Anchor component={Link} href="/groups" size="sm">
-        ← {t('groups.back')}
-      </Anchor>
       <Card withBorder radius="md" padding="lg">
         {group.data ? (
           <Group justify="space-between" wrap="wrap">
@@ -110,9 +110,11 @@ export function GroupMembers() {
                 {t('groups.scim_managed.hint')}
               </Text>
             ) : (
-              <Button onClick={() => setAdding(true)} data-testid="group-add-open">
-                {t('groups.add_members')}
-              </Button>
+              <PageAction>
+                <Button size="sm" onClick={() => setAdding(true)} data-testid="group-add-open">
+                  {t('groups.add_members')}
+                </Button>
+              </PageAction>
             )}
           </Group>
         ) : (

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
+import { PageAction } from '../../components/PageHeader.tsx';
 import { localPaging } from '../../components/Pager.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { useListState } from '../../lib/use-list-state.ts';
@@ -30,14 +31,12 @@ export function Groups() {
 
   return (
     <Stack gap="md" data-testid="groups">
-      <ListToolbar
-        search={{ value: search, onChange: setSearch, label: t('groups.search'), testId: 'groups-search' }}
-        actions={
-          <Button size="sm" onClick={() => setDialog({ kind: 'create' })} data-testid="group-create-open">
-            {t('groups.create')}
-          </Button>
-        }
-      />
+      <ListToolbar search={{ value: search, onChange: setSearch, label: t('groups.search'), testId: 'groups-search' }} />
+      <PageAction>
+        <Button size="sm" onClick={() => setDialog({ kind: 'create' })} data-testid="group-create-open">
+          {t('groups.create')}
+        </Button>
+      </PageAction>
 
       {selected.length > 0 && (
         <Row gap="sm" p="xs" bg="var(--mantine-color-indigo-0)" style={{ borderRadius: 8 }} data-testid="groups-bulk-bar">

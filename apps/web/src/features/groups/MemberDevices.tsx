@@ -1,7 +1,7 @@
 import type { DeviceType, MemberDevice } from '@latchkey/contracts/client';
-import { Anchor, Badge, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
-import { Link, useParams } from 'wouter';
+import { useParams } from 'wouter';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatDateTime } from '../../lib/format.ts';
@@ -31,16 +31,12 @@ export function MemberDevices() {
   const email = decode(params.userData ?? '');
   const groupId = params.groupId;
   const query = useMemberDevicesQuery(email, groupId);
-  const back = groupId ? `/groups/${groupId}` : '/users';
   const columns = useDeviceColumns();
 
   if (query.isError) return <DataFetchError onRetry={() => void query.refetch()} />;
   const data = query.data;
   return (
     <Stack gap="md" data-testid="member-devices">
-      <Anchor component={Link} href={back} size="sm">
-        ← {groupId ? (data?.group?.name ?? t('groups.back')) : t('devices.back_to_users')}
-      </Anchor>
       <Card withBorder radius="md" padding="lg">
         {data ? (
           <Stack gap={2}>

@@ -1,6 +1,7 @@
 import type { Credential } from '@latchkey/contracts/client';
-import { ActionIcon, Badge, Button, Menu, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Menu, Text } from '@mantine/core';
 import { useState } from 'react';
+import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
 import { SectionCard } from '../../components/SectionCard.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -20,6 +21,61 @@ export function CredentialsCard() {
   const list = useCredentialsQuery();
   const [pending, setPending] = useState<Pending>(null);
   const close = () => setPending(null);
+  const columns: Column<Credential>[] = [
+    {
+      key: 'name',
+      header: 'integration.credentials.name',
+      cell: (c) => (
+        <Text size="sm" fw={500}>
+          {c.name}
+        </Text>
+      ),
+    },
+    {
+      key: 'id',
+      header: 'integration.credentials.id',
+      cell: (c) => (
+        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {c.credential_id}
+        </Text>
+      ),
+    },
+    {
+      key: 'hub',
+      header: 'integration.credentials.hub',
+      cell: (c) =>
+        c.server_url ? (
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {c.server_url}
+          </Text>
+        ) : (
+          <Badge variant="light" color="gray">
+            {t('integration.credentials.not_set_up')}
+          </Badge>
+        ),
+    },
+    {
+      key: 'actions',
+      header: 'members.col.actions',
+      headerHidden: true,
+      width: 48,
+      cell: (c) => (
+        <RowMenu label={t('integration.credentials.actions_for', { name: c.name })} testId="credential-menu">
+          {!c.server_url && (
+            <Menu.Item onClick={() => setPending({ kind: 'setup', credential: c })}>
+              {t('integration.credentials.set_up')}
+            </Menu.Item>
+          )}
+          <Menu.Item onClick={() => setPending({ kind: 'rename', credential: c })}>
+            {t('integration.credentials.rename')}
+          </Menu.Item>
+          <Menu.Item color="red.9" onClick={() => setPending({ kind: 'delete', credential: c })}>
+            {t('integration.credentials.delete')}
+          </Menu.Item>
+        </RowMenu>
+      ),
+    },
+  ];
   return (
     <SectionCard
       title={t('integration.credentials.title')}
@@ -36,80 +92,23 @@ export function CredentialsCard() {
       </Text>
       {list.isError ? (
         <DataFetchError onRetry={() => void list.refetch()} />
-      ) : !list.data ? (
-        <Stack gap="xs">
-          <Skeleton h={32} />
-          <Skeleton h={32} />
-        </Stack>
-      ) : list.data.length === 0 ? (
-        <Text size="sm" c="dimmed" ta="center" py="md" data-testid="credentials-empty">
-          {t('integration.credentials.empty')}
-        </Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm" data-testid="credentials-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('integration.credentials.name')}</Table.Th>
-                <Table.Th>{t('integration.credentials.id')}</Table.Th>
-                <Table.Th>{t('integration.credentials.hub')}</Table.Th>
-                <Table.Th w={48}>
-                  <span style={{ position: 'absolute', left: -9999 }}>{t('members.col.actions')}</span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((c) => (
-                <Table.Tr key={c.credential_id} data-testid="credential-row">
-                  <Table.Td fw={500}>{c.name}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {c.credential_id}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {c.server_url ? (
-                      <Text size="sm" style={{ wordBreak: 'break-all' }}>
-                        {c.server_url}
-                      </Text>
-                    ) : (
-                      <Badge variant="light" color="gray">
-                        {t('integration.credentials.not_set_up')}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <ActionIcon
-                          variant="subtle"
-                          color="gray"
-                          aria-label={t('integration.credentials.actions_for', { name: c.name })}
-                          data-testid="credential-menu"
-                        >
-                          ⋯
-                        </ActionIcon>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        {!c.server_url && (
-                          <Menu.Item onClick={() => setPending({ kind: 'setup', credential: c })}>
-                            {t('integration.credentials.set_up')}
-                          </Menu.Item>
-                        )}
-                        <Menu.Item onClick={() => setPending({ kind: 'rename', credential: c })}>
-                          {t('integration.credentials.rename')}
-                        </Menu.Item>
-                        <Menu.Item color="red.9" onClick={() => setPending({ kind: 'delete', credential: c })}>
-                          {t('integration.credentials.delete')}
-                        </Menu.Item>
-                      </Menu.Dropdown>
-                    </Menu>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        // Below 768 px its rows are cards, like every list's.
+        <DataTable
+          columns={columns}
+          rows={list.data}
+          rowKey={(c) => c.credential_id}
+          rowProps={() => ({ 'data-testid': 'credential-row' })}
+          testId="credentials-table"
+          minWidth={560}
+          skeletonRows={2}
+          emptyTestId="credentials-empty"
+          empty={
+            <Text size="sm" c="dimmed" ta="center">
+              {t('integration.credentials.empty')}
+            </Text>
+          }
+        />
       )}
       {pending?.kind === 'add' && <AddCredentialDialog onClose={close} />}
       {pending?.kind === 'rename' && <RenameCredentialDialog credential={pending.credential} onClose={close} />}

@@ -1,5 +1,6 @@
 import { HOSTING_PREFERENCES, type HostingPreference } from '@latchkey/contracts/client';
 import { SegmentedControl, Skeleton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SectionCard } from '../../components/SectionCard.tsx';
@@ -18,6 +19,7 @@ export function HostingCard({ hubConnected }: { hubConnected: boolean }) {
   const team = useTeamSlug();
   const client = useQueryClient();
   const hosting = useHostingQuery();
+  const phone = useMediaQuery('(max-width: 35.99em)');
   const save = useMutation({
     mutationFn: saveHostingPreference,
     onSuccess: (reply) => {
@@ -39,6 +41,8 @@ export function HostingCard({ hubConnected }: { hubConnected: boolean }) {
             label: t(`integration.hosting.${value}`),
             disabled: hubConnected && value === 'not_set',
           }))}
+          // Stacked on a phone: the two choices side by side are wider than its screen.
+          orientation={phone ? 'vertical' : 'horizontal'}
           style={{ alignSelf: 'flex-start' }}
           data-testid="hosting-choice"
         />

@@ -2,6 +2,7 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { DataTable } from '../../components/DataTable.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
+import { PageAction } from '../../components/PageHeader.tsx';
 import { toastFailure } from '../../lib/failure-toast.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useListState } from '../../lib/use-list-state.ts';
@@ -10,7 +11,7 @@ import { type MemberAction, useExportMembersMutation, useMembersCountQuery, useM
 import { ConfirmAction, InviteModal } from './MemberDialogs.tsx';
 import { MemberFilterChips, MemberFilterMenus, useMemberFilters } from './MemberFilters.tsx';
 import { useMemberColumns } from './member-columns.tsx';
-import { currentCursor, firstPage, nextPage, type Paging, pageNumber, previousPage } from './rules.ts';
+import { currentCursor, firstPage, nextPage, type Paging, pageNumber, visitedPage } from './rules.ts';
 
 /** The members list (spec §4): search and filters, bulk actions, keyset pages, invitations and CSV export. */
 export function Members() {
@@ -66,17 +67,15 @@ export function Members() {
       <ListToolbar
         search={{ value: search, onChange: setSearch, label: t('members.search'), testId: 'members-search' }}
         filters={<MemberFilterMenus state={filterState} />}
-        actions={
-          <Group gap="sm">
-            <Button variant="default" size="sm" onClick={download} loading={exporting} data-testid="export-csv">
-              {t('members.export')}
-            </Button>
-            <Button size="sm" onClick={openInvite} data-testid="invite-open">
-              {t('members.invite')}
-            </Button>
-          </Group>
-        }
       />
+      <PageAction>
+        <Button variant="default" size="sm" onClick={download} loading={exporting} data-testid="export-csv">
+          {t('members.export')}
+        </Button>
+        <Button size="sm" onClick={openInvite} data-testid="invite-open">
+          {t('members.invite')}
+        </Button>
+      </PageAction>
 
       <MemberFilterChips state={filterState} />
 
@@ -133,7 +132,7 @@ export function Members() {
           rangeTestId: 'members-range',
           onPage: (n) => {
             const cursor = page.data?.next_cursor;
-            if (n < pageNumber(paging)) setPaging(previousPage);
+            if (n <= pageNumber(paging)) setPaging((p) => visitedPage(p, n));
             else if (cursor) setPaging((p) => nextPage(p, cursor));
           },
         }}

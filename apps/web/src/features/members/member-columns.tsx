@@ -2,6 +2,7 @@ import type { AppUsage, Member } from '@latchkey/contracts/client';
 import { Anchor, Badge, Menu, Text } from '@mantine/core';
 import { Link } from 'wouter';
 import { type Column, RowMenu } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import type { MemberAction } from './api.ts';
@@ -28,12 +29,12 @@ export function useMemberColumns(onAction: (a: MemberAction) => void): Column<Me
             display="block"
             data-testid="member-devices-link"
           >
-            {m.name || m.email}
+            {m.name || <EmailAddress address={m.email} />}
           </Anchor>
           {/* Without a name (an invited person) the email is the headline: shown once, not twice. */}
           {m.name && (
             <Text size="xs" c="dimmed" truncate="end">
-              {m.email}
+              <EmailAddress address={m.email} />
             </Text>
           )}
         </>

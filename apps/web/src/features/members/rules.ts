@@ -8,6 +8,8 @@ export interface Paging {
 export const firstPage = (): Paging => ({ cursors: [null] });
 export const nextPage = (p: Paging, cursor: string): Paging => ({ cursors: [...p.cursors, cursor] });
 export const previousPage = (p: Paging): Paging => ({ cursors: p.cursors.length > 1 ? p.cursors.slice(0, -1) : p.cursors });
+/** Back to page `n` (from 1) of those visited: its cursor is kept. */
+export const visitedPage = (p: Paging, n: number): Paging => ({ cursors: p.cursors.slice(0, Math.max(1, n)) });
 export const currentCursor = (p: Paging): string | null => p.cursors.at(-1) ?? null;
 export const pageNumber = (p: Paging): number => p.cursors.length;
 

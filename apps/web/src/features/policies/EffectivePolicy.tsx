@@ -1,5 +1,6 @@
 import { type EffectivePolicyItem, policyTitleKey } from '@latchkey/contracts/client';
-import { Badge, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Badge, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useEffectivePolicyQuery } from './api.ts';
@@ -23,6 +24,19 @@ export function EffectivePolicy({ email }: { email: string }) {
   }
   if (query.isError) return <DataFetchError onRetry={() => void query.refetch()} />;
   const { groups, policies } = query.data;
+  const columns: Column<EffectivePolicyItem>[] = [
+    { key: 'policy', header: 'policy.col.policy', cell: (item) => t(policyTitleKey(item.key)) },
+    {
+      key: 'value',
+      header: 'policy.col.value',
+      cell: (item) => (
+        <Text size="sm" fw={500}>
+          {formatValue(t, item.value)}
+        </Text>
+      ),
+    },
+    { key: 'source', header: 'policy.col.source', cell: (item) => <Source item={item} /> },
+  ];
   return (
     <Stack gap="sm" data-testid="effective-policy">
       <Group gap="xs">
@@ -39,28 +53,18 @@ export function EffectivePolicy({ email }: { email: string }) {
           ))
         )}
       </Group>
-      <Table.ScrollContainer minWidth={480}>
-        <Table verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('policy.col.policy')}</Table.Th>
-              <Table.Th>{t('policy.col.value')}</Table.Th>
-              <Table.Th>{t('policy.col.source')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {policies.map((item) => (
-              <Table.Tr key={item.key} data-testid={`effective-${item.key}`}>
-                <Table.Td>{t(policyTitleKey(item.key))}</Table.Td>
-                <Table.Td fw={500}>{formatValue(t, item.value)}</Table.Td>
-                <Table.Td>
-                  <Source item={item} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      {/* Below 768 px each policy is a card, like every list's rows. */}
+      <DataTable
+        columns={columns}
+        rows={policies}
+        rowKey={(item) => item.key}
+        rowProps={(item) => ({ 'data-testid': `effective-${item.key}` })}
+        testId="effective-policy-table"
+        minWidth={480}
+        highlightOnHover={false}
+        emptyTestId="effective-policy-empty"
+        empty={null}
+      />
     </Stack>
   );
 }

@@ -102,8 +102,7 @@ function GroupPolicyForm({ group, initial }: { group: PolicyGroup; initial: Grou
   const defs = editable('group');
   // "Not set here" shows what the member gets instead: the team's value, or the default.
   const team = useTeamPolicyQuery().data?.policy_json;
-  const inherited = (key: string, fallback: unknown) =>
-    `${t('policy.auto_team')} (${formatValue(t, team?.[key]?.policy ?? fallback)})`;
+  const inherited = (key: string, fallback: unknown) => formatValue(t, team?.[key]?.policy ?? fallback);
   const overriding = Object.keys(update.policy_json).length > 0;
 
   return (
@@ -170,7 +169,8 @@ function GroupPolicyForm({ group, initial }: { group: PolicyGroup; initial: Grou
                   onChange={(value) => setEntry(def.key, { value })}
                   error={errors[def.key]}
                   canAuto
-                  autoLabel={inherited(def.key, def.default)}
+                  autoLabel={t('policy.auto_team')}
+                  inherited={inherited(def.key, def.default)}
                 >
                   {entry.value !== 'auto' && entry.value !== '' && (
                     <Checkbox

@@ -1,8 +1,9 @@
 import { canAccess, RULES } from '@latchkey/contracts/client';
-import { Button, Group, Tabs } from '@mantine/core';
+import { Button, Tabs } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Icon } from '../../components/Icon.tsx';
+import { PageAction } from '../../components/PageHeader.tsx';
 import { useConsoleContext } from '../../lib/console-context.ts';
 import { confirmLeave } from '../../lib/unsaved-changes.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -26,32 +27,30 @@ export function Policies() {
         onChange={(next) => next && void confirmLeave().then((leave) => leave && setTab(next as Tab))}
         keepMounted={false}
       >
-        <Group justify="space-between" wrap="wrap" gap="sm" mb="md">
-          <Tabs.List>
-            <Tabs.Tab value="team" data-testid="tab-team">
-              {t('policy.tab.team')}
-            </Tabs.Tab>
-            <Tabs.Tab value="groups" data-testid="tab-groups">
-              {t('policy.tab.groups')}
-            </Tabs.Tab>
-          </Tabs.List>
-          <Group gap="xs">
-            <Button variant="default" size="sm" leftSection={<Icon name="user" size={16} />} onClick={() => setEffective(true)}>
-              {t('policy.effective.open')}
+        <PageAction>
+          <Button variant="default" size="sm" leftSection={<Icon name="user" size={16} />} onClick={() => setEffective(true)}>
+            {t('policy.effective.open')}
+          </Button>
+          {canAccess(RULES.policyHistory, ctx) && (
+            <Button
+              component={Link}
+              to="/policies/history"
+              variant="default"
+              size="sm"
+              leftSection={<Icon name="recovery" size={16} />}
+            >
+              {t('policy.history.open')}
             </Button>
-            {canAccess(RULES.policyHistory, ctx) && (
-              <Button
-                component={Link}
-                to="/policies/history"
-                variant="default"
-                size="sm"
-                leftSection={<Icon name="recovery" size={16} />}
-              >
-                {t('policy.history.open')}
-              </Button>
-            )}
-          </Group>
-        </Group>
+          )}
+        </PageAction>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="team" data-testid="tab-team">
+            {t('policy.tab.team')}
+          </Tabs.Tab>
+          <Tabs.Tab value="groups" data-testid="tab-groups">
+            {t('policy.tab.groups')}
+          </Tabs.Tab>
+        </Tabs.List>
         <Tabs.Panel value="team">
           <TeamPolicyTab />
         </Tabs.Panel>

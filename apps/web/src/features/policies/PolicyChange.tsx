@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Card, Group, Modal, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Link, useLocation, useParams } from 'wouter';
+import { useLocation, useParams } from 'wouter';
+import { PageAction } from '../../components/PageHeader.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -59,14 +60,11 @@ export function PolicyChange() {
               </Text>
             )}
           </Stack>
-          <Group gap="sm">
-            <Button component={Link} to="/policies/history" variant="default">
-              {t('policy.history.back')}
-            </Button>
+          <PageAction>
             <Button onClick={() => setConfirming(true)} data-testid="policy-restore">
               {t('policy.restore')}
             </Button>
-          </Group>
+          </PageAction>
         </Group>
       </Card>
       <Card withBorder radius="md" padding={0}>

@@ -1,5 +1,6 @@
 import { type PolicyDefinition, type PolicyProblem, policyHelpKey, policyTitleKey } from '@latchkey/contracts/client';
 import { Box, Group, NumberInput, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { isolate } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import type { DraftValue } from './draft.ts';
 import { formatValue } from './format.ts';
@@ -13,12 +14,17 @@ interface PolicyFieldProps {
   autoLabel: string;
   /** Whether "not set here" is offered (never for a non-removable team key). */
   canAuto: boolean;
+  /**
+   * What "not set here" gives on a group's tab: the team policy's value, shown in full under the
+   * control (UI.md: inherited values in full, beside the field) instead of inside a cut option.
+   */
+  inherited?: string;
   /** Extra controls under the help text (member scoping, not-enforced flag). */
   children?: React.ReactNode;
 }
 
 /** One policy: its title and help (i18n), and the control its type calls for. */
-export function PolicyField({ def, value, onChange, error, autoLabel, canAuto, children }: PolicyFieldProps) {
+export function PolicyField({ def, value, onChange, error, autoLabel, canAuto, inherited, children }: PolicyFieldProps) {
   const { t } = useTranslation();
   const title = t(policyTitleKey(def.key));
   const type = def.type;
@@ -44,7 +50,7 @@ export function PolicyField({ def, value, onChange, error, autoLabel, canAuto, c
     control = (
       <Select
         size="xs"
-        w={220}
+        w="100%"
         allowDeselect={false}
         aria-label={title}
         value={String(value)}
@@ -62,7 +68,7 @@ export function PolicyField({ def, value, onChange, error, autoLabel, canAuto, c
         w={160}
         aria-label={title}
         value={value === 'auto' ? '' : (value as number | '')}
-        placeholder={canAuto ? autoLabel : undefined}
+        placeholder={canAuto ? (inherited ?? autoLabel) : undefined}
         allowDecimal={false}
         allowNegative={false}
         // The spec's cap shows as an error, not a silent clamp (spec §5).
@@ -95,8 +101,14 @@ export function PolicyField({ def, value, onChange, error, autoLabel, canAuto, c
         </Text>
         {children}
       </Stack>
-      <Box>
+      {/* As wide as its longest choice allows: a chosen value is never cut ("Authenticator app or security ke"). */}
+      <Box style={{ flex: type.kind === 'enum' ? '0 1 320px' : '0 1 auto', minWidth: 0 }}>
         {control}
+        {value === 'auto' && inherited !== undefined && (
+          <Text size="xs" c="dimmed" mt={4} data-testid={`policy-inherited-${def.key}`}>
+            {t('policy.inherited_team', { value: isolate(inherited) })}
+          </Text>
+        )}
         {errorText && type.kind !== 'integer' && (
           <Text size="xs" c="red" mt={4}>
             {errorText}

@@ -75,10 +75,6 @@ export function PolicyHistory() {
   ];
   return (
     <Stack gap="sm">
-      {/* The way back to the policy this history belongs to. */}
-      <Anchor component={Link} href="/policies" size="sm" w="fit-content" data-testid="back-to-policies">
-        ← {t('page.policies')}
-      </Anchor>
       <Card withBorder radius="md" padding="md">
         <DataTable
           columns={columns}

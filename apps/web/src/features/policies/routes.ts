@@ -17,11 +17,13 @@ export const policiesRoutes: readonly ConsoleRoute[] = [
     titleKey: 'page.policy_history',
     rule: RULES.policyHistory,
     screen: lazyScreen(screens, 'PolicyHistory'),
+    backTo: { href: '/policies', titleKey: 'page.policies' },
   },
   {
     path: 'policies/history/:historyId',
     titleKey: 'page.policy_change',
     rule: RULES.policyHistory,
     screen: lazyScreen(screens, 'PolicyChange'),
+    backTo: { href: '/policies/history', titleKey: 'page.policy_history' },
   },
 ];

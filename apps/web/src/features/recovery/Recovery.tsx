@@ -1,11 +1,14 @@
 import { canAccess, RULES } from '@latchkey/contracts/client';
-import { Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Menu, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
+import { PageAction } from '../../components/PageHeader.tsx';
+import { RowMenu } from '../../components/RowMenu.tsx';
 import { errorMessage, errorValues } from '../../lib/api-error.ts';
 import { useConsoleContext } from '../../lib/console-context.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -32,20 +35,19 @@ export function Recovery() {
   const settings = canAccess(RULES.settingsRecovery, ctx);
   return (
     <Stack gap="md" data-testid="recovery">
-      {(admins || settings) && (
-        <Group gap="sm">
-          {admins && (
-            <Button component={Link} href="/recovery/admins" variant="light" size="sm">
-              {t('page.recovery_admins')}
-            </Button>
-          )}
-          {settings && (
-            <Button component={Link} href="/settings/recovery" variant="default" size="sm">
-              {t('page.recovery_settings')}
-            </Button>
-          )}
-        </Group>
-      )}
+      {/* Links to the screens below this one, styled as the page's actions (not as tabs: none is selected). */}
+      <PageAction>
+        {admins && (
+          <Button component={Link} href="/recovery/admins" variant="default" size="sm">
+            {t('page.recovery_admins')}
+          </Button>
+        )}
+        {settings && (
+          <Button component={Link} href="/settings/recovery" variant="default" size="sm">
+            {t('page.recovery_settings')}
+          </Button>
+        )}
+      </PageAction>
       {canAccess(RULES.recoveryRequests, ctx) ? (
         <RequestsTable />
       ) : (
@@ -100,7 +102,7 @@ function RequestsTable() {
       header: 'audit.col.member',
       cell: (r) => (
         <Text size="sm" fw={500}>
-          {r.email}
+          <EmailAddress address={r.email} />
         </Text>
       ),
     },
@@ -139,18 +141,16 @@ function RequestsTable() {
       key: 'actions',
       header: 'table.actions',
       headerHidden: true,
-      width: 190,
+      width: 48,
       cell: (r) => (
-        <Group gap={4} wrap="nowrap" justify="flex-end">
+        <RowMenu label={t('members.actions_for', { email: r.email })}>
           {r.state === 'pending' && (
-            <Button size="xs" variant="light" onClick={() => setPending({ kind: 'approve', request: r })}>
-              {t('recovery.approve')}
-            </Button>
+            <Menu.Item onClick={() => setPending({ kind: 'approve', request: r })}>{t('recovery.approve')}</Menu.Item>
           )}
-          <Button size="xs" variant="subtle" color="red" onClick={() => setPending({ kind: 'delete', request: r })}>
+          <Menu.Item color="red.9" onClick={() => setPending({ kind: 'delete', request: r })}>
             {t('recovery.delete')}
-          </Button>
-        </Group>
+          </Menu.Item>
+        </RowMenu>
       ),
     },
   ];

@@ -1,15 +1,17 @@
 import { Email } from '@latchkey/contracts';
-import { Anchor, Autocomplete, Badge, Button, Card, Group, Modal, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Autocomplete, Badge, Button, Card, Group, Menu, Modal, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { Link } from 'wouter';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
+import { PageAction } from '../../components/PageHeader.tsx';
+import { RowMenu } from '../../components/RowMenu.tsx';
 import { bySchema, fieldProps } from '../../lib/form.ts';
 import { formatDate } from '../../lib/format.ts';
 import { useListState } from '../../lib/use-list-state.ts';
@@ -41,7 +43,7 @@ export function RecoveryAdmins() {
       header: 'audit.col.member',
       cell: (a) => (
         <Text size="sm" fw={500}>
-          {a.email}
+          <EmailAddress address={a.email} />
         </Text>
       ),
     },
@@ -61,20 +63,18 @@ export function RecoveryAdmins() {
       key: 'actions',
       header: 'table.actions',
       headerHidden: true,
-      width: 100,
+      width: 48,
       cell: (a) => (
-        <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(a)}>
-          {t('recovery.admin.remove')}
-        </Button>
+        <RowMenu label={t('members.actions_for', { email: a.email })}>
+          <Menu.Item color="red.9" onClick={() => setRemoving(a)}>
+            {t('recovery.admin.remove')}
+          </Menu.Item>
+        </RowMenu>
       ),
     },
   ];
   return (
     <Stack gap="md" data-testid="recovery-admins">
-      {/* The way back to the recovery requests these admins approve. */}
-      <Anchor component={Link} href="/recovery" size="sm" w="fit-content" data-testid="back-to-recovery">
-        ← {t('page.recovery')}
-      </Anchor>
       <WaitingRequests onWithdraw={setRemoving} />
       <ListToolbar
         search={{
@@ -102,12 +102,12 @@ export function RecoveryAdmins() {
             ]}
           />
         }
-        actions={
-          <Button size="sm" onClick={() => setAdding(true)} data-testid="recovery-admin-add">
-            {t('recovery.admin.add')}
-          </Button>
-        }
       />
+      <PageAction>
+        <Button size="sm" onClick={() => setAdding(true)} data-testid="recovery-admin-add">
+          {t('recovery.admin.add')}
+        </Button>
+      </PageAction>
       <DataTable
         columns={columns}
         rows={list.data?.results}

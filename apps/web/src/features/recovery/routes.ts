@@ -23,5 +23,6 @@ export const recoveryRoutes: readonly ConsoleRoute[] = [
     titleKey: 'page.recovery_admins',
     rule: RULES.recoveryAdmins,
     screen: lazyScreen(screens, 'RecoveryAdmins'),
+    backTo: { href: '/recovery', titleKey: 'page.recovery' },
   },
 ];

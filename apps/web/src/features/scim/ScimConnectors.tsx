@@ -1,7 +1,8 @@
 import type { ScimConnector } from '@latchkey/contracts/client';
-import { Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DataTable } from '../../components/DataTable.tsx';
+import { PageAction } from '../../components/PageHeader.tsx';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useConnectorsQuery } from './api.ts';
 import { CreateDialog, RevokeDialog, RotateDialog } from './sections/ConnectorDialogs.tsx';
@@ -22,17 +23,17 @@ export function ScimConnectors() {
 
   return (
     <Stack gap="md" data-testid="scim-connectors">
-      <Group justify="space-between" gap="sm" align="flex-end" wrap="wrap">
-        <Stack gap={2} style={{ minWidth: 0, flex: '1 1 300px' }}>
-          <Text size="sm" fw={500}>
-            {t('scim.tenant_url')}
-          </Text>
-          {tenantUrl ? <CopyField value={tenantUrl} testId="scim-tenant-url" /> : <Text c="dimmed">…</Text>}
-        </Stack>
+      <PageAction>
         <Button size="sm" onClick={() => setDialog({ kind: 'create' })} data-testid="scim-create-open">
           {t('scim.create')}
         </Button>
-      </Group>
+      </PageAction>
+      <Stack gap={2} style={{ minWidth: 0 }}>
+        <Text size="sm" fw={500}>
+          {t('scim.tenant_url')}
+        </Text>
+        {tenantUrl ? <CopyField value={tenantUrl} testId="scim-tenant-url" /> : <Text c="dimmed">…</Text>}
+      </Stack>
 
       <DataTable
         columns={columns}

@@ -1,9 +1,11 @@
-import { Button, Stack, Text } from '@mantine/core';
+import { Button, Menu, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
+import { RowMenu } from '../../components/RowMenu.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -23,7 +25,7 @@ export function Sharing() {
       header: 'audit.col.member',
       cell: (r) => (
         <Text size="sm" fw={500}>
-          {r.email}
+          <EmailAddress address={r.email} />
         </Text>
       ),
     },
@@ -41,11 +43,13 @@ export function Sharing() {
       key: 'actions',
       header: 'table.actions',
       headerHidden: true,
-      width: 100,
+      width: 48,
       cell: (r) => (
-        <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking([r])}>
-          {t('sharing.revoke')}
-        </Button>
+        <RowMenu label={t('members.actions_for', { email: r.email })}>
+          <Menu.Item color="red.9" onClick={() => setRevoking([r])}>
+            {t('sharing.revoke')}
+          </Menu.Item>
+        </RowMenu>
       ),
     },
   ];

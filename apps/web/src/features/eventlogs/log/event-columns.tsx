@@ -1,5 +1,6 @@
 import { Badge, Code, Stack, Text } from '@mantine/core';
 import type { Column } from '../../../components/DataTable.tsx';
+import { EmailAddress } from '../../../components/EmailAddress.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import type { EventRow } from '../api.ts';
@@ -16,7 +17,7 @@ export function useEventColumns(): Column<EventRow>[] {
       cell: (r) => (
         <Stack gap={0}>
           <Text size="sm" fw={500} truncate>
-            {r.actor || '–'}
+            {r.actor ? <EmailAddress address={r.actor} /> : '–'}
           </Text>
           <Text size="xs" c="dimmed">
             {t(`eventlogs.actor_type.${r.actor_type}`)}

@@ -157,7 +157,7 @@ export function ConnectorCard({ config }: { config: SsoConfig }) {
               {t('sso.activate')}
             </Button>
           )}
-          <Button variant="default" color="red" onClick={() => setConfirmDelete(true)} data-testid="sso-delete">
+          <Button variant="light" color="red" onClick={() => setConfirmDelete(true)} data-testid="sso-delete">
             {t('sso.delete')}
           </Button>
         </Group>
