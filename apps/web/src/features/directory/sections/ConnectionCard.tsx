@@ -111,6 +111,7 @@ export function ConnectionCard({ connection }: { connection: DirectoryConnection
             <TextInput
               label={t('directory.field.url')}
               placeholder="ldaps://dc1.corp.example"
+              maxLength={500}
               withAsterisk
               {...form.getInputProps('url')}
               data-testid="directory-url"
@@ -124,12 +125,14 @@ export function ConnectionCard({ connection }: { connection: DirectoryConnection
             />
             <TextInput
               label={t('directory.field.bind_dn')}
+              maxLength={500}
               withAsterisk
               {...form.getInputProps('bind_dn')}
               data-testid="directory-bind-dn"
             />
             <PasswordInput
               label={t('directory.field.bind_password')}
+              maxLength={500}
               withAsterisk={!passwordKept}
               placeholder={passwordKept ? t('directory.password_kept') : undefined}
               {...form.getInputProps('bind_password')}
@@ -138,6 +141,7 @@ export function ConnectionCard({ connection }: { connection: DirectoryConnection
           </SimpleGrid>
           <Textarea
             label={t('directory.field.base_dns')}
+            maxLength={2_600}
             description={t('directory.field.base_dns_hint')}
             autosize
             minRows={2}
@@ -147,6 +151,7 @@ export function ConnectionCard({ connection }: { connection: DirectoryConnection
           />
           <Textarea
             label={t('directory.field.ca_pem')}
+            maxLength={20_000}
             description={t('directory.field.ca_pem_hint')}
             autosize
             minRows={2}
@@ -161,7 +166,12 @@ export function ConnectionCard({ connection }: { connection: DirectoryConnection
               <Accordion.Panel>
                 <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                   {MAPPED.map((field) => (
-                    <TextInput key={field} label={t(`directory.map.${field}`)} {...form.getInputProps(`mapping.${field}`)} />
+                    <TextInput
+                      key={field}
+                      label={t(`directory.map.${field}`)}
+                      maxLength={field.endsWith('_filter') ? 1_000 : 100}
+                      {...form.getInputProps(`mapping.${field}`)}
+                    />
                   ))}
                 </SimpleGrid>
               </Accordion.Panel>
