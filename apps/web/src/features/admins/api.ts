@@ -1,6 +1,7 @@
 import type { ApiMap, EndpointOutput, Scope } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api.ts';
+import { ApprovalRequired } from '../../lib/api-error.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the administrators screen; the team slug scopes the cache. */
@@ -81,11 +82,24 @@ function useInvalidateElevations() {
 /** `approval_required`: the call answered 202 and another super admin decides (features/approvals). */
 export type ElevationReply = EndpointOutput<ApiMap['adminElevationRequest']> | { code: 'approval_required'; request_id: string };
 
+/**
+ * For the calls where waiting for another super admin is the usual answer (an elevation, a scope
+ * made just in time): the 202 the API client throws for every held change, as the reply it is here.
+ */
+async function heldAsReply<T>(made: Promise<T>): Promise<T | { code: 'approval_required'; request_id: string }> {
+  try {
+    return await made;
+  } catch (error) {
+    if (error instanceof ApprovalRequired) return { code: 'approval_required', request_id: error.requestId };
+    throw error;
+  }
+}
+
 export function useRequestElevationMutation() {
   const invalidate = useInvalidateElevations();
   return useMutation({
-    mutationFn: (input: { scope: Scope; minutes: number; reason: string }) =>
-      call('adminElevationRequest', input) as Promise<ElevationReply>,
+    mutationFn: (input: { scope: Scope; minutes: number; reason: string }): Promise<ElevationReply> =>
+      heldAsReply(call('adminElevationRequest', input)),
     onSuccess: invalidate,
   });
 }
@@ -111,8 +125,8 @@ export function useElevationSettingsMutation() {
 export function useEligibilityMutation() {
   const invalidate = useInvalidateElevations();
   return useMutation({
-    mutationFn: (input: { email: string; scopes: Scope[]; eligible_scopes: Scope[] }) =>
-      call('adminEligibility', input) as Promise<{ code: string }>,
+    mutationFn: (input: { email: string; scopes: Scope[]; eligible_scopes: Scope[] }): Promise<{ code: string }> =>
+      heldAsReply(call('adminEligibility', input)),
     onSuccess: invalidate,
   });
 }
