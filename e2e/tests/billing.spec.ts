@@ -52,8 +52,8 @@ for (const s of STATES) {
     await expect(page.getByTestId('billing-plan')).toHaveText(s.plan);
     await expect(page.getByTestId('licences-total')).toHaveText(s.total);
     if ('notice' in s) await expect(page.getByTestId(s.notice)).toBeVisible();
-    // A managed team sees who manages it, and no purchase action at all.
-    await expect(page.getByTestId('licences-add-open')).toHaveCount(s.managed ? 0 : 1);
+    // A managed team sees who manages it, and no purchase action at all; an ended one cannot add licences.
+    await expect(page.getByTestId('licences-add-open')).toHaveCount(s.managed || s.state === 'Ended' ? 0 : 1);
     await expect(page.getByTestId('billing-plans')).toHaveCount(s.managed ? 0 : 1);
     if (s.email === NORTHWIND_ALEX) {
       // Plans in spec order with prices in the team currency and the yearly saving.

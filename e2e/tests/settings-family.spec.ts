@@ -9,9 +9,11 @@ const card = (page: Page, name: string) => page.getByTestId(`settings-card-${nam
 const ALL_SETTINGS = [
   'account-security',
   'manage-administrators',
+  'approvals',
   'organization-branding',
   'sso-connector',
   'scim-connectors',
+  'directory-sync',
   'recovery',
   'eventlogs',
   'family-plan',
@@ -39,10 +41,14 @@ test('the super admin reaches every settings screen from /settings, and back', a
   await shots(page, 'settings-index');
 });
 
+// An admin may ask for approvals (and approve what their scope allows); the other scopes neither.
+const OWN_SETTINGS = { adam: ['account-security', 'approvals'], ivy: ['account-security'], rory: ['account-security'] };
 for (const who of ['adam', 'ivy', 'rory'] as const) {
-  test(`${who} (${ADMINS[who].scope}) sees account security only; family plan sends them to /settings`, async ({ page }) => {
+  test(`${who} (${ADMINS[who].scope}) sees account security${who === 'adam' ? ' and approvals' : ' only'}; family plan sends them to /settings`, async ({
+    page,
+  }) => {
     await signIn(page, ADMINS[who].email);
-    await walkSettings(page, ['account-security']);
+    await walkSettings(page, OWN_SETTINGS[who]);
     await page.goto('/#/settings/family-plan');
     await expect(page).toHaveURL(atRoute('/settings'));
     await page.goto('/#/settings/manage-administrators');
@@ -53,7 +59,7 @@ for (const who of ['adam', 'ivy', 'rory'] as const) {
 test("a family team's super admin: the settings the spec allows, family plan goes to /settings", async ({ page }) => {
   await familyTrialPopupSeen(page);
   await signIn(page, ADMINS.sam.email, { team: FAMILY.name, expectPath: '/dashboard' });
-  await walkSettings(page, ['account-security']);
+  await walkSettings(page, ['account-security', 'approvals']);
   await page.goto('/#/settings/family-plan');
   await expect(page).toHaveURL(atRoute('/settings'));
 });

@@ -140,7 +140,7 @@ describe('keys live in configuration or 0600 files, never the database', () => {
       for (const file of files) expect((statSync(join(dir, file)).mode & 0o777).toString(8), file).toBe('600');
     }
     expect(readdirSync(join(h.config.DATA_DIR, 'keys')).sort()).toEqual(['code_hash_key', 'sealing_key', 'token_secret']);
-    expect(readdirSync(join(hub.config.DATA_DIR, 'keys'))).toEqual(['hub_token_secret']);
+    expect(readdirSync(join(hub.config.DATA_DIR, 'keys')).sort()).toEqual(['hub_sealing_key', 'hub_token_secret']);
   });
 
   test('keys given by the environment are used, and no key file is written', async () => {
