@@ -80,7 +80,7 @@ export const credentialsSetupEndpoint = defineEndpoint({
   path: '/api/v1/credentials/setup/',
   auth: 'session',
   access: RULES.integration,
-  errors: ['aux_server_not_connected', 'setup_key_invalid'],
+  errors: ['aux_server_not_connected', 'setup_key_invalid', 'not_found'],
   summary:
     "Connects the Hub at server_url with a credential: the server registers it at the Hub in a signed call. A team's first credential on a Hub needs the setup key the Hub's operator minted for the team; a further one is vouched for by the server's key the Hub already trusts.",
   input: z.object({
