@@ -67,3 +67,17 @@ export const DIRECTORY_RUN_TRIGGERS = ['preview', 'apply', 'sync_now', 'schedule
 export const DIRECTORY_INTERVALS = [60, 240, 720, 1440] as const;
 /** Changes per batch: each batch is one transaction on the server. */
 export const DIRECTORY_BATCH_MAX = 500;
+
+/** What a sync changes, by kind, in the order an admin reads them (a run's counts and first rows). */
+export const DIRECTORY_CHANGE_KINDS = [
+  'invite',
+  'update',
+  'suspend',
+  'restore',
+  'remove',
+  'group_create',
+  'group_rename',
+  'group_fill',
+] as const;
+/** What a sync leaves, and why: no licence left, no e-mail, an administrator, a member SCIM owns. */
+export const DIRECTORY_NOTE_KINDS = ['not_fitting', 'no_email', 'admin_skipped', 'scim_skipped'] as const;

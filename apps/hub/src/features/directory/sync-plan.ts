@@ -1,24 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { DirectoryChange, DirectoryStateMember, EndpointOutput, hubDirectoryStateEndpoint } from '@latchkey/contracts';
+import {
+  DIRECTORY_CHANGE_KINDS,
+  DIRECTORY_NOTE_KINDS,
+  type DirectoryChange,
+  type DirectoryStateMember,
+  type EndpointOutput,
+  type hubDirectoryStateEndpoint,
+} from '@latchkey/contracts';
 import type { DirectorySnapshot } from './directory-reader.ts';
 
 type TeamState = EndpointOutput<typeof hubDirectoryStateEndpoint>;
 
 /** What a plan holds, by kind: the counts the console shows beside the first rows of each. */
-export const PLAN_KINDS = [
-  'invite',
-  'update',
-  'suspend',
-  'restore',
-  'remove',
-  'group_create',
-  'group_rename',
-  'group_fill',
-  'not_fitting',
-  'no_email',
-  'admin_skipped',
-  'scim_skipped',
-] as const;
+export const PLAN_KINDS = [...DIRECTORY_CHANGE_KINDS, ...DIRECTORY_NOTE_KINDS] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];
 export const SAMPLE_ROWS = 5;
 

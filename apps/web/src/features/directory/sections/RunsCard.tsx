@@ -1,10 +1,9 @@
-import type { DirectoryRun } from '@latchkey/contracts/client';
+import { DIRECTORY_CHANGE_KINDS, type DirectoryRun } from '@latchkey/contracts/client';
 import { Badge, Text } from '@mantine/core';
 import { type Column, DataTable } from '../../../components/DataTable.tsx';
 import { SectionCard } from '../../../components/SectionCard.tsx';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
-import { CHANGE_KINDS } from './plan-summary.tsx';
 
 const OUTCOME_COLOR: Record<DirectoryRun['outcome'], string> = {
   running: 'blue',
@@ -18,7 +17,7 @@ const OUTCOME_COLOR: Record<DirectoryRun['outcome'], string> = {
 export function RunsCard({ runs }: { runs: readonly DirectoryRun[] | undefined }) {
   const { t } = useTranslation();
   const changes = (run: DirectoryRun) =>
-    CHANGE_KINDS.filter((kind) => (run.counts[kind] ?? 0) > 0)
+    DIRECTORY_CHANGE_KINDS.filter((kind) => (run.counts[kind] ?? 0) > 0)
       .map((kind) => `${t(`directory.plan.${kind}`)}: ${formatNumber(run.counts[kind] ?? 0)}`)
       .join(' · ');
   const columns: Column<DirectoryRun>[] = [
