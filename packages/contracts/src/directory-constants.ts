@@ -8,7 +8,7 @@ export const DIRECTORY_SECURITY = ['ldaps', 'starttls', 'none'] as const;
 export type DirectorySecurity = (typeof DIRECTORY_SECURITY)[number];
 
 /** Where each field of a member or group is read from (the schema: `DirectoryMapping` in directory.ts). */
-export interface DirectoryMappingValues {
+interface DirectoryMappingValues {
   user_filter: string;
   group_filter: string;
   user_id: string;

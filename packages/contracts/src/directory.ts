@@ -205,7 +205,7 @@ export const DirectoryRun = z.object({
 });
 export type DirectoryRun = z.infer<typeof DirectoryRun>;
 
-export const DirectorySettingsForm = z.intersection(
+const DirectorySettingsForm = z.intersection(
   DirectoryConnectionForm,
   z.object({
     remove_missing: z.boolean().default(false),

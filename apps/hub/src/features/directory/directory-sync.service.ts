@@ -23,7 +23,7 @@ import { planSync, type SyncPlan } from './sync-plan.ts';
 /** The team's state can be large (every member): more time than a session check. */
 const STATE_TIMEOUT_MS = 60_000;
 const BATCH_TIMEOUT_MS = 120_000;
-export const DIRECTORY_SYNC_ACTOR = 'directory sync';
+const DIRECTORY_SYNC_ACTOR = 'directory sync';
 
 const unreadable = (failure: DirectoryFailure) =>
   new AppError('directory_unreadable', failure.message).shows(`directory.error.${failure.code}`);
@@ -31,7 +31,7 @@ const notConnected = () => new AppError('not_found', 'No directory is connected.
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-export function connectionView(c: ConnectionRow): DirectoryConnection {
+function connectionView(c: ConnectionRow): DirectoryConnection {
   return {
     kind: c.kind,
     url: c.url,
@@ -48,7 +48,7 @@ export function connectionView(c: ConnectionRow): DirectoryConnection {
   };
 }
 
-export function runView(r: RunRow): DirectoryRun {
+function runView(r: RunRow): DirectoryRun {
   return {
     id: r.id,
     trigger: r.trigger,

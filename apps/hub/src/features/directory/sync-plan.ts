@@ -12,9 +12,9 @@ import type { DirectorySnapshot } from './directory-reader.ts';
 type TeamState = EndpointOutput<typeof hubDirectoryStateEndpoint>;
 
 /** What a plan holds, by kind: the counts the console shows beside the first rows of each. */
-export const PLAN_KINDS = [...DIRECTORY_CHANGE_KINDS, ...DIRECTORY_NOTE_KINDS] as const;
-export type PlanKind = (typeof PLAN_KINDS)[number];
-export const SAMPLE_ROWS = 5;
+const PLAN_KINDS = [...DIRECTORY_CHANGE_KINDS, ...DIRECTORY_NOTE_KINDS] as const;
+type PlanKind = (typeof PLAN_KINDS)[number];
+const SAMPLE_ROWS = 5;
 
 export interface SyncPlan {
   changes: DirectoryChange[];
