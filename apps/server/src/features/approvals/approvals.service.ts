@@ -1,29 +1,32 @@
 import {
   APPROVAL_ACTIONS,
   type ApprovalAction,
-  type ApprovalActionInfo,
   type ApprovalPolicy,
   type ApprovalRequest,
   DEFAULT_APPROVAL_POLICY,
   type Endpoint,
-  type Scope,
 } from '@latchkey/contracts';
 import { AppError, type Db, type Jobs, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { mailApprovers, recordApprovalEvent } from './approval-notices.ts';
+import {
+  APPLY_QUEUE,
+  approvalRequired,
+  closed,
+  EXPIRY_QUEUE,
+  eligibleApprovers,
+  holdsScope,
+  infoOf,
+  notFound,
+  sees,
+  type TeamAdmin,
+  visibleTo,
+} from './approval-rules.ts';
 import type { ApprovableDef, Approvals, AskWhen } from './approvals.gate.ts';
 import { type DecisionRow, type RequestRow, approvalsRepository as repo } from './approvals.repository.ts';
 import { closingDb, RequestNoLongerOpen } from './closing-db.ts';
 import { payloadHash, plainPayload } from './payload-hash.ts';
-
-/** A team administrator as the admins room lists them: who could approve. */
-export interface TeamAdmin {
-  user_id: string;
-  email: string;
-  name: string;
-  scopes: Scope[];
-}
 
 export interface ApprovalsDeps {
   mail: MailOutbox;
@@ -31,46 +34,6 @@ export interface ApprovalsDeps {
   consoleUrl: () => string | null;
   /** The team's administrators (the admins room's, handed in: it builds on this room). */
   teamAdmins: (q: Queryable, teamId: string) => Promise<TeamAdmin[]>;
-}
-
-export const EXPIRY_QUEUE = 'approval-expiry';
-export const APPLY_QUEUE = 'approval-apply';
-
-const infoOf = (action: ApprovalAction): ApprovalActionInfo => APPROVAL_ACTIONS[action];
-const holdsScope = (scopes: readonly Scope[], action: ApprovalAction) =>
-  scopes.some((s) => infoOf(action).approverScopes.includes(s));
-
-/** Distinct people (by user id: sessions and scopes do not multiply a person) who could approve `action` for someone else. */
-export function eligibleApprovers(admins: TeamAdmin[], action: ApprovalAction, requesterId: string | null): TeamAdmin[] {
-  const seen = new Set<string>();
-  return admins.filter((a) => {
-    if (a.user_id === requesterId || seen.has(a.user_id) || !holdsScope(a.scopes, action)) return false;
-    seen.add(a.user_id);
-    return true;
-  });
-}
-
-/** What a caller may see: their own requests, and those of the classes they could approve (an admin never sees a super admin's). */
-const visibleTo = (caller: Caller) => ({
-  actions: (Object.keys(APPROVAL_ACTIONS) as ApprovalAction[]).filter((a) => holdsScope(caller.scopes, a)),
-  or: caller.userId,
-});
-const sees = (caller: Caller, row: RequestRow) => row.requester_id === caller.userId || holdsScope(caller.scopes, row.action);
-
-const notFound = () => new AppError('approval_not_found', 'No such approval request.').shows('errors.approval_not_found');
-const closed = (row: RequestRow) =>
-  new AppError('approval_closed', `This request is ${row.status}: it can no longer be decided.`).shows('errors.approval_closed', {
-    status: row.status,
-  });
-
-/** The 202 answer of a gated call: nothing changed, the request waits. */
-export function approvalRequired(row: RequestRow): AppError {
-  const error = new AppError(
-    'approval_required',
-    `This change needs approval by another administrator: request ${row.id} waits until ${row.expires_at.toISOString()}. Nothing has changed yet.`,
-  ).shows('errors.approval_required', { requested_at: row.created_at.toISOString() });
-  error.requestId = row.id;
-  return error;
 }
 
 interface Registered {
@@ -427,59 +390,3 @@ export function createApprovals(db: Db, deps: ApprovalsDeps) {
 }
 
 export type ApprovalsRoom = ReturnType<typeof createApprovals>;
-
-/**
- * The operator's break-glass at the server's command line (trusted with the whole server):
- * approve a request whatever its approvals (the server's workers then run it), or clear it.
- * Each with a reason, in the team's event log. Needs no knowledge of how actions run.
- */
-export function createApprovalsOperator(db: Db, jobs: Jobs) {
-  const applyQueue = jobs.define<{ requestId: string }>(APPLY_QUEUE, async () => {});
-  const open = async (tx: Queryable, teamId: string, id: string) => {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw notFound();
-    const row = await repo.lock(tx, id);
-    if (!row || row.team_id !== teamId) throw notFound();
-    if (row.status !== 'pending' && row.status !== 'approved') throw closed(row);
-    return row;
-  };
-  const operator = { email: 'operator', type: 'system' as const };
-  return {
-    async pending(teamId: string) {
-      return (await repo.pending(db, teamId)).map((r) => ({
-        id: r.id,
-        action: r.action,
-        requester: r.requester_email,
-        summary: r.summary,
-        expires_at: r.expires_at.toISOString(),
-      }));
-    },
-    async approve(teamId: string, id: string, reason: string) {
-      return db.transaction(async (tx) => {
-        const row = await open(tx, teamId, id);
-        await repo.decide(tx, {
-          requestId: row.id,
-          userId: null,
-          email: 'operator',
-          name: 'Operator',
-          decision: 'approved',
-          comment: reason,
-          operator: true,
-        });
-        await recordApprovalEvent(tx, row, 'approval_operator_approved', operator, { reason });
-        await repo.markApproved(tx, row.id);
-        if (row.apply === 'on_approval') await applyQueue.enqueue(tx, { requestId: row.id }, { key: `apply:${row.id}` });
-        return row;
-      });
-    },
-    async clear(teamId: string, id: string, reason: string) {
-      return db.transaction(async (tx) => {
-        const row = await open(tx, teamId, id);
-        await repo.close(tx, row.id, ['pending', 'approved'], 'rejected', `Cleared by the operator: ${reason}`);
-        await recordApprovalEvent(tx, row, 'approval_operator_cleared', operator, { reason });
-        return row;
-      });
-    },
-  };
-}
-
-export type ApprovalsOperator = ReturnType<typeof createApprovalsOperator>;
