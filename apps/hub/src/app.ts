@@ -30,10 +30,12 @@ import { verifyServerCall } from './features/integration/server-call.ts';
 import { onlyWithService, requireService } from './features/integration/service-gate.ts';
 import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
 import { createRecoveryNotifier } from './features/recovery/recovery-notifier.ts';
+import { registrationsRepository } from './features/registrations/index.ts';
 import { sharingRoutes } from './features/sharing/sharing.routes.ts';
 import { createSiemService, siemDestinationsGauge, siemRoutes } from './features/siem/index.ts';
 import { createHubGuard } from './http/guard.ts';
 import { registerSecurity } from './http/security.ts';
+import { createApprovalGate } from './platform/approval-gate.ts';
 import { loadHubKeys, loadHubSealingKey, loadHubTokenSecret } from './platform/keys.ts';
 import { useHubOutboundPolicy } from './platform/outbound.ts';
 import { registerRateLimit } from './platform/rate-limit.ts';
@@ -135,6 +137,8 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
       void searchIndexer.nudge(teamSlug);
     },
   });
+  // Four-eyes approval of the settings this Hub serves: the team's policy lives at its licence server.
+  const approvalGate = createApprovalGate(keys, (id) => registrationsRepository.findById(db, id));
   const [gatedLogs, gatedDevices] = gate('audit_logs');
   eventlogsRoutes(serving('audit_logs'), {
     guard,
@@ -143,12 +147,13 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     verifyServerCall: (request, path, teamSlug) => verifyServerCall(db, request, path, teamSlug),
     requireService: (teamSlug) => requireService(db, teamSlug, 'audit_logs'),
     events,
+    approvalGate,
   });
   // The SIEM settings stay reachable while the event-logs service is off (spec §2).
-  siemRoutes(serving('audit_logs'), guard, siem);
+  siemRoutes(serving('audit_logs'), guard, siem, approvalGate);
   // Directory sync: the Hub reads the team's LDAP inside the customer's network (its address through the outbound policy).
   const directory = createDirectorySync({ db, jobs, keys, sealer: createSealer(loadHubSealingKey(config)), log: app.log });
-  directoryRoutes(router, guard, directory);
+  directoryRoutes(router, guard, directory, approvalGate);
   // Retention runs hourly on the queue (any instance; one run per hour by its key).
   const prepareMonths = () =>
     events.prepareMonths().catch((err: unknown) => app.log.warn({ err }, 'event log partitions not made ahead'));

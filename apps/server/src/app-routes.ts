@@ -16,6 +16,7 @@ import { adminsRepository } from './features/admins/index.ts';
 import { approvalsRepository } from './features/approvals/approvals.repository.ts';
 import { approvalsRoutes } from './features/approvals/approvals.routes.ts';
 import { createApprovals } from './features/approvals/approvals.service.ts';
+import { hubApprovalRoutes } from './features/approvals/index.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { sessionsRepository } from './features/auth/index.ts';
 import { createOnboardingInvites } from './features/auth/onboarding-invites.ts';
@@ -29,6 +30,7 @@ import { directoryRoutes } from './features/directory/index.ts';
 import { familyRoutes } from './features/family/family.routes.ts';
 import { applyFamilyBenefit } from './features/family/index.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
+import { acceptHubCall } from './features/integration/index.ts';
 import { integrationRoutes, recoverySwitchRoutes } from './features/integration/integration.routes.ts';
 import { membersRoutes } from './features/members/members.routes.ts';
 import { googleWorkspaceConsent, microsoftEntraConsent, standInConsent } from './features/onboarding/consent.ts';
@@ -42,6 +44,7 @@ import { createScimConnectorsService } from './features/scim/scim-connectors.ser
 import { ssoRoutes } from './features/sso/sso.routes.ts';
 import { lockLicences, teamRepository } from './features/team/index.ts';
 import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
+import { callerOfContext } from './http/guard.ts';
 import { integrationLookups } from './integration-lookups.ts';
 
 interface FeatureRouteDeps {
@@ -56,8 +59,21 @@ interface FeatureRouteDeps {
 
 /** Registers every feature; returns what the composition root starts afterwards (the billing schedule). */
 export async function registerFeatureRoutes({ app, router, config, db, jobs, redis, services }: FeatureRouteDeps) {
-  const { guard, auth, sessions, limiter, mail, consoleUrl, hubSessions, sealer, codes, keys, relyingParty, hubClient } =
-    services;
+  const {
+    guard,
+    sessionContext,
+    auth,
+    sessions,
+    limiter,
+    mail,
+    consoleUrl,
+    hubSessions,
+    sealer,
+    codes,
+    keys,
+    relyingParty,
+    hubClient,
+  } = services;
   const development = config.NODE_ENV !== 'production';
   // Four-eyes approval: the features below put their sensitive calls under it (off by default).
   const approvalsRoom = createApprovals(db, { mail, jobs, consoleUrl, teamAdmins: adminsRepository.list });
@@ -189,6 +205,15 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
   familyRoutes(router, guard, db);
 
   approvalsRoutes(router, guard, approvalsRoom);
+  // The Hub's gated calls (event-log settings, SIEM, directory sync), asked over the signed channel.
+  hubApprovalRoutes(router, guard, {
+    approvals,
+    acceptHub: (request, path, teamSlug) => acceptHubCall(db, request, path, teamSlug, integrationLookups),
+    sessionCaller: async (sid) => {
+      const row = /^[0-9a-f-]{36}$/i.test(sid) ? await sessionContext(sid) : undefined;
+      return row ? callerOfContext(row) : undefined;
+    },
+  });
 
   // SAML single sign-on.
   ssoRoutes(router, guard, { db, sealer, consoleUrl, allowLoopbackHttp: development, limiter, hubSessions }, approvals);

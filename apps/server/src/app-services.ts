@@ -94,7 +94,21 @@ export async function createSharedServices({ app, config, db, jobs, redis, maile
     adminTeams: teamRepository.adminTeams,
     sso: ssoSignIn,
   });
-  return { codes, hubClient, hubSessions, sessions, guard, limiter, sealer, mail, consoleUrl, relyingParty, keys, auth };
+  return {
+    codes,
+    hubClient,
+    hubSessions,
+    sessions,
+    guard,
+    sessionContext,
+    limiter,
+    sealer,
+    mail,
+    consoleUrl,
+    relyingParty,
+    keys,
+    auth,
+  };
 }
 
 export type SharedServices = Awaited<ReturnType<typeof createSharedServices>>;

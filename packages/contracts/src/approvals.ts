@@ -71,22 +71,21 @@ export const APPROVAL_ACTIONS = {
     approverScopes: SUPER,
     apply: 'by_requester',
     endpoints: ['auditLogsConfigurationUpdate'],
-    enforced: false,
   },
-  'siem.off': { program: 'hub', approverScopes: SUPER, apply: 'by_requester', endpoints: ['siemToolUpdate'], enforced: false },
+  'siem.off': { program: 'hub', approverScopes: SUPER, apply: 'by_requester', endpoints: ['siemToolUpdate'] },
   'siem.destination': {
     program: 'hub',
     approverScopes: SUPER,
     apply: 'by_requester',
     endpoints: ['siemToolsConfigure', 'siemToolUpdate'],
-    enforced: false,
   },
-  'siem.pull_token': {
+  'siem.pull_token': { program: 'hub', approverScopes: SUPER, apply: 'by_requester', endpoints: ['auditLogsPullToken'] },
+  /** Directory sync: saving or forgetting the connection, applying a preview, syncing now. */
+  'directory.settings': {
     program: 'hub',
     approverScopes: SUPER,
     apply: 'by_requester',
-    endpoints: ['auditLogsPullToken'],
-    enforced: false,
+    endpoints: ['directorySave', 'directoryDelete', 'directoryApply', 'directorySyncNow'],
   },
   'members.export': { program: 'server', approverScopes: DEFAULT_ROLES, apply: 'by_requester', endpoints: ['membersExport'] },
   'members.bulk_remove': { program: 'server', approverScopes: DEFAULT_ROLES, apply: 'on_approval', endpoints: ['membersRemove'] },

@@ -14,6 +14,7 @@ import * as eventlogs from './eventlogs.ts';
 import * as family from './family.ts';
 import * as groups from './groups.ts';
 import * as hub from './hub.ts';
+import * as hubApprovals from './hub-approvals.ts';
 import * as hubIntegration from './hub-integration.ts';
 import * as ingestion from './ingestion.ts';
 import * as integration from './integration.ts';
@@ -49,6 +50,7 @@ const MODULES = {
   family,
   groups,
   hub,
+  hubApprovals,
   hubIntegration,
   ingestion,
   integration,

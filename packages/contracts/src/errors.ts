@@ -99,6 +99,8 @@ export const ERROR_STATUS = {
   approval_own_request: 403,
   approval_already_decided: 409,
   approval_scope_missing: 403,
+  /** A Hub call the team's approval policy may cover, while the licence server cannot say whether it does. */
+  approval_check_unavailable: 503,
   // Directory sync
   directory_change_refused: 409,
   directory_unreadable: 400,

@@ -198,7 +198,7 @@ export const auditLogsConfigurationUpdateEndpoint = defineEndpoint({
   path: '/audit/logs/configuration/update/',
   auth: 'hubAuth',
   access: RULES.settingsEventLogs,
-  errors: ['not_allowed'],
+  errors: ['not_allowed', 'approval_required', 'approval_check_unavailable'],
   summary:
     'Sets the retention (self-hosted Hubs only): events older than `delete_after_days` (at least 1) are removed by whole months, with a checkpoint event so what remains still verifies.',
   input: z.object({
@@ -242,6 +242,7 @@ export const auditLogsPullTokenEndpoint = defineEndpoint({
   path: '/audit/logs/pull/token/',
   auth: 'hubAuth',
   access: RULES.settingsEventLogs,
+  errors: ['approval_required', 'approval_check_unavailable'],
   summary:
     "Creates (replacing any before it) or revokes the team's read-only token for the events pull API. The token is shown once; the Hub keeps its hash.",
   input: z.object({ team_slug: TeamSlug, action: z.enum(['create', 'revoke']) }),

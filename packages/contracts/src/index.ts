@@ -21,6 +21,7 @@ export * from './eventlogs-constants.ts';
 export * from './family.ts';
 export * from './groups.ts';
 export * from './hub.ts';
+export * from './hub-approvals.ts';
 export * from './hub-integration.ts';
 export * from './ingestion.ts';
 export * from './integration.ts';

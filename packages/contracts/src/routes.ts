@@ -113,6 +113,7 @@ export const ROUTES = {
   hubRefresh: { method: 'POST', path: '/auth/token/refresh/', auth: 'public' },
   hubToken: { method: 'POST', path: '/auth/token/', auth: 'public' },
   hubWhoAmI: { method: 'POST', path: '/api/v1/session/', auth: 'hubAuth' },
+  hubApprovalCheck: { method: 'POST', path: '/api/v1/hub/approvals/check/', auth: 'public' },
   hubAdminRole: { method: 'POST', path: '/api/v1/hub/admin/role/', auth: 'public' },
   hubDeleteConnector: { method: 'POST', path: '/delete/connector/', auth: 'hubAuth' },
   hubEnabledServices: { method: 'POST', path: '/api/v1/hub/services/', auth: 'hubAuth' },

@@ -160,7 +160,7 @@ export const siemToolsConfigureEndpoint = defineEndpoint({
   path: '/siem/tools/configure/',
   auth: 'hubAuth',
   access: RULES.settingsEventLogs,
-  errors: ['url_not_accessible', 'not_allowed', 'not_found'],
+  errors: ['url_not_accessible', 'not_allowed', 'not_found', 'approval_required', 'approval_check_unavailable'],
   summary:
     'Saves the SIEM destination (`id` when editing; refused while active) after sending it a test event; an unreachable destination is url_not_accessible and nothing is saved.',
   input: z.intersection(SiemForm, z.object({ team_slug: TeamSlug, id: z.uuid().optional() })),
@@ -177,7 +177,7 @@ export const siemToolUpdateEndpoint = defineEndpoint({
   path: '/siem/tool/update/',
   auth: 'hubAuth',
   access: RULES.settingsEventLogs,
-  errors: ['not_found', 'not_allowed', 'url_not_accessible'],
+  errors: ['not_found', 'not_allowed', 'url_not_accessible', 'approval_required', 'approval_check_unavailable'],
   summary:
     'Activates, deactivates or deletes the SIEM destination (delete only while inactive); `test` sends it a test event; `backfill` re-sends from `from_timestamp` (epoch seconds).',
   input: z.object({

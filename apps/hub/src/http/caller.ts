@@ -13,6 +13,8 @@ export interface HubCaller {
   email: string;
   teamSlug: string;
   scopes: Scope[];
+  /** The console session this Hub session came from (null for one that came otherwise): who asks for an approval. */
+  consoleSid?: string | null;
 }
 
 export type HubGuard = (request: FastifyRequest, endpoint: Endpoint) => Promise<HubCaller | null>;
@@ -25,6 +27,7 @@ export interface HubSessionFacts {
   email: string;
   team_slug: string;
   scopes: Scope[];
+  console_sid?: string | null;
   /** When each time-bound scope falls away (epoch ms); the guard drops it then. */
   scope_expiry: ScopeExpiry;
   /** The team's plan as the server last stated it; null when it never did. */

@@ -35,6 +35,7 @@ export function createHubGuard(authenticate: AuthenticateSession): HubGuard {
       email: session.email,
       teamSlug: session.team_slug,
       scopes,
+      consoleSid: session.console_sid ?? null,
     };
   };
 }

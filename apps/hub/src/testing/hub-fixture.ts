@@ -7,6 +7,7 @@ import {
   AUX_SERVICES,
   type AuxService,
   hubAdminRoleEndpoint,
+  hubApprovalCheckEndpoint,
   hubSessionCheckEndpoint,
   type OrganizationType,
   type Scope,
@@ -59,7 +60,9 @@ function serverStandIn(): Promise<string> {
       req.on('end', () => {
         consoleSessions.checks++;
         const body = JSON.parse(raw || '{}') as { team_slug: string; sid: string; email: string };
-        const path = req.url === hubAdminRoleEndpoint.path ? hubAdminRoleEndpoint.path : hubSessionCheckEndpoint.path;
+        const path = [hubAdminRoleEndpoint.path, hubApprovalCheckEndpoint.path].includes(req.url ?? '')
+          ? (req.url as string)
+          : hubSessionCheckEndpoint.path;
         const token = bearerOf(req.headers.authorization);
         const claims = token ? verifyJws(token, JWS_TYP.call, HUB_KEY_PUBLIC) : null;
         const check = claims ? checkCallClaims(claims, { path, teamSlug: body.team_slug, body }) : null;
@@ -70,14 +73,17 @@ function serverStandIn(): Promise<string> {
           JSON.stringify(
             ok && path === hubAdminRoleEndpoint.path
               ? { scopes: consoleSessions.roles.get(body.email) ?? ['recovery_agent'] }
-              : ok
-                ? {
-                    live: !consoleSessions.ended.has(body.sid),
-                    scopes: consoleSessions.scopes.get(body.sid) ?? ['super_admin'],
-                    absolute_expires_at: null,
-                    ...(consoleSessions.plans.get(body.sid) ?? { team_type: 'organization', organization_type: 'enterprise' }),
-                  }
-                : {},
+              : ok && path === hubApprovalCheckEndpoint.path
+                ? // No approval policy stands in here: every gated call runs (the real server's check: approvals-hub tests).
+                  { decision: 'run' }
+                : ok
+                  ? {
+                      live: !consoleSessions.ended.has(body.sid),
+                      scopes: consoleSessions.scopes.get(body.sid) ?? ['super_admin'],
+                      absolute_expires_at: null,
+                      ...(consoleSessions.plans.get(body.sid) ?? { team_type: 'organization', organization_type: 'enterprise' }),
+                    }
+                  : {},
           ),
         );
       });

@@ -14,6 +14,7 @@ import {
 import type { Router } from '@latchkey/runtime';
 import type { FastifyRequest } from 'fastify';
 import { type HubGuard, requireHubCaller } from '../../http/caller.ts';
+import type { HubApprovalGate } from '../../platform/approval-gate.ts';
 import { type DeviceGuard, requireDevice } from '../devices/index.ts';
 import type { EventsService } from './eventlogs.service.ts';
 
@@ -33,6 +34,8 @@ export function eventlogsRoutes(
     /** Refuses a team whose event-logs service is off (the integration feature's gate). */
     requireService: (teamSlug: string) => Promise<void>;
     events: EventsService;
+    /** Four-eyes approval of the settings that weaken the log (asked at the licence server). */
+    approvalGate: HubApprovalGate;
   },
 ) {
   const { guard, gated, deviceGuard, events } = o;
@@ -89,12 +92,34 @@ export function eventlogsRoutes(
   // ── settings (reachable while the service is off) ──
   router.handle(auditLogsPullTokenEndpoint, guard, async ({ input, ctx }) => {
     const caller = requireHubCaller(ctx);
+    // A new token opens the whole log to whoever holds it; revoking one only closes (never held up).
+    if (input.action === 'create') {
+      await o.approvalGate(caller, {
+        action: 'siem.pull_token',
+        call: 'auditLogsPullToken',
+        input,
+        summary: 'Create a token for the event pull API',
+      });
+    }
     return events.pullToken(caller.teamSlug, caller.email, input.action);
   });
   router.handle(auditLogsConfigurationFetchEndpoint, guard, async ({ ctx }) => events.config(requireHubCaller(ctx).teamSlug));
-  router.handle(auditLogsConfigurationUpdateEndpoint, guard, async ({ input, ctx }) =>
-    events.setRetention(requireHubCaller(ctx).teamSlug, input.delete_after_days),
-  );
+  router.handle(auditLogsConfigurationUpdateEndpoint, guard, async ({ input, ctx }) => {
+    const caller = requireHubCaller(ctx);
+    const current = await events.config(caller.teamSlug);
+    // Only a shorter retention deletes events sooner; a Hub not self-hosted refuses it anyway (unchanged answer).
+    const before = current.delete_after_days;
+    if (current.self_hosted && (before === null || input.delete_after_days < before)) {
+      await o.approvalGate(caller, {
+        action: 'eventlogs.retention_shortened',
+        call: 'auditLogsConfigurationUpdate',
+        input,
+        summary: `Shorten the event log's retention to ${input.delete_after_days} days`,
+        changes: [{ key: 'delete_after_days', kind: 'changed', before, after: input.delete_after_days }],
+      });
+    }
+    return events.setRetention(caller.teamSlug, input.delete_after_days);
+  });
   router.handle(auditLogsConfigurationEndpoint, guard, async ({ input, ctx }) => {
     const caller = requireHubCaller(ctx);
     return events.setSiemEnabled(caller.teamSlug, caller.email, input.action === 'enable');

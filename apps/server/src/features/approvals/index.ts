@@ -4,3 +4,4 @@
 export type { TeamAdmin } from './approval-rules.ts';
 export type { Approvable, ApprovableDef, Approvals, AskOptions, AskWhen } from './approvals.gate.ts';
 export { type ApprovalsOperator, createApprovalsOperator } from './approvals-operator.ts';
+export { hubApprovalRoutes } from './hub-approval-check.ts';

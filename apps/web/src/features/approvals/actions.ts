@@ -4,7 +4,7 @@
  */
 
 /** The areas the policy groups its action classes by, in the order the policy card lists them. */
-export const AREAS = ['admins', 'policies', 'sso', 'scim', 'eventlogs', 'members', 'billing', 'approvals'] as const;
+export const AREAS = ['admins', 'policies', 'sso', 'scim', 'directory', 'eventlogs', 'members', 'billing', 'approvals'] as const;
 export type Area = (typeof AREAS)[number];
 
 /** An action's area: its code's first part, with the SIEM's actions beside the event logs'. */
@@ -20,6 +20,7 @@ const SCREENS: Record<Area, readonly string[]> = {
   policies: ['/policies', '/policies/history'],
   sso: ['/settings/sso-connector'],
   scim: ['/settings/scim-connectors'],
+  directory: ['/settings/directory-sync'],
   eventlogs: ['/settings/eventlogs', '/eventlogs'],
   members: ['/users'],
   billing: ['/billing'],
