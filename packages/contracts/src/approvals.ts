@@ -72,7 +72,12 @@ export const APPROVAL_ACTIONS = {
     apply: 'by_requester',
     endpoints: ['auditLogsConfigurationUpdate'],
   },
-  'siem.off': { program: 'hub', approverScopes: SUPER, apply: 'by_requester', endpoints: ['siemToolUpdate'] },
+  'siem.off': {
+    program: 'hub',
+    approverScopes: SUPER,
+    apply: 'by_requester',
+    endpoints: ['siemToolUpdate', 'auditLogsConfiguration'],
+  },
   'siem.destination': {
     program: 'hub',
     approverScopes: SUPER,

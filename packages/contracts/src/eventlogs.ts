@@ -215,6 +215,7 @@ export const auditLogsConfigurationEndpoint = defineEndpoint({
   path: '/audit/logs/configuration/',
   auth: 'hubAuth',
   access: RULES.settingsEventLogs,
+  errors: ['approval_required', 'approval_check_unavailable'],
   summary: 'Switches SIEM export on or off for the team on this Hub.',
   input: z.object({ team_slug: TeamSlug, action: z.enum(['enable', 'disable']) }),
   output: EventLogsConfig,

@@ -11,6 +11,7 @@ import { defineEndpoint } from './endpoint.ts';
 /** The Hub calls each class may hold, by endpoint name (APPROVAL_ACTIONS names the same). */
 export const HUB_APPROVAL_CALLS = [
   'auditLogsConfigurationUpdate',
+  'auditLogsConfiguration',
   'siemToolsConfigure',
   'siemToolUpdate',
   'auditLogsPullToken',

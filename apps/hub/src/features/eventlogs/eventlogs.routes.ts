@@ -122,6 +122,14 @@ export function eventlogsRoutes(
   });
   router.handle(auditLogsConfigurationEndpoint, guard, async ({ input, ctx }) => {
     const caller = requireHubCaller(ctx);
+    if (input.action === 'disable') {
+      await o.approvalGate(caller, {
+        action: 'siem.off',
+        call: 'auditLogsConfiguration',
+        input,
+        summary: 'Switch the SIEM export off',
+      });
+    }
     return events.setSiemEnabled(caller.teamSlug, caller.email, input.action === 'enable');
   });
 }

@@ -168,6 +168,44 @@ describe('with the policy on', () => {
   });
 });
 
+describe('exactly once, and closed when the server cannot answer', () => {
+  test('two repeats of one approved request together: one runs, the other is a new request', async () => {
+    await setPolicy({ enabled: true, actions: ['siem.off'] });
+    const id = requestIdOf(await hubPost('alex', '/audit/logs/configuration/', { action: 'disable' }));
+    expect((await decide('tess', id, 'approve')).body.status).toBe('approved');
+    const both = await Promise.all([
+      hubPost('alex', '/audit/logs/configuration/', { action: 'disable' }),
+      hubPost('alex', '/audit/logs/configuration/', { action: 'disable' }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 202]);
+    // Switching it on again tightens: never asked.
+    expect((await hubPost('alex', '/audit/logs/configuration/', { action: 'enable' })).status).toBe(200);
+  });
+
+  test('the Hub refuses a gated call while the server is unreachable, and runs the others', async () => {
+    await setPolicy({ enabled: false });
+    const [registration] =
+      (await h.hub?.db.query<{ id: string; server_url: string }>('select id, server_url from registrations limit 1')) ?? [];
+    await h.hub?.db.query("update registrations set server_url = 'http://127.0.0.1:1' where id = $1", [registration?.id]);
+    try {
+      const refused = await setRetention(30);
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({
+        code: 'approval_check_unavailable',
+        message_key: 'errors.approval_check_unavailable',
+      });
+      expect(await retention()).not.toBe(30);
+      // A longer retention is never asked: it runs.
+      expect((await setRetention(5000)).status).toBe(200);
+    } finally {
+      await h.hub?.db.query('update registrations set server_url = $2 where id = $1', [
+        registration?.id,
+        registration?.server_url,
+      ]);
+    }
+  });
+});
+
 describe('the signed channel', () => {
   test('refuses a call not signed by the team Hub', async () => {
     const res = await h.post('/api/v1/hub/approvals/check/', {

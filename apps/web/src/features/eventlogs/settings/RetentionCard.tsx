@@ -1,10 +1,10 @@
 import { MIN_RETENTION_DAYS } from '@latchkey/contracts/client';
-import { Alert, Button, Group, NumberInput, Skeleton, Text } from '@mantine/core';
+import { Button, Group, NumberInput, Skeleton, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { ModalError } from '../../../components/ModalError.tsx';
 import { SectionCard } from '../../../components/SectionCard.tsx';
 import { DataFetchError } from '../../../components/StatusScreens.tsx';
-import { errorMessage, errorValues } from '../../../lib/api-error.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { useEventLogsConfigQuery, useRetentionMutation } from '../api.ts';
@@ -53,7 +53,8 @@ export function RetentionCard() {
           {t('eventlogs.retention.update')}
         </Button>
       </Group>
-      {update.error ? <Alert color="red">{t(errorMessage(update.error), errorValues(update.error))}</Alert> : null}
+      {/* A shorter retention may wait for another super admin: said in blue, not as a failure. */}
+      <ModalError error={update.error} />
       <Text size="xs" c="dimmed">
         {t('eventlogs.retention.hint')}
       </Text>
