@@ -1,12 +1,20 @@
 import type { Browser, Page } from '@playwright/test';
 import { SERVER_URL } from '../support/env.ts';
-import { atRoute, flipSwitch, signIn } from '../support/latchkey.ts';
+import { extraHub } from '../support/extra-hub.ts';
+import { atRoute, continueButton, flipSwitch, passwordAndCode, signIn } from '../support/latchkey.ts';
 import { shot } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // The demo's Fourth Coffee team (apps/server/src/features/demo/approvals.demo.ts): two super admins.
 const ANA = { email: 'ana@fourthcoffee.example', name: 'Ana Ruiz' };
 const BEN = { email: 'ben@fourthcoffee.example', name: 'Ben Carter' };
+
+// Fourth Coffee's Hub: a process of this spec's own (the demo Hub serves Northwind only).
+const hub = extraHub(2, '2.2.0');
+
+// The second test builds on the first one's policy (switched on, every class listed).
+test.describe.configure({ mode: 'serial' });
+test.afterAll(() => hub.dispose());
 
 const toast = (page: Page, text: string) => page.locator('.mantine-Notification-root').filter({ hasText: text });
 
@@ -128,4 +136,72 @@ test('four eyes: a relaxed policy waits for a second super admin, who approves i
   await page.goto('/#/policies');
   await expect(minLength).toHaveValue('10');
   await expect(notice).toHaveCount(0);
+});
+
+test("four eyes on the Hub: shortening the event log's retention waits for a second super admin; the requester's repeat applies it", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  await hub.start();
+  // Ana connects Fourth Coffee to its Hub and switches the event logs on.
+  await signIn(page, ANA.email, { expectPath: '/dashboard' });
+  await page.goto('/#/integration');
+  const connect = page.getByTestId('hub-connect');
+  await connect.getByTestId('hub-url').fill(hub.url);
+  await connect.getByTestId('hub-check').click();
+  await expect(connect.getByTestId('hub-check-result')).toContainText('This Hub does not serve your team yet.');
+  await connect.getByTestId('hub-setup-key').fill(hub.setupKey('fourthcoffee'));
+  await connect.getByTestId('hub-connect-submit').click();
+  await expect(page).toHaveURL(atRoute('/login'));
+  await continueButton(page).click();
+  await passwordAndCode(page, ANA.email, { expectPath: '/integration' });
+  const logs = page.getByTestId('toggle-audit_logs');
+  await flipSwitch(logs);
+  await expect(logs).toBeChecked();
+
+  // The policy the first test switched on lists the Hub's classes too.
+  await page.goto('/#/settings/approvals');
+  await page.getByRole('tab', { name: 'Approval policy' }).click();
+  await expect(page.getByTestId('approval-policy').getByLabel('Shorten the event log retention')).toBeChecked();
+
+  // Ana shortens the retention (kept until set, now 30 days): it waits, nothing changed.
+  await page.goto('/#/settings/eventlogs');
+  const card = page.getByTestId('retention-card');
+  await expect(card).toContainText('Events are kept until you set a retention');
+  await page.getByTestId('retention-days').fill('30');
+  await page.getByTestId('retention-save').click();
+  const notice = page.getByTestId('approval-notice');
+  await expect(notice).toContainText(/^Waiting for approval by another super admin — requested \d{2}:\d{2}/);
+  await expect(toast(page, 'Retention updated')).toHaveCount(0);
+  await threeWidths(page, 'approvals-hub-notice');
+  await page.reload();
+  await expect(card).toContainText('Events are kept until you set a retention');
+  await expect(notice).toBeVisible();
+
+  // Ben, in another browser, approves it.
+  const ben = await otherBrowser(browser);
+  await signIn(ben, BEN.email, { expectPath: '/dashboard' });
+  await ben.getByTestId('topbar-approvals').click();
+  await expect(ben).toHaveURL(atRoute('/settings/approvals'));
+  const request = ben.getByTestId('approval-request').first();
+  await expect(request.getByTestId('approval-action')).toHaveText('Shorten the event log retention');
+  await expect(request).toContainText(`Requested by ${ANA.name}`);
+  await request.getByTestId('approval-approve').click();
+  const dialog = ben.getByRole('dialog', { name: 'Approve this change?' });
+  await dialog.getByLabel('Comment').fill('Matches the retention policy');
+  await dialog.getByTestId('approval-dialog-confirm').click();
+  await expect(dialog).toBeHidden();
+  await ben.context().close();
+
+  // Approval alone changes nothing at the Hub; Ana's repeat of the same change runs it, once.
+  await page.reload();
+  await expect(notice).toHaveCount(0);
+  await expect(card).toContainText('Events are kept until you set a retention');
+  await page.getByTestId('retention-days').fill('30');
+  await page.getByTestId('retention-save').click();
+  await expect(toast(page, 'Retention updated')).toBeVisible();
+  await expect(card).toContainText('Events are kept for 30 days');
+  await page.goto('/#/settings/approvals?tab=mine');
+  await expect(page.getByTestId('approval-request').first().getByTestId('approval-status')).toHaveText('Applied');
 });
