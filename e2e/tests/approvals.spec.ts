@@ -202,6 +202,9 @@ test("four eyes on the Hub: shortening the event log's retention waits for a sec
   await page.getByTestId('retention-save').click();
   await expect(toast(page, 'Retention updated')).toBeVisible();
   await expect(card).toContainText('Events are kept for 30 days');
-  await page.goto('/#/settings/approvals?tab=mine');
-  await expect(page.getByTestId('approval-request').first().getByTestId('approval-status')).toHaveText('Applied');
+  await page.goto('/#/settings');
+  await page.getByTestId('settings-card-approvals').click();
+  await page.getByRole('tab', { name: 'My requests' }).click();
+  const applied = page.getByTestId('approval-request').filter({ hasText: 'Shorten the event log retention' });
+  await expect(applied.getByTestId('approval-status')).toHaveText('Applied');
 });

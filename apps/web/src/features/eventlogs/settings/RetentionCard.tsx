@@ -1,10 +1,10 @@
 import { MIN_RETENTION_DAYS } from '@latchkey/contracts/client';
-import { Button, Group, NumberInput, Skeleton, Text } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Skeleton, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { ModalError } from '../../../components/ModalError.tsx';
 import { SectionCard } from '../../../components/SectionCard.tsx';
 import { DataFetchError } from '../../../components/StatusScreens.tsx';
+import { ApprovalRequired, errorMessage, errorValues } from '../../../lib/api-error.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { useEventLogsConfigQuery, useRetentionMutation } from '../api.ts';
@@ -53,8 +53,10 @@ export function RetentionCard() {
           {t('eventlogs.retention.update')}
         </Button>
       </Group>
-      {/* A shorter retention may wait for another super admin: said in blue, not as a failure. */}
-      <ModalError error={update.error} />
+      {/* A shorter retention may wait for another super admin: the page's approval notice says so, not a failure. */}
+      {update.error && !(update.error instanceof ApprovalRequired) ? (
+        <Alert color="red">{t(errorMessage(update.error), errorValues(update.error))}</Alert>
+      ) : null}
       <Text size="xs" c="dimmed">
         {t('eventlogs.retention.hint')}
       </Text>
