@@ -148,6 +148,20 @@ describe('with the policy on', () => {
     expect((await h.post<ApprovalRequest>(`${P}/request/`, { id: removal }, server.get('tess'))).body.action).toBe(
       'siem.destination',
     );
+    // Setting a destination is asked too; the server records its secret only as a hash.
+    const secret = 'hec-token-never-at-the-server';
+    const destination = requestIdOf(
+      await hubPost('alex', '/siem/tools/configure/', {
+        siem_tool: 'splunk',
+        url: 'https://splunk.northwind.example',
+        port: '8088',
+        token: secret,
+      }),
+    );
+    const asked = (await h.post<ApprovalRequest>(`${P}/request/`, { id: destination }, server.get('tess'))).body;
+    expect(asked.action).toBe('siem.destination');
+    expect(asked.payload.token).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(JSON.stringify(await h.db.query('select * from approval_requests'))).not.toContain(secret);
     // A test event sends nothing away: never asked.
     expect((await hubPost('alex', '/siem/tool/update/', { id: tool, action: 'test' })).status).toBe(404);
     expect((await decide('tess', off, 'reject')).body.status).toBe('rejected');
