@@ -159,6 +159,9 @@ test("four eyes on the Hub: shortening the event log's retention waits for a sec
   const logs = page.getByTestId('toggle-audit_logs');
   await flipSwitch(logs);
   await expect(logs).toBeChecked();
+  // Its toast closed, so it does not cover the screens shot below.
+  await toast(page, 'Services updated.').locator('button').click();
+  await expect(toast(page, 'Services updated.')).toHaveCount(0);
 
   // The policy the first test switched on lists the Hub's classes too.
   await page.goto('/#/settings/approvals');
