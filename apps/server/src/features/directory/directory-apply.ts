@@ -170,17 +170,18 @@ export async function applyDirectoryBatch(
   });
 }
 
-/** The console's invitation, sent by the directory: a mail each, queued in the batch's transaction. */
+/** The console's invitation, sent by the directory: a mail each, queued in the batch's transaction in one go. */
 async function queueInvitations(tx: Queryable, mail: MailOutbox, team: Team, emails: string[]) {
   const call = randomUUID();
-  for (const to of emails)
-    await mail.send(
-      tx,
-      {
+  await mail.sendMany(
+    tx,
+    emails.map((to) => ({
+      mail: {
         to,
         subject: `You're invited to ${team.name} on Latchkey`,
         text: `You have been added to ${team.name} on Latchkey, your team's password manager, from your organisation's directory.\n\nInstall the Latchkey app and sign in with ${to} to accept.`,
       },
-      `invitation:${team.id}:${to}:${call}`,
-    );
+      key: `invitation:${team.id}:${to}:${call}`,
+    })),
+  );
 }
