@@ -184,6 +184,22 @@ export const membersRepository = {
     await q.query('update members set invited_at = now() where team_id = $1 and email = any($2::text[])', [teamId, emails]);
   },
 
+  /** Many entries of the member history in one statement: a row per email of each. */
+  async insertHistoryMany(
+    q: Queryable,
+    teamId: string,
+    actorId: string | null,
+    entries: readonly { action: string; emails: readonly string[]; detail: Record<string, unknown> }[],
+  ): Promise<void> {
+    const rows = entries.flatMap((e) => e.emails.map((email) => ({ action: e.action, email, detail: e.detail })));
+    if (rows.length === 0) return;
+    await q.query(
+      `insert into member_events (team_id, actor_id, action, target_email, detail)
+       select $1, $2, x.action, x.email, x.detail from jsonb_to_recordset($3::jsonb) as x(action text, email text, detail jsonb)`,
+      [teamId, actorId, JSON.stringify(rows)],
+    );
+  },
+
   /** The team's member history (member_events): one row per email. */
   async insertHistory(
     q: Queryable,
