@@ -71,6 +71,8 @@ test('Directory sync: connect the directory, read the preview, apply it, see the
   await page.getByRole('checkbox', { name: 'Directory sync' }).check();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('chip-source-directory')).toBeVisible();
+  // The apply's toast has gone before the pictures.
+  await expect(page.getByText('Changes applied')).toBeHidden({ timeout: 15_000 });
   const directoryRow = page.locator('[data-email="user0@example.test"]');
   await expect(directoryRow).toContainText('Invited');
   await expect(directoryRow.getByTestId('member-source')).toHaveAttribute('data-source', 'directory');
@@ -83,6 +85,9 @@ test('Directory sync: connect the directory, read the preview, apply it, see the
   await expect(page.getByTestId('member-managed')).toHaveText(
     'Managed by directory sync: their name and e-mail are changed in your directory.',
   );
+  await shot(page, 'directory-member', 1280);
+  await shot(page, 'directory-member', 375);
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The group holding the nested group's members too, read-only in the console.
   await page.goto('/#/groups');
@@ -90,6 +95,7 @@ test('Directory sync: connect the directory, read the preview, apply it, see the
   await page.getByTestId('groups-search').fill('Team 0');
   const groupRow = page.locator('[data-name="Team 0 – Ünits"]');
   await expect(groupRow.getByTestId('group-directory-badge')).toHaveText('Directory sync');
+  await shot(page, 'directory-groups', 1280);
   await groupRow.getByRole('button', { name: 'Actions for Team 0 – Ünits' }).click();
   await expect(page.getByRole('menuitem', { name: 'Set priority' })).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'Rename' })).toHaveCount(0);
