@@ -32,7 +32,8 @@ export function createGroupApplier(
     };
     return index;
   };
-  const rename = (groups: NonNullable<typeof index>, group: Group, name: string, directoryId: string) => {
+  // The index follows each write: the group under its new name and directory id.
+  const remember = (groups: NonNullable<typeof index>, group: Group, name: string, directoryId: string) => {
     groups.byName.delete(key(group.name));
     Object.assign(group, { name, directory_id: directoryId });
     groups.byName.set(key(name), group);
@@ -84,11 +85,11 @@ export function createGroupApplier(
           if (same?.directory_id) throw refused(at, `a group named "${change.name}" belongs to another directory entry.`);
           if (same) {
             await groups.claim(tx, teamId, same.id, change.name, change.directory_id);
-            rename(team, same, change.name, change.directory_id);
+            remember(team, same, change.name, change.directory_id);
           } else {
             const group: Group = { id: '', name: change.name, directory_id: change.directory_id };
             creating.push(group);
-            rename(team, group, change.name, change.directory_id);
+            remember(team, group, change.name, change.directory_id);
           }
           event('group_created', [change.name], { group: change.name });
           return true;
@@ -101,7 +102,7 @@ export function createGroupApplier(
           if (same && same !== group) throw refused(at, `a group named "${change.name}" exists already.`);
           const from = group.name;
           if (!(await groups.claim(tx, teamId, group.id, change.name, change.directory_id))) return false;
-          rename(team, group, change.name, change.directory_id);
+          remember(team, group, change.name, change.directory_id);
           event('group_renamed', [change.name], { group: change.name, from });
           return true;
         }
