@@ -65,14 +65,49 @@ test('Directory sync: connect the directory, read the preview, apply it, see the
   await preview.getByTestId('directory-apply').click();
   await expect(page.getByTestId('directory-run').first()).toHaveAttribute('data-outcome', 'applied');
 
-  // The members, invited; the group holding the nested group's members too.
+  // The members, invited and marked as the directory's; the source filter finds them.
   await page.goto('/#/users');
-  await page.getByTestId('members-search').fill('user0@example.test');
-  await expect(page.locator('[data-email="user0@example.test"]')).toContainText('Invited');
+  await page.getByTestId('filter-source').click();
+  await page.getByRole('checkbox', { name: 'Directory sync' }).check();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('chip-source-directory')).toBeVisible();
+  // The apply's toast has gone before the pictures.
+  await expect(page.getByText('Changes applied')).toBeHidden({ timeout: 15_000 });
+  const directoryRow = page.locator('[data-email="user0@example.test"]');
+  await expect(directoryRow).toContainText('Invited');
+  await expect(directoryRow.getByTestId('member-source')).toHaveAttribute('data-source', 'directory');
+  await expect(page.getByTestId('member-source').filter({ hasNotText: 'Directory sync' })).toHaveCount(0);
+  await shots(page, 'members-source');
+  await shot(page, 'members-source', 320);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // The member's page says who manages their name and e-mail.
+  await directoryRow.getByTestId('member-devices-link').click();
+  await expect(page.getByTestId('member-managed')).toHaveText(
+    'Managed by directory sync: their name and e-mail are changed in your directory.',
+  );
+  await shot(page, 'directory-member', 1280);
+  await shot(page, 'directory-member', 375);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The group holding the nested group's members too, read-only in the console.
   await page.goto('/#/groups');
   // Other specs add groups to Northwind: find it by name, past the first page.
   await page.getByTestId('groups-search').fill('Team 0');
-  await expect(page.getByText('Team 0 – Ünits')).toBeVisible();
+  const groupRow = page.locator('[data-name="Team 0 – Ünits"]');
+  await expect(groupRow.getByTestId('group-directory-badge')).toHaveText('Directory sync');
+  await shot(page, 'directory-groups', 1280);
+  await groupRow.getByRole('button', { name: 'Actions for Team 0 – Ünits' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Set priority' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Rename' })).toHaveCount(0);
+  await expect(page.getByRole('menuitem', { name: 'Remove' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await groupRow.getByTestId('group-link').click();
+  await expect(page.getByTestId('group-directory-readonly')).toHaveText(
+    'Managed by directory sync: change its name and members in your directory.',
+  );
+  await expect(page.getByTestId('group-add-open')).toHaveCount(0);
+  await shots(page, 'directory-group');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Disabled in the directory: suspended by "Sync now".
   const root = new Client({ url: directory.url });

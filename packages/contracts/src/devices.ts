@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RULES } from './access.ts';
 import { Email } from './auth.ts';
+import { MEMBER_SOURCES } from './directory-constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { DEVICE_TYPES } from './groups-constants.ts';
 import { MEMBER_STATUSES } from './members-constants.ts';
@@ -32,7 +33,7 @@ export const memberDevicesEndpoint = defineEndpoint({
     "A current member's devices, most recently seen first; with `group_id`, only when the member is in that group (the group route).",
   input: z.object({ email: Email, group_id: z.string().uuid('No such group.').optional() }),
   output: z.object({
-    member: z.object({ email: z.string(), name: z.string(), status: z.enum(MEMBER_STATUSES) }),
+    member: z.object({ email: z.string(), name: z.string(), status: z.enum(MEMBER_STATUSES), source: z.enum(MEMBER_SOURCES) }),
     group: z.object({ id: z.string(), name: z.string() }).nullable(),
     devices: z.array(MemberDevice),
   }),

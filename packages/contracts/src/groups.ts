@@ -27,6 +27,8 @@ export const Group = z.object({
   member_count: z.number().int(),
   /** Provisioned by a SCIM connector: read-only in the console. */
   scim_managed: z.boolean(),
+  /** Created and filled by directory sync: read-only in the console. */
+  directory_managed: z.boolean(),
 });
 export type Group = z.infer<typeof Group>;
 

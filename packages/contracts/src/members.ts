@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RULES } from './access.ts';
 import { Email } from './auth.ts';
 import { DEFAULT_PAGE_SIZE } from './constants.ts';
+import { MEMBER_SOURCES } from './directory-constants.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { HUB_AUTHENTICATION } from './groups-constants.ts';
 import { APP_USAGES, LICENSE_STATUSES, MAX_BULK_EMAILS, MAX_PAGE_SIZE, MEMBER_STATUSES } from './members-constants.ts';
@@ -19,6 +20,8 @@ export const Member = z.object({
   status: z.enum(MEMBER_STATUSES),
   onboarded_at: z.string(),
   last_active_at: z.string().nullable(),
+  /** Who may change the member: the console, a SCIM connector or directory sync. */
+  source: z.enum(MEMBER_SOURCES),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -26,6 +29,7 @@ export const MemberFilters = z.object({
   search_value: z.string().trim().max(100).optional(),
   license_status: z.array(z.enum(LICENSE_STATUSES)).max(2).optional(),
   app_usage: z.array(z.enum(APP_USAGES)).max(3).optional(),
+  source: z.array(z.enum(MEMBER_SOURCES)).max(3).optional(),
   /** Members with (or without) a device authenticated with the Hub; only when a Hub is connected. */
   hub_authentication: z.enum(HUB_AUTHENTICATION).optional(),
 });

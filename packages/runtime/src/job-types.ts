@@ -77,6 +77,11 @@ export interface JobQueue<T> {
   readonly name: string;
   /** Adds the job in `q` (the caller's transaction, or the database); false when its key was already queued. */
   enqueue(q: Queryable, data: T, options?: EnqueueOptions): Promise<boolean>;
+  /**
+   * Adds many jobs in `q` in a few statements (each job's key as `enqueue`'s: a key already queued,
+   * or twice in the list, adds nothing); how many were added.
+   */
+  enqueueMany(q: Queryable, jobs: readonly { data: T; key: string }[]): Promise<number>;
 }
 
 /** Job states as pg-boss names them: created and retry wait, active runs, failed is dead. */

@@ -114,6 +114,30 @@ describe(`jobs (${process.env.TEST_DB === 'postgres' ? 'PostgreSQL' : 'PGlite'})
     );
   });
 
+  test('enqueueMany: many jobs in one go, keyed as enqueue; a key queued already or twice in the list adds nothing', async () => {
+    const j = jobs();
+    const welcome = j.define<{ member: string }>('many-welcome', async ({ member }) => {
+      await recordEffect(`many:${member}`);
+    });
+    await j.start();
+    expect(await welcome.enqueue(db, { member: 'ava' }, { key: 'welcome:ava' })).toBe(true);
+    const list = ['ava', 'bo', 'cy', 'bo'].map((member) => ({ data: { member }, key: `welcome:${member}` }));
+    // Rolled back with its transaction, as enqueue.
+    await db
+      .transaction(async (tx) => {
+        await welcome.enqueueMany(tx, list);
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect(await db.transaction((tx) => welcome.enqueueMany(tx, list))).toBe(2);
+    expect(await welcome.enqueueMany(db, list)).toBe(0);
+    await until(
+      () => effects('many:'),
+      (e) => e.length === 3,
+    );
+    expect(await effects('many:')).toEqual(['many:ava', 'many:bo', 'many:cy']);
+  });
+
   test('a failing handler is retried with growing delays, then the job is failed (dead) and counted so', async () => {
     const j = jobs();
     const attempts: { attempt: number; at: number }[] = [];

@@ -9,6 +9,8 @@ export interface MailOutbox {
    * commits). `key` names the message (e.g. `sign-in-code:<code hash>`): the same key twice is one mail.
    */
   send(q: Queryable, mail: Mail, key: string): Promise<void>;
+  /** Queues many messages in a few statements, each named by its key as `send`'s. */
+  sendMany(q: Queryable, mails: readonly { mail: Mail; key: string }[]): Promise<void>;
 }
 
 /** Hides a job's payload in the database (the server seals mail: sign-in codes, reset links). */
@@ -42,10 +44,17 @@ export function defineMailOutbox(
     },
     { ...MAIL_JOB, ...options.definition },
   );
+  const job = (mail: Mail): MailJob => (sealer ? { sealed: sealer.seal(JSON.stringify(mail)) } : { mail });
   return {
     async send(q, mail, key) {
-      const data: MailJob = sealer ? { sealed: sealer.seal(JSON.stringify(mail)) } : { mail };
-      await queue.enqueue(q, data, { key });
+      await queue.enqueue(q, job(mail), { key });
+    },
+    async sendMany(q, mails) {
+      if (mails.length > 0)
+        await queue.enqueueMany(
+          q,
+          mails.map(({ mail, key }) => ({ data: job(mail), key })),
+        );
     },
   };
 }

@@ -40,7 +40,7 @@ export function createDevicesService(db: Db) {
         group = { id: found.id, name: found.name };
       }
       const devices = (await repo.ofMember(db, member.id)).map(toDevice);
-      return { member: { email: member.email, name: member.name, status: member.status }, group, devices };
+      return { member: { email: member.email, name: member.name, status: member.status, source: member.source }, group, devices };
     },
   };
 }

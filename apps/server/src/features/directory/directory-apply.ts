@@ -3,14 +3,14 @@ import type { DirectoryChange } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { teamAdminEmails } from '../admins/index.ts';
-import { directoryGroupsRepository as groups } from '../groups/index.ts';
 import {
   assertLicencesAvailable,
   type DirectoryMemberRecord,
   directoryMembersRepository as members,
-  recordMemberEvents,
+  recordMemberEventsMany,
 } from '../members/index.ts';
 import { lockLicences, teamRepository } from '../team/index.ts';
+import { createGroupApplier, type RecordEvent } from './directory-apply-groups.ts';
 
 /** A change the server will not make; the whole batch is refused with it, and nothing of it is written. */
 const refused = (index: number, why: string) =>
@@ -23,6 +23,7 @@ type Team = { id: string; name: string };
  * licences are locked and counted, administrators and members another source owns (SCIM) are never
  * changed, every change is an event with the actor "directory sync". Changes that find things as
  * they should be already count as unchanged, so a batch sent twice changes nothing the second time.
+ * Its events, invitation mails and group writes are gathered and written a few statements in all.
  */
 export async function applyDirectoryBatch(
   db: Db,
@@ -34,8 +35,10 @@ export async function applyDirectoryBatch(
   return db.transaction(async (tx) => {
     const team: Team = { id: teamId, name: (await teamRepository.findById(tx, teamId))?.name ?? '' };
     const admins = await teamAdminEmails(tx, team.id);
-    const event = (action: string, targets: string[], detail: Record<string, unknown> = {}) =>
-      recordMemberEvents(tx, team.id, null, action, targets, { actor_type: 'directory', run: runId, ...detail });
+    const events: { action: string; emails: string[]; detail: Record<string, unknown> }[] = [];
+    const event: RecordEvent = (action, emails, detail = {}) => {
+      events.push({ action, emails, detail: { actor_type: 'directory', run: runId, ...detail } });
+    };
     const invites = changes.filter((c) => c.op === 'member_invite');
     const known = await members.byDirectoryIds(
       tx,
@@ -80,11 +83,10 @@ export async function applyDirectoryBatch(
         throw refused(changes.indexOf(taken as DirectoryChange), `${taken?.email} is already a member.`);
       }
       invitedEmails = rows.map((r) => r.email);
-      await event('member_invited', invitedEmails);
+      event('member_invited', invitedEmails);
       return new Set(rows.map((r) => r.directory_id as string));
     };
-    /** The members the directory owns, once the batch's member changes are made (groups come after members). */
-    let owned: Set<string> | undefined;
+    const groupChanges = createGroupApplier(tx, team.id, changes, event, refused);
 
     let applied = 0;
     for (const [index, change] of changes.entries()) {
@@ -101,7 +103,7 @@ export async function applyDirectoryBatch(
           if (change.email !== member.email && (await members.emailTaken(tx, team.id, change.email, member.id)))
             throw refused(index, `${change.email} is already a member.`);
           await members.update(tx, team.id, member.id, change);
-          await event('member_updated', [change.email], member.email !== change.email ? { from: member.email } : {});
+          event('member_updated', [change.email], member.email !== change.email ? { from: member.email } : {});
           changed = true;
           break;
         }
@@ -115,7 +117,7 @@ export async function applyDirectoryBatch(
           ];
           changed = await act(tx, team.id, member.id);
           if (changed)
-            await event(
+            event(
               { member_suspend: 'member_suspended', member_restore: 'member_restored', member_remove: 'member_removed' }[
                 change.op
               ],
@@ -123,64 +125,33 @@ export async function applyDirectoryBatch(
             );
           break;
         }
-        case 'group_create': {
-          if (await groups.byDirectoryId(tx, team.id, change.directory_id)) break;
-          const same = await groups.byName(tx, team.id, change.name);
-          if (same?.directory_id) throw refused(index, `a group named "${change.name}" belongs to another directory entry.`);
-          if (same) await groups.claim(tx, team.id, same.id, change.name, change.directory_id);
-          else await groups.create(tx, team.id, change.name, change.directory_id);
-          await event('group_created', [change.name], { group: change.name });
-          changed = true;
+        case 'group_create':
+        case 'group_rename':
+        case 'group_fill':
+          changed = await groupChanges.apply(index, change);
           break;
-        }
-        case 'group_rename': {
-          const group = await groups.byDirectoryId(tx, team.id, change.directory_id);
-          if (!group || group.id !== change.group_id)
-            throw refused(index, 'the group is no longer linked to that directory entry.');
-          if (group.name === change.name) break;
-          const same = await groups.byName(tx, team.id, change.name);
-          if (same && same.id !== group.id) throw refused(index, `a group named "${change.name}" exists already.`);
-          changed = await groups.claim(tx, team.id, group.id, change.name, change.directory_id);
-          if (changed) await event('group_renamed', [change.name], { group: change.name, from: group.name });
-          break;
-        }
-        case 'group_fill': {
-          const group = await groups.byDirectoryId(tx, team.id, change.group_directory_id);
-          if (!group) throw refused(index, 'the group is not in the team.');
-          owned ??= new Set(await members.directoryOwnedIds(tx, team.id));
-          const isOwned = owned;
-          const wanted = new Set(
-            [...(await members.byDirectoryIds(tx, team.id, change.member_directory_ids)).values()].map((m) => m.id),
-          );
-          const current = new Set(await groups.memberIds(tx, group.id));
-          // Members the console added stay: only those the directory owns are taken out.
-          const drop = [...current].filter((id) => isOwned.has(id) && !wanted.has(id));
-          const add = [...wanted].filter((id) => !current.has(id));
-          await groups.changeMembers(tx, group.id, add, drop);
-          if (add.length > 0) await event('group_members_added', [group.name], { group: group.name, count: add.length });
-          if (drop.length > 0) await event('group_members_removed', [group.name], { group: group.name, count: drop.length });
-          changed = add.length + drop.length > 0;
-          break;
-        }
       }
       if (changed) applied++;
     }
+    await groupChanges.finish();
+    await recordMemberEventsMany(tx, team.id, null, events);
     await queueInvitations(tx, mail, team, invitedEmails);
     return { applied, unchanged: changes.length - applied };
   });
 }
 
-/** The console's invitation, sent by the directory: a mail each, queued in the batch's transaction. */
+/** The console's invitation, sent by the directory: a mail each, queued in the batch's transaction in one go. */
 async function queueInvitations(tx: Queryable, mail: MailOutbox, team: Team, emails: string[]) {
   const call = randomUUID();
-  for (const to of emails)
-    await mail.send(
-      tx,
-      {
+  await mail.sendMany(
+    tx,
+    emails.map((to) => ({
+      mail: {
         to,
         subject: `You're invited to ${team.name} on Latchkey`,
         text: `You have been added to ${team.name} on Latchkey, your team's password manager, from your organisation's directory.\n\nInstall the Latchkey app and sign in with ${to} to accept.`,
       },
-      `invitation:${team.id}:${to}:${call}`,
-    );
+      key: `invitation:${team.id}:${to}:${call}`,
+    })),
+  );
 }

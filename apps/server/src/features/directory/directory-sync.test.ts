@@ -235,6 +235,39 @@ suite('directory sync', () => {
     expect(h.mail.some((m) => m.to.includes('user0@example.test'))).toBe(true);
   });
 
+  it('shows each member’s source and keeps the groups the directory owns read-only in the console', async () => {
+    const admin = (await h.signIn(DEMO_ADMINS.admin)).token.access;
+    type Listed = { results: { email: string; source: string }[] };
+    const owned = await h.post<Listed>('/api/v1/team/members/', { source: ['directory'], page_size: 100 }, admin);
+    expect(owned.status).toBe(200);
+    expect(owned.body.results.map((m) => m.email)).toEqual((await members(`source = 'directory'`)).map((m) => m.email));
+    expect(owned.body.results.every((m) => m.source === 'directory')).toBe(true);
+    const own = await h.post<Listed>('/api/v1/team/members/', { source: ['console', 'scim'], page_size: 100 }, admin);
+    expect(own.body.results.length).toBeGreaterThan(0);
+    expect(own.body.results.some((m) => m.source === 'directory' || m.email === takeover)).toBe(false);
+    const profile = await h.post('/api/v1/team/member/devices/', { email: takeover }, admin);
+    expect(profile.body).toMatchObject({ member: { email: takeover, source: 'directory' } });
+
+    const [group] = await h.db.query<{ id: string }>(`select id from groups where team_id = $1 and name = 'Team 0 – Ünits'`, [
+      teamId,
+    ]);
+    const id = group?.id as string;
+    const before = await h.post<{ members: unknown[] }>('/api/v1/team/group/', { id }, admin);
+    expect(before.body).toMatchObject({ name: 'Team 0 – Ünits', directory_managed: true, scim_managed: false });
+    const someone = (await members(`source = 'directory'`))[0]?.email as string;
+    for (const [path, body] of [
+      ['/api/v1/team/group/edit/', { id, name: 'Renamed In The Console' }],
+      ['/api/v1/team/group/remove/', { id: [id] }],
+      ['/api/v1/team/group/members/add/', { id, emails: [DEMO_ADMINS.admin] }],
+      ['/api/v1/team/group/members/remove/', { id, emails: [someone] }],
+    ] as const) {
+      const res = await h.post(path, body, admin);
+      expect(res.status, path).toBe(403);
+      expect(res.body, path).toMatchObject({ code: 'forbidden', message_key: 'errors.group_directory_managed' });
+    }
+    expect((await h.post('/api/v1/team/group/', { id }, admin)).body).toEqual(before.body);
+  });
+
   it('suspends a member disabled in the directory on "sync now", and nothing else changes', async () => {
     await asRoot((root) =>
       root.modify(userDn(0), [
@@ -328,10 +361,17 @@ suite('directory sync', () => {
 
     it('applies the same batch twice as once', async () => {
       const batch = [{ op: 'member_invite', directory_id: 'twice-1', email: 'twice@example.test', name: 'Twice' }];
+      const mailJobs = async () =>
+        (await h.db.query<{ n: number }>(`select count(*)::int as n from job_queue.job where name = 'mail'`))[0]?.n;
+      const queued = await mailJobs();
       expect((await send(batch)).status).toBe(200);
+      const invitation = await mailJobs();
+      expect(invitation).toBe((queued ?? 0) + 1);
       const second = await send(batch);
       expect(await second.json()).toEqual({ applied: 0, unchanged: 1 });
       expect(await members('email = $2', ['twice@example.test'])).toHaveLength(1);
+      // The batch sent again queues no second invitation.
+      expect(await mailJobs()).toBe(invitation);
     });
   });
 });

@@ -102,18 +102,31 @@ export async function recordAction(
 ): Promise<void> {
   const detail = (a.detail ?? {}) as Record<string, unknown>;
   const actor = a.actorId ? (await usersRepository.findUserById(q, a.actorId))?.email : undefined;
-  const scim = !actor && detail.actor_type === 'scim';
-  const directory = !actor && detail.actor_type === 'directory';
   const targets = typeof a.targets === 'function' ? a.targets(actor) : a.targets;
+  await recordEvents(q, a.teamId, actionEvents(actor, { action: a.action, targets, detail }));
+}
+
+type Action = { action: string; targets: readonly string[]; detail: Record<string, unknown> };
+
+/** One event per target of an action, by the admin `actor` or, without one, the system, a SCIM connector or directory sync. */
+function actionEvents(actor: string | undefined, a: Action): Omit<ServerEvent, 'teamId'>[] {
+  const scim = !actor && a.detail.actor_type === 'scim';
+  const directory = !actor && a.detail.actor_type === 'directory';
+  return a.targets.map((target) => ({
+    actor: actor ?? (scim ? `scim:${String(a.detail.connector ?? '')}` : directory ? 'directory sync' : 'system'),
+    actorType: actor ? 'admin' : scim ? 'scim' : 'system',
+    ...fromAction(a.action),
+    target,
+    detail: plainDetail(a.detail),
+  }));
+}
+
+/** Many console actions by one actor in one statement (a directory sync batch records hundreds). */
+export async function recordActions(q: Queryable, teamId: string, actorId: string | null, actions: readonly Action[]) {
+  const actor = actorId ? (await usersRepository.findUserById(q, actorId))?.email : undefined;
   await recordEvents(
     q,
-    a.teamId,
-    targets.map((target) => ({
-      actor: actor ?? (scim ? `scim:${String(detail.connector ?? '')}` : directory ? 'directory sync' : 'system'),
-      actorType: actor ? 'admin' : scim ? 'scim' : 'system',
-      ...fromAction(a.action),
-      target,
-      detail: plainDetail(detail),
-    })),
+    teamId,
+    actions.flatMap((a) => actionEvents(actor, a)),
   );
 }

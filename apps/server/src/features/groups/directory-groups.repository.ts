@@ -20,28 +20,20 @@ export const directoryGroupsRepository = {
     );
   },
 
-  async byDirectoryId(q: Queryable, teamId: string, directoryId: string): Promise<{ id: string; name: string } | undefined> {
-    const [row] = await q.query<{ id: string; name: string }>(
-      'select id, name from groups where team_id = $1 and directory_id = $2 for update',
-      [teamId, directoryId],
-    );
-    return row;
+  /** Every group of the team, locked for the rest of the transaction (a batch reads them once). */
+  lockAll(q: Queryable, teamId: string): Promise<{ id: string; name: string; directory_id: string | null }[]> {
+    return q.query('select id, name, directory_id from groups where team_id = $1 order by id for update', [teamId]);
   },
 
-  async byName(q: Queryable, teamId: string, name: string): Promise<{ id: string; directory_id: string | null } | undefined> {
-    const [row] = await q.query<{ id: string; directory_id: string | null }>(
-      'select id, directory_id from groups where team_id = $1 and lower(name) = lower($2) for update',
-      [teamId, name],
+  /** New groups the directory owns, in one statement; their ids by directory id. */
+  async createMany(q: Queryable, teamId: string, rows: readonly { name: string; directory_id: string }[]) {
+    if (rows.length === 0) return new Map<string, string>();
+    const made = await q.query<{ id: string; directory_id: string }>(
+      `insert into groups (team_id, name, directory_id) select $1, * from unnest($2::text[], $3::text[])
+       returning id, directory_id`,
+      [teamId, rows.map((r) => r.name), rows.map((r) => r.directory_id)],
     );
-    return row;
-  },
-
-  async create(q: Queryable, teamId: string, name: string, directoryId: string): Promise<string> {
-    const [row] = await q.query<{ id: string }>(
-      'insert into groups (team_id, name, directory_id) values ($1, $2, $3) returning id',
-      [teamId, name, directoryId],
-    );
-    return row?.id as string;
+    return new Map(made.map((r) => [r.directory_id, r.id]));
   },
 
   /** Names the group and gives it to the directory (a console group of that name is taken over). */
@@ -54,19 +46,32 @@ export const directoryGroupsRepository = {
     return rows.length > 0;
   },
 
-  async memberIds(q: Queryable, groupId: string): Promise<string[]> {
-    const rows = await q.query<{ member_id: string }>('select member_id from group_members where group_id = $1', [groupId]);
-    return rows.map((r) => r.member_id);
+  /** Who is in these groups, as pairs. */
+  memberships(q: Queryable, groupIds: string[]): Promise<{ group_id: string; member_id: string }[]> {
+    if (groupIds.length === 0) return Promise.resolve([]);
+    return q.query('select group_id, member_id from group_members where group_id = any($1::uuid[])', [groupIds]);
   },
 
-  /** Adds and takes out members of one group. */
-  async changeMembers(q: Queryable, groupId: string, add: string[], drop: string[]): Promise<void> {
+  /** Adds and takes out members of many groups, in two statements. */
+  async changeMemberships(
+    q: Queryable,
+    add: readonly { group_id: string; member_id: string }[],
+    drop: readonly { group_id: string; member_id: string }[],
+  ): Promise<void> {
+    const columns = (pairs: readonly { group_id: string; member_id: string }[]) => [
+      pairs.map((p) => p.group_id),
+      pairs.map((p) => p.member_id),
+    ];
     if (drop.length > 0)
-      await q.query('delete from group_members where group_id = $1 and member_id = any($2::uuid[])', [groupId, drop]);
+      await q.query(
+        `delete from group_members gm using unnest($1::uuid[], $2::uuid[]) as d(group_id, member_id)
+         where gm.group_id = d.group_id and gm.member_id = d.member_id`,
+        columns(drop),
+      );
     if (add.length > 0)
-      await q.query('insert into group_members (group_id, member_id) select $1, unnest($2::uuid[]) on conflict do nothing', [
-        groupId,
-        add,
-      ]);
+      await q.query(
+        'insert into group_members (group_id, member_id) select * from unnest($1::uuid[], $2::uuid[]) on conflict do nothing',
+        columns(add),
+      );
   },
 };

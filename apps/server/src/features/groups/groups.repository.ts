@@ -11,9 +11,11 @@ export interface GroupRow {
   member_count: number;
   emails: string[];
   scim_managed: boolean;
+  directory_managed: boolean;
 }
 
-const GROUP_COLUMNS = 'g.id, g.name, g.policy_override, g.priority_level, g.scim_managed';
+const GROUP_COLUMNS =
+  'g.id, g.name, g.policy_override, g.priority_level, g.scim_managed, g.directory_id is not null as directory_managed';
 type OwnRow = Omit<GroupRow, 'member_count' | 'emails'>;
 
 /**
@@ -104,12 +106,13 @@ export const groupsRepository = {
     return rows.map((r) => r.id);
   },
 
-  async scimManagedNames(q: Queryable, teamId: string, ids: string[]): Promise<string[]> {
-    const rows = await q.query<{ name: string }>(
-      'select name from groups where team_id = $1 and id = any($2::uuid[]) and scim_managed order by name',
+  /** The groups of `ids` another source owns (a SCIM connector or directory sync), by name. */
+  async managedNames(q: Queryable, teamId: string, ids: string[]): Promise<{ name: string; scim_managed: boolean }[]> {
+    return q.query<{ name: string; scim_managed: boolean }>(
+      `select name, scim_managed from groups where team_id = $1 and id = any($2::uuid[])
+         and (scim_managed or directory_id is not null) order by name`,
       [teamId, ids],
     );
-    return rows.map((r) => r.name);
   },
 
   async existing(q: Queryable, teamId: string, ids: string[]): Promise<string[]> {

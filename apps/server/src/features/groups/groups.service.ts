@@ -13,6 +13,7 @@ const toGroup = (r: GroupRow): Group => ({
   emails: r.emails,
   member_count: r.member_count,
   scim_managed: r.scim_managed,
+  directory_managed: r.directory_managed,
 });
 
 const unique = (emails: string[]): string[] => [...new Set(emails)];
@@ -23,8 +24,14 @@ const scimManaged = (name: string) =>
     'errors.group_scim_managed',
     { name },
   );
-const assertEditable = (group: GroupRow) => {
+/** A group directory sync created is changed in the directory, never in the console (a sync would undo it). */
+const directoryManaged = (name: string) =>
+  new AppError('forbidden', `The group "${name}" is managed by directory sync.`, 403).shows('errors.group_directory_managed', {
+    name,
+  });
+const assertEditable = (group: Pick<GroupRow, 'name' | 'scim_managed' | 'directory_managed'>) => {
   if (group.scim_managed) throw scimManaged(group.name);
+  if (group.directory_managed) throw directoryManaged(group.name);
 };
 
 export const groupNotFound = () =>
@@ -123,8 +130,10 @@ export function createGroupsService(db: Db, membersChanged: GroupMembersChanged)
       return db.transaction(async (tx) => {
         const existing = await repo.existing(tx, caller.team.id, wanted);
         if (existing.length !== wanted.length) throw groupNotFound();
-        const managed = await repo.scimManagedNames(tx, caller.team.id, wanted);
-        if (managed.length > 0) throw scimManaged(managed.join(', '));
+        const managed = await repo.managedNames(tx, caller.team.id, wanted);
+        const scim = managed.filter((g) => g.scim_managed).map((g) => g.name);
+        if (scim.length > 0) throw scimManaged(scim.join(', '));
+        if (managed.length > 0) throw directoryManaged(managed.map((g) => g.name).join(', '));
         const removed = await repo.remove(tx, caller.team.id, wanted);
         await record(tx, caller, 'groups_removed', removed.join(','), { count: removed.length });
         // Family plan: members covered only by a removed group lose the benefit.

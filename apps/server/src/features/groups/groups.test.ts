@@ -245,7 +245,9 @@ describe('group access', () => {
 describe('member devices', () => {
   const Devices = z
     .object({
-      member: z.object({ email: z.string(), name: z.string(), status: z.string() }).strict(),
+      member: z
+        .object({ email: z.string(), name: z.string(), status: z.string(), source: z.enum(['console', 'scim', 'directory']) })
+        .strict(),
       group: z.object({ id: z.string(), name: z.string() }).strict().nullable(),
       devices: z.array(MemberDevice.strict()),
     })

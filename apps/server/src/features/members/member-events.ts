@@ -1,5 +1,5 @@
 import type { Queryable } from '@latchkey/runtime';
-import { recordAction } from '../eventlogs/index.ts';
+import { recordAction, recordActions } from '../eventlogs/index.ts';
 import { membersRepository as repo } from './members.repository.ts';
 
 /**
@@ -27,4 +27,27 @@ export async function recordMemberEvents(
     detail,
     targets: (actor) => (group || (emails.length === 1 && emails[0] === actor) ? [group] : emails),
   });
+}
+
+/** Many changes by one actor in two statements, as `recordMemberEvents` records each (a directory sync's batch). */
+export async function recordMemberEventsMany(
+  q: Queryable,
+  teamId: string,
+  actorId: string | null,
+  entries: readonly { action: string; emails: string[]; detail: Record<string, unknown> }[],
+): Promise<void> {
+  const nonEmpty = entries.filter((e) => e.emails.length > 0);
+  if (nonEmpty.length === 0) return;
+  await repo.insertHistoryMany(q, teamId, actorId, nonEmpty);
+  // The log names the group when there is one, else the emails (no admin acts on themselves here).
+  await recordActions(
+    q,
+    teamId,
+    actorId,
+    nonEmpty.map((e) => ({
+      action: e.action,
+      targets: typeof e.detail.group === 'string' && e.detail.group ? [e.detail.group] : e.emails,
+      detail: e.detail,
+    })),
+  );
 }

@@ -1,4 +1,4 @@
-import type { AppUsage, LicenseStatus, MemberFilters, MemberStatus } from '@latchkey/contracts';
+import type { AppUsage, LicenseStatus, MemberFilters, MemberSource, MemberStatus } from '@latchkey/contracts';
 import { containsPattern, type Queryable } from '@latchkey/runtime';
 
 export interface MemberRow {
@@ -9,6 +9,7 @@ export interface MemberRow {
   status: MemberStatus;
   onboarded_at: Date;
   last_active_at: Date | null;
+  source: MemberSource;
 }
 
 /**
@@ -17,7 +18,7 @@ export interface MemberRow {
  */
 export type MemberQuery = MemberFilters & { hubAuthenticated?: readonly string[] };
 
-const MEMBER_COLUMNS = 'email, name, licensed, usage, status, onboarded_at, last_active_at';
+const MEMBER_COLUMNS = 'email, name, licensed, usage, status, onboarded_at, last_active_at, source';
 /** Current members of team $1. */
 const CURRENT = 'team_id = $1 and deboarded_at is null';
 /**
@@ -45,6 +46,11 @@ function memberFilters(teamId: string, filters: MemberQuery): { sql: string; par
   if (usage.length > 0 && usage.length < 3) {
     params.push(usage);
     clauses.push(`usage = any($${params.length}::text[])`);
+  }
+  const sources = filters.source ?? [];
+  if (sources.length > 0 && sources.length < 3) {
+    params.push(sources);
+    clauses.push(`source = any($${params.length}::text[])`);
   }
   if (filters.hub_authentication) {
     params.push(filters.hubAuthenticated ?? []);
@@ -178,6 +184,22 @@ export const membersRepository = {
     await q.query('update members set invited_at = now() where team_id = $1 and email = any($2::text[])', [teamId, emails]);
   },
 
+  /** Many entries of the member history in one statement: a row per email of each. */
+  async insertHistoryMany(
+    q: Queryable,
+    teamId: string,
+    actorId: string | null,
+    entries: readonly { action: string; emails: readonly string[]; detail: Record<string, unknown> }[],
+  ): Promise<void> {
+    const rows = entries.flatMap((e) => e.emails.map((email) => ({ action: e.action, email, detail: e.detail })));
+    if (rows.length === 0) return;
+    await q.query(
+      `insert into member_events (team_id, actor_id, action, target_email, detail)
+       select $1, $2, x.action, x.email, x.detail from jsonb_to_recordset($3::jsonb) as x(action text, email text, detail jsonb)`,
+      [teamId, actorId, JSON.stringify(rows)],
+    );
+  },
+
   /** The team's member history (member_events): one row per email. */
   async insertHistory(
     q: Queryable,
@@ -253,8 +275,8 @@ export const membersRepository = {
 
   /** One current member by email, with the id other tables refer to. */
   async findCurrent(q: Queryable, teamId: string, email: string) {
-    const [row] = await q.query<{ id: string; email: string; name: string; status: MemberStatus }>(
-      'select id, email, name, status from members where team_id = $1 and email = $2 and deboarded_at is null',
+    const [row] = await q.query<{ id: string; email: string; name: string; status: MemberStatus; source: MemberSource }>(
+      'select id, email, name, status, source from members where team_id = $1 and email = $2 and deboarded_at is null',
       [teamId, email],
     );
     return row;

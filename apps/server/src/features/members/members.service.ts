@@ -14,6 +14,7 @@ const toMember = (r: MemberRow): Member => ({
   status: r.status,
   onboarded_at: new Date(r.onboarded_at).toISOString(),
   last_active_at: r.last_active_at ? new Date(r.last_active_at).toISOString() : null,
+  source: r.source,
 });
 
 const unique = (emails: string[]): string[] => [...new Set(emails)];

@@ -75,7 +75,7 @@ beforeAll(async () => {
     ]);
   }
   connector = { id: '00000000-0000-0000-0000-000000000000', team_id: teamId, name: 'Test' } as ConnectorRow;
-  scim = createScimService(db, { send: async () => {} }, () => 'https://console.example/scim/v2');
+  scim = createScimService(db, { send: async () => {}, sendMany: async () => {} }, () => 'https://console.example/scim/v2');
 }, 120_000);
 afterAll(() => db?.close());
 

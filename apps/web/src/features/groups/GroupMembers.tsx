@@ -15,7 +15,7 @@ import { formatNumber } from '../../lib/format.ts';
 import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useGroupMutation, useGroupQuery } from './api.ts';
-import { PriorityBadge, ScimBadge } from './Groups.tsx';
+import { ManagedBadge, managedElsewhere, PriorityBadge } from './Groups.tsx';
 import { MemberPicker } from './MemberPicker.tsx';
 
 const STATUS_COLORS = { invited: 'blue', active: 'gray', suspended: 'orange' } as const;
@@ -25,8 +25,8 @@ export function GroupMembers() {
   const { t } = useTranslation();
   const { groupId = '' } = useParams<{ groupId: string }>();
   const group = useGroupQuery(groupId);
-  // Managed by the identity provider (SCIM): its members change there, not here.
-  const managed = group.data?.scim_managed ?? false;
+  // Managed by the identity provider (SCIM) or directory sync: its members change there, not here.
+  const managed = group.data ? managedElsewhere(group.data) : false;
   // Filtered here, as typed: the group's members are all loaded.
   const { search, setSearch, term: typed, page, setPage } = useListState({ debounceMs: 0 });
   const [adding, setAdding] = useState(false);
@@ -102,12 +102,17 @@ export function GroupMembers() {
                   {t('groups.member_count', { n: formatNumber(group.data.member_count) })}
                 </Text>
                 <PriorityBadge level={group.data.priority_level} />
-                {managed && <ScimBadge />}
+                <ManagedBadge group={group.data} />
               </Group>
             </Stack>
             {managed ? (
-              <Text size="sm" c="dimmed" maw={360} data-testid="group-scim-readonly">
-                {t('groups.scim_managed.hint')}
+              <Text
+                size="sm"
+                c="dimmed"
+                maw={360}
+                data-testid={group.data.scim_managed ? 'group-scim-readonly' : 'group-directory-readonly'}
+              >
+                {t(group.data.scim_managed ? 'groups.scim_managed.hint' : 'groups.directory_managed.hint')}
               </Text>
             ) : (
               <PageAction>

@@ -114,7 +114,7 @@ function useGroupColumns(open: (dialog: Dialog) => void): Column<Group>[] {
           <Anchor component={Link} href={`/groups/${g.id}`} fw={500} size="sm" data-testid="group-link">
             {g.name}
           </Anchor>
-          {g.scim_managed && <ScimBadge />}
+          <ManagedBadge group={g} />
           <Text size="xs" c="dimmed">
             {t('groups.member_count', { n: formatNumber(g.member_count) })}
           </Text>
@@ -142,9 +142,9 @@ function useGroupColumns(open: (dialog: Dialog) => void): Column<Group>[] {
       width: 48,
       cell: (g) => (
         <RowMenu label={t('members.actions_for', { email: g.name })}>
-          {!g.scim_managed && <Menu.Item onClick={() => open({ kind: 'rename', group: g })}>{t('groups.rename')}</Menu.Item>}
+          {!managedElsewhere(g) && <Menu.Item onClick={() => open({ kind: 'rename', group: g })}>{t('groups.rename')}</Menu.Item>}
           <Menu.Item onClick={() => open({ kind: 'priority', group: g })}>{t('groups.priority.set')}</Menu.Item>
-          {!g.scim_managed && (
+          {!managedElsewhere(g) && (
             <>
               <Menu.Divider />
               <Menu.Item color="red.9" onClick={() => open({ kind: 'remove', groups: [g] })}>
@@ -158,13 +158,24 @@ function useGroupColumns(open: (dialog: Dialog) => void): Column<Group>[] {
   ];
 }
 
-/** A group an identity provider manages (SCIM): changed there, read-only here. */
-export function ScimBadge() {
+/** Its name and members are changed by another source (SCIM or directory sync), never here. */
+export const managedElsewhere = (g: Pick<Group, 'scim_managed' | 'directory_managed'>) => g.scim_managed || g.directory_managed;
+
+/** A group an identity provider (SCIM) or directory sync manages: changed there, read-only here. */
+export function ManagedBadge({ group }: { group: Pick<Group, 'scim_managed' | 'directory_managed'> }) {
   const { t } = useTranslation();
+  if (!managedElsewhere(group)) return null;
+  const key = group.scim_managed ? 'groups.scim_managed' : 'groups.directory_managed';
   return (
-    <Tooltip label={t('groups.scim_managed.hint')} withinPortal>
-      <Badge size="xs" variant="light" color="grape" ml={6} data-testid="group-scim-badge">
-        {t('groups.scim_managed')}
+    <Tooltip label={t(`${key}.hint`)} withinPortal multiline maw={320}>
+      <Badge
+        size="xs"
+        variant="light"
+        color={group.scim_managed ? 'grape' : 'cyan'}
+        ml={6}
+        data-testid={group.scim_managed ? 'group-scim-badge' : 'group-directory-badge'}
+      >
+        {t(key)}
       </Badge>
     </Tooltip>
   );

@@ -6,6 +6,7 @@ import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { MemberManagedNote, MemberSourceBadge } from '../members/index.ts';
 import { useMemberDevicesQuery } from './api.ts';
 
 const TYPE_COLORS: Record<DeviceType, string> = { desktop: 'indigo', mobile: 'grape', browser_extension: 'cyan', web: 'gray' };
@@ -40,12 +41,16 @@ export function MemberDevices() {
       <Card withBorder radius="md" padding="lg">
         {data ? (
           <Stack gap={2}>
-            <Title order={2} size="h3" data-testid="device-member-name">
-              {data.member.name || data.member.email}
-            </Title>
+            <Group gap="sm" wrap="wrap">
+              <Title order={2} size="h3" data-testid="device-member-name">
+                {data.member.name || data.member.email}
+              </Title>
+              {data.member.source !== 'console' && <MemberSourceBadge source={data.member.source} />}
+            </Group>
             <Text size="sm" c="dimmed">
               {data.member.email}
             </Text>
+            <MemberManagedNote source={data.member.source} />
           </Stack>
         ) : (
           <Stack gap="xs">

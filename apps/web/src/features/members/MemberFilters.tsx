@@ -5,7 +5,9 @@ import {
   type HubAuthentication,
   LICENSE_STATUSES,
   type LicenseStatus,
+  MEMBER_SOURCES,
   type MemberFilters,
+  type MemberSource,
 } from '@latchkey/contracts/client';
 import { Button, Checkbox, Group, Pill, Popover, Radio, Stack } from '@mantine/core';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
@@ -33,6 +35,7 @@ export function useMemberFilters(term: string) {
   const preset = usePresetUsage();
   const [licence, setLicence] = useState<LicenseStatus[]>([]);
   const [usage, setUsage] = useState<AppUsage[]>(preset);
+  const [source, setSource] = useState<MemberSource[]>([]);
   // Spec §2: the hub authentication filter shows only when the capability check passes (a connected Hub).
   const hubCapable = useConsoleContext().ctx.hubEnabled;
   const [hubAuth, setHubAuth] = useState<HubAuthentication | null>(null);
@@ -41,21 +44,22 @@ export function useMemberFilters(term: string) {
       ...(term ? { search_value: term } : {}),
       ...(licence.length ? { license_status: licence } : {}),
       ...(usage.length ? { app_usage: usage } : {}),
+      ...(source.length ? { source } : {}),
       ...(hubAuth && hubCapable ? { hub_authentication: hubAuth } : {}),
     }),
-    [term, licence, usage, hubAuth, hubCapable],
+    [term, licence, usage, source, hubAuth, hubCapable],
   );
-  return { licence, setLicence, usage, setUsage, hubCapable, hubAuth, setHubAuth, filters };
+  return { licence, setLicence, usage, setUsage, source, setSource, hubCapable, hubAuth, setHubAuth, filters };
 }
 
 type MemberFilterState = ReturnType<typeof useMemberFilters>;
 
 const toggle = <T,>(list: T[], value: T): T[] => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
 
-/** The filter menus beside the search: licence, app usage, and Hub authentication with a connected Hub. */
+/** The filter menus beside the search: licence, app usage, source, and Hub authentication with a connected Hub. */
 export function MemberFilterMenus({ state }: { state: MemberFilterState }) {
   const { t } = useTranslation();
-  const { licence, setLicence, usage, setUsage, hubCapable, hubAuth, setHubAuth } = state;
+  const { licence, setLicence, usage, setUsage, source, setSource, hubCapable, hubAuth, setHubAuth } = state;
   return (
     <>
       <FilterMenu label={t('members.filter.license_status')} testId="filter-licence">
@@ -78,6 +82,16 @@ export function MemberFilterMenus({ state }: { state: MemberFilterState }) {
           />
         ))}
       </FilterMenu>
+      <FilterMenu label={t('members.filter.source')} testId="filter-source">
+        {MEMBER_SOURCES.map((s) => (
+          <Checkbox
+            key={s}
+            label={t(`members.source.${s}`)}
+            checked={source.includes(s)}
+            onChange={() => setSource((l) => toggle(l, s))}
+          />
+        ))}
+      </FilterMenu>
       {hubCapable && (
         <FilterMenu label={t('members.filter.hub_authentication')} testId="filter-hub">
           <Radio.Group value={hubAuth} onChange={(v) => setHubAuth(v as HubAuthentication)}>
@@ -96,8 +110,8 @@ export function MemberFilterMenus({ state }: { state: MemberFilterState }) {
 /** The chosen filters as removable chips, shown once any is chosen. */
 export function MemberFilterChips({ state }: { state: MemberFilterState }) {
   const { t } = useTranslation();
-  const { licence, setLicence, usage, setUsage, hubCapable, hubAuth, setHubAuth } = state;
-  if (!(licence.length > 0 || usage.length > 0 || (hubAuth && hubCapable))) return null;
+  const { licence, setLicence, usage, setUsage, source, setSource, hubCapable, hubAuth, setHubAuth } = state;
+  if (!(licence.length > 0 || usage.length > 0 || source.length > 0 || (hubAuth && hubCapable))) return null;
   return (
     <Group gap="xs" data-testid="filter-chips">
       {licence.map((s) => (
@@ -119,6 +133,17 @@ export function MemberFilterChips({ state }: { state: MemberFilterState }) {
           data-testid={`chip-usage-${u}`}
         >
           {t('members.filter.app_usage')}: {t(`dashboard.adoption.${u}`)}
+        </Pill>
+      ))}
+      {source.map((s) => (
+        <Pill
+          key={s}
+          withRemoveButton
+          removeButtonProps={removeProps(t('members.filter.remove'))}
+          onRemove={() => setSource((l) => l.filter((v) => v !== s))}
+          data-testid={`chip-source-${s}`}
+        >
+          {t('members.filter.source')}: {t(`members.source.${s}`)}
         </Pill>
       ))}
       {hubAuth && hubCapable && (

@@ -19,7 +19,7 @@ export function Members() {
   // Keyset pages (Paging below) instead of the list state's page number.
   const { search, setSearch, term, selected, setSelected } = useListState();
   const filterState = useMemberFilters(term);
-  const { filters, usage, licence } = filterState;
+  const { filters, usage, licence, source } = filterState;
   const [paging, setPaging] = useState<Paging>(firstPage);
   const [pending, setPending] = useState<MemberAction | null>(null);
   const [inviting, setInviting] = useState(false);
@@ -115,7 +115,7 @@ export function Members() {
         empty={
           <>
             <Text c="dimmed">
-              {filters.search_value || usage.length || licence.length || filters.hub_authentication
+              {filters.search_value || usage.length || licence.length || source.length || filters.hub_authentication
                 ? t('members.no_match')
                 : t('members.empty')}
             </Text>

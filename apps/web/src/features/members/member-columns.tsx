@@ -6,6 +6,7 @@ import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import type { MemberAction } from './api.ts';
+import { MemberSourceBadge } from './MemberSource.tsx';
 
 const USAGE_COLORS: Record<AppUsage, string> = { active: 'teal', inactive: 'yellow', unresponsive: 'red' };
 const STATUS_COLORS = { invited: 'blue', active: 'gray', suspended: 'orange' } as const;
@@ -73,6 +74,7 @@ export function useMemberColumns(onAction: (a: MemberAction) => void): Column<Me
           </Badge>
         ),
     },
+    { key: 'source', header: 'members.col.source', cell: (m) => <MemberSourceBadge source={m.source} /> },
     {
       key: 'last_active',
       header: 'members.col.last_active',
