@@ -21,9 +21,13 @@ const MEMBER_COLUMNS = 'email, name, licensed, usage, status, onboarded_at, last
 /** Current members of team $1. */
 const CURRENT = 'team_id = $1 and deboarded_at is null';
 /**
- * How many members a search reads in email order, from the index alone, before it asks the
- * trigram index instead: about a millisecond. A common term fills its page well within it; a rare
- * one has few matches, which the trigram index reads quickly.
+ * A search term with at most this many matches is rare: the trigram index reads them all, and
+ * sorting so few is cheaper than walking members in email order (which a rare term never fills).
+ */
+const RARE_MATCHES = 200;
+/**
+ * How many members a search for a common term reads in email order, from the index alone, before
+ * it asks the trigram index instead: about a millisecond. A common term fills its page well within it.
  */
 const SEARCH_WALK = 5000;
 
@@ -74,8 +78,17 @@ export const membersRepository = {
         params,
       );
     }
-    // First walk the next SEARCH_WALK members in email order (an index-only scan that stops at the
-    // page's last match), then read the page's rows.
+    // First the term's matches through the trigram index, up to RARE_MATCHES: a rare term's page
+    // is among them (all its matches after the cursor are).
+    const rare = await q.query<MemberRow & { matched: number }>(
+      `with matches as materialized (select ${MEMBER_COLUMNS} from members where ${CURRENT} and ${where.sql}${cursor}
+         limit ${RARE_MATCHES + 1})
+       select *, count(*) over ()::int as matched from matches order by email limit ${$limit}`,
+      params,
+    );
+    if ((rare[0]?.matched ?? 0) <= RARE_MATCHES) return rare.map(({ matched: _, ...row }) => row);
+    // A common term: walk the next SEARCH_WALK members in email order (an index-only scan that
+    // stops at the page's last match), then read the page's rows.
     const walked = filters.hub_authentication ? 'id, email, search_text, licensed, usage' : 'email, search_text, licensed, usage';
     const page = await q.query<MemberRow>(
       `select ${MEMBER_COLUMNS} from members where ${CURRENT} and email = any(array(
@@ -85,7 +98,7 @@ export const membersRepository = {
       params,
     );
     if (page.length === limit) return page;
-    // Too few within the walk: the term is rare, so read its matches through the trigram index.
+    // Too few within the walk: read all the term's matches through the trigram index.
     return q.query<MemberRow>(
       `with matches as materialized (select ${MEMBER_COLUMNS} from members where ${CURRENT} and ${where.sql})
        select * from matches where true${cursor} order by email limit ${$limit}`,
