@@ -100,7 +100,7 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   await page.route(helpLinkCall, (route) => route.abort('connectionrefused'));
   await page.getByTestId('onboarding-not-admin').click();
   await atStep(page, '1.1');
-  await expect(page.getByTestId('help-link-error')).toHaveText('Something went wrong');
+  await expect(page.getByTestId('help-link-error')).toHaveText('Something went wrong. Please try again.');
   await expect(page.getByTestId('help-link')).toHaveCount(0);
   await page.unroute(helpLinkCall);
   await page.getByTestId('onboarding-back').click();

@@ -23,8 +23,9 @@ const CURRENT = 'team_id = $1 and deboarded_at is null';
 /**
  * A search term with at most this many matches is rare: the trigram index reads them all, and
  * sorting so few is cheaper than walking members in email order (which a rare term never fills).
+ * For a common term the attempt stops at one more match than this: a fraction of a millisecond.
  */
-const RARE_MATCHES = 200;
+const RARE_MATCHES = 100;
 /**
  * How many members a search for a common term reads in email order, from the index alone, before
  * it asks the trigram index instead: about a millisecond. A common term fills its page well within it.
@@ -83,7 +84,8 @@ export const membersRepository = {
     const rare = await q.query<MemberRow & { matched: number }>(
       `with matches as materialized (select ${MEMBER_COLUMNS} from members where ${CURRENT} and ${where.sql}${cursor}
          limit ${RARE_MATCHES + 1})
-       select *, count(*) over ()::int as matched from matches order by email limit ${$limit}`,
+       select page.*, (select count(*)::int from matches) as matched
+       from (select * from matches order by email limit ${$limit}) as page order by email`,
       params,
     );
     if ((rare[0]?.matched ?? 0) <= RARE_MATCHES) return rare.map(({ matched: _, ...row }) => row);
