@@ -21,14 +21,9 @@ const MEMBER_COLUMNS = 'email, name, licensed, usage, status, onboarded_at, last
 /** Current members of team $1. */
 const CURRENT = 'team_id = $1 and deboarded_at is null';
 /**
- * A search term with at most this many matches is rare: the trigram index reads them all, and
- * sorting so few is cheaper than walking members in email order (which a rare term never fills).
- * For a common term the attempt stops at one more match than this: a fraction of a millisecond.
- */
-const RARE_MATCHES = 100;
-/**
- * How many members a search for a common term reads in email order, from the index alone, before
- * it asks the trigram index instead: about a millisecond. A common term fills its page well within it.
+ * How many members a search reads in email order, from the index alone, before it asks the
+ * trigram index instead: about a millisecond. A common term fills its page well within it; a rare
+ * one has few matches, which the trigram index reads quickly.
  */
 const SEARCH_WALK = 5000;
 
@@ -79,18 +74,8 @@ export const membersRepository = {
         params,
       );
     }
-    // First the term's matches through the trigram index, up to RARE_MATCHES: a rare term's page
-    // is among them (all its matches after the cursor are).
-    const rare = await q.query<MemberRow & { matched: number }>(
-      `with matches as materialized (select ${MEMBER_COLUMNS} from members where ${CURRENT} and ${where.sql}${cursor}
-         limit ${RARE_MATCHES + 1})
-       select page.*, (select count(*)::int from matches) as matched
-       from (select * from matches order by email limit ${$limit}) as page order by email`,
-      params,
-    );
-    if ((rare[0]?.matched ?? 0) <= RARE_MATCHES) return rare.map(({ matched: _, ...row }) => row);
-    // A common term: walk the next SEARCH_WALK members in email order (an index-only scan that
-    // stops at the page's last match), then read the page's rows.
+    // First walk the next SEARCH_WALK members in email order (an index-only scan that stops at the
+    // page's last match), then read the page's rows.
     const walked = filters.hub_authentication ? 'id, email, search_text, licensed, usage' : 'email, search_text, licensed, usage';
     const page = await q.query<MemberRow>(
       `select ${MEMBER_COLUMNS} from members where ${CURRENT} and email = any(array(
@@ -100,7 +85,7 @@ export const membersRepository = {
       params,
     );
     if (page.length === limit) return page;
-    // Too few within the walk: read all the term's matches through the trigram index.
+    // Too few within the walk: the term is rare, so read its matches through the trigram index.
     return q.query<MemberRow>(
       `with matches as materialized (select ${MEMBER_COLUMNS} from members where ${CURRENT} and ${where.sql})
        select * from matches where true${cursor} order by email limit ${$limit}`,
