@@ -94,7 +94,20 @@ test('with a cloud: popup blocked, popup closed, not connected, admin help, adde
   await expect(error(page)).toContainText('Your cloud storage is not connected yet');
   await atStep(page, '1');
 
-  // 1.1: the help link for the cloud's admin, copied for 2 s; no forward; back shows 'app not added'.
+  // 1.1 while the server cannot be reached (the network failure alone is simulated): the help
+  // link's call fails, link_fetch_error says so in place of the link, and the step stays.
+  const helpLinkCall = '**/organization/auth/verify/url/';
+  await page.route(helpLinkCall, (route) => route.abort('connectionrefused'));
+  await page.getByTestId('onboarding-not-admin').click();
+  await atStep(page, '1.1');
+  await expect(page.getByTestId('help-link-error')).toHaveText('Something went wrong. Please try again.');
+  await expect(page.getByTestId('help-link')).toHaveCount(0);
+  await page.unroute(helpLinkCall);
+  await page.getByTestId('onboarding-back').click();
+  await atStep(page, '1');
+
+  // 1.1 with the server back: the link is asked for again and shown, copied for 2 s; no forward;
+  // back shows 'app not added'.
   await page.getByTestId('onboarding-not-admin').click();
   await atStep(page, '1.1');
   await expect(page.getByTestId('onboarding-progress')).toHaveText('Step 1 of 2');

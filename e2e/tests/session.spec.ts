@@ -1,4 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
+import { apiPost, apiSignIn } from '../support/api.ts';
 import {
   ADMINS,
   atRoute,
@@ -80,6 +81,32 @@ test('a session ended elsewhere sends the admin to /login with the expiry messag
   await page.clock.fastForward('01:30');
   await passwordAndCode(page, ADMINS.ivy.email, { expectPath: '/profile' });
   await expect(page.getByTestId('page-profile')).toBeVisible();
+});
+
+test('an admin the server answers 403 while the session lives is signed out', async ({ page }) => {
+  // Dana, a super admin (security demo), has the administrators screen open.
+  const dana = 'dana@northwind.example';
+  await signIn(page, dana);
+  await page.goto('/#/settings/manage-administrators');
+  await expect(page.getByTestId('administrators')).toBeVisible();
+
+  // Alex, another super admin, makes her a plain admin: her session lives on, her rights do not.
+  const auth = { authorization: `Bearer ${await apiSignIn(ADMINS.alex.email, NORTHWIND.slug)}` };
+  const setDana = (scopes: string[]) =>
+    apiPost('/api/v1/team/admin/eligibility/', { email: dana, scopes, eligible_scopes: [] }, auth);
+  try {
+    expect((await setDana(['admin'])).status).toBe(200);
+    // Her next call on the screen is refused with 403, and the console signs her out.
+    const refused = page.waitForResponse((r) => r.url().includes('/api/v1/team/admin/members/') && r.status() === 403);
+    await page.getByLabel('Search administrators').fill('alex');
+    await refused;
+    await expect(page).toHaveURL(atRoute('/login'));
+    await expect(page.getByTestId('logout-notice')).toHaveAttribute('data-reason', 'session_expired');
+    await expect(page.getByTestId('logout-notice')).toHaveText('Your session has expired. Sign in again to continue.');
+    expect(await readSession(page)).toBeNull();
+  } finally {
+    await setDana(['super_admin']);
+  }
 });
 
 test('the session-expired message is shown once', async ({ page }) => {

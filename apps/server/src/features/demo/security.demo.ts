@@ -6,9 +6,10 @@ import { DEMO_PASSWORD } from './seed.ts';
 import { seedSignInDemo, seedSsoDemo } from './sign-in.demo.ts';
 
 /**
- * Two more Northwind admins for the account-security walk-through, so it never changes how the
+ * More Northwind admins for the account-security walk-through, so it never changes how the
  * other demo admins sign in: Tess (super admin, password) turns on an authenticator; Nadia signs
- * in with emailed codes only and has no password yet; Reese resets a forgotten password.
+ * in with emailed codes only and has no password yet; Reese resets a forgotten password; Dana
+ * loses her rights while signed in.
  */
 export const SECURITY_DEMO_ADMINS = {
   tess: 'tess@northwind.example',
@@ -19,6 +20,8 @@ export const SECURITY_DEMO_ADMINS = {
   pat: 'pat@northwind.example',
   /** Adds a security key and signs in with it. */
   keiko: 'keiko@northwind.example',
+  /** A super admin whose rights another super admin takes away while she is signed in. */
+  dana: 'dana@northwind.example',
 } as const;
 
 export async function seedSecurityDemo(db: Db): Promise<void> {
@@ -32,6 +35,7 @@ export async function seedSecurityDemo(db: Db): Promise<void> {
       [SECURITY_DEMO_ADMINS.reese, 'Reese Tan', passwordHash, 'password', ['admin']],
       [SECURITY_DEMO_ADMINS.pat, 'Pat Quinn', null, 'password', ['admin']],
       [SECURITY_DEMO_ADMINS.keiko, 'Keiko Sato', passwordHash, 'password', ['admin']],
+      [SECURITY_DEMO_ADMINS.dana, 'Dana Frost', passwordHash, 'password', ['super_admin']],
     ];
     for (const [email, name, hash, authType, scopes] of rows) {
       const [user] = await tx.query<{ id: string }>(
