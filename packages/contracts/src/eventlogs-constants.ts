@@ -72,3 +72,14 @@ export const MIN_RETENTION_DAYS = 1;
 export const SIEM_SECRET_MAX = 2000;
 /** The shortest webhook signing secret accepted (the console makes 43 characters, 256 random bits). */
 export const WEBHOOK_SIGNING_SECRET_MIN = 32;
+
+/** What members' apps may report (the ingestion API's event types), logged as `app.<type>`. */
+export const EVENT_TYPES = [
+  'vault_unlocked',
+  'item_created',
+  'item_updated',
+  'item_deleted',
+  'item_shared',
+  'share_revoked',
+  'recovery_requested',
+] as const;

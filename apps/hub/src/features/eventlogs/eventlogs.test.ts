@@ -481,7 +481,14 @@ describe('the export, formatted by the database', () => {
       { actor: 'plain@x.example', actor_type: 'admin', activity: 'member.invited', component: 'members', target: 'a@x.example' },
       { actor: 'q@x.example', actor_type: 'admin', activity: 'group.renamed', component: 'groups', target: 'Sales, "EMEA"' },
       { actor: 'f@x.example', actor_type: 'admin', activity: 'group.renamed', component: 'groups', target: '=HYPERLINK("x")' },
-      { actor: 'n@x.example', actor_type: 'member', activity: 'x.y', component: 'c', target: 'two\nlines', detail: { k: 'v' } },
+      {
+        actor: 'n@x.example',
+        actor_type: 'member',
+        activity: 'app.item_created',
+        component: 'app',
+        target: 'two\nlines',
+        detail: { k: 'v' },
+      },
     ]);
   });
 
@@ -503,8 +510,8 @@ describe('the export, formatted by the database', () => {
     const many = Array.from({ length: 20_050 }, (_, i) => ({
       actor: 'bulk@x.example',
       actor_type: 'system' as const,
-      activity: 'bulk.row',
-      component: 'bench',
+      activity: 'member.updated' as const,
+      component: 'members',
       target: `row ${i}`,
     }));
     await createEventsService(db, { selfHosted: true }).record(team, many);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DirectoryChange } from '@latchkey/contracts';
+import type { ActionName, DirectoryChange } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { teamAdminEmails } from '../admins/index.ts';
@@ -34,7 +34,7 @@ export async function applyDirectoryBatch(
   return db.transaction(async (tx) => {
     const team: Team = { id: teamId, name: (await teamRepository.findById(tx, teamId))?.name ?? '' };
     const admins = await teamAdminEmails(tx, team.id);
-    const event = (action: string, targets: string[], detail: Record<string, unknown> = {}) =>
+    const event = (action: ActionName, targets: string[], detail: Record<string, unknown> = {}) =>
       recordMemberEvents(tx, team.id, null, action, targets, { actor_type: 'directory', run: runId, ...detail });
     const invites = changes.filter((c) => c.op === 'member_invite');
     const known = await members.byDirectoryIds(
@@ -116,7 +116,7 @@ export async function applyDirectoryBatch(
           changed = await act(tx, team.id, member.id);
           if (changed)
             await event(
-              { member_suspend: 'member_suspended', member_restore: 'member_restored', member_remove: 'member_removed' }[
+              ({ member_suspend: 'member_suspended', member_restore: 'member_restored', member_remove: 'member_removed' } as const)[
                 change.op
               ],
               [member.email],

@@ -1,3 +1,4 @@
+import type { ActionName } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { recordAction } from '../eventlogs/index.ts';
 import { membersRepository as repo } from './members.repository.ts';
@@ -13,7 +14,7 @@ export async function recordMemberEvents(
   q: Queryable,
   teamId: string,
   actorId: string | null,
-  action: string,
+  action: ActionName,
   emails: string[],
   detail: Record<string, unknown> = {},
 ): Promise<void> {
