@@ -8,8 +8,7 @@ import { invoiceNumber } from './invoice-pdf.ts';
 import { addDays, addMonths, PLAN_PRICE_CENTS } from './proration.ts';
 
 /** `subscription.charge.completed` → the action `billing_fastspring_subscription_charge_completed` (each one is in the activity catalogue). */
-const fastSpringAction = (type: string) =>
-  `billing_fastspring_${type.replaceAll('.', '_')}` as ActionName & `billing_${string}`;
+const fastSpringAction = (type: string) => `billing_fastspring_${type.replaceAll('.', '_')}` as ActionName & `billing_${string}`;
 
 /** One FastSpring webhook event. */
 export interface FastSpringEvent {

@@ -116,9 +116,13 @@ export async function applyDirectoryBatch(
           changed = await act(tx, team.id, member.id);
           if (changed)
             await event(
-              ({ member_suspend: 'member_suspended', member_restore: 'member_restored', member_remove: 'member_removed' } as const)[
-                change.op
-              ],
+              (
+                {
+                  member_suspend: 'member_suspended',
+                  member_restore: 'member_restored',
+                  member_remove: 'member_removed',
+                } as const
+              )[change.op],
               [member.email],
             );
           break;
