@@ -21,7 +21,7 @@ export function useEventColumns(): Column<EventRow>[] {
       maxWidth: 220,
       cell: (r) => (
         <Stack gap={0}>
-          <Text size="sm" fw={500} truncate>
+          <Text size="sm" fw={500}>
             {r.actor ? <EmailAddress address={r.actor} /> : '–'}
           </Text>
           <Text size="xs" c="dimmed">
@@ -51,7 +51,8 @@ export function useEventColumns(): Column<EventRow>[] {
       visibleFrom: 'md',
       maxWidth: 200,
       cell: (r) => (
-        <Text size="sm" truncate>
+        // Wrapped, never cut: a long target (an email, a share's id) breaks inside its column.
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {r.target || '–'}
         </Text>
       ),
@@ -62,7 +63,8 @@ export function useEventColumns(): Column<EventRow>[] {
       header: 'eventlogs.col.outcome',
       nowrap: true,
       cell: (r) => (
-        <Badge variant="light" color={r.outcome === 'success' ? 'teal' : 'red'}>
+        // As wide as its word: a squeezed badge would cut "Erfolgreich".
+        <Badge variant="light" color={r.outcome === 'success' ? 'teal' : 'red'} style={{ minWidth: 'max-content' }}>
           {t(`eventlogs.outcome.${r.outcome}`)}
         </Badge>
       ),
