@@ -57,7 +57,7 @@ describe('the activity catalogue', () => {
     for (const dir of ['apps/server/src', 'apps/hub/src'])
       for (const file of sources(join(root, dir))) {
         const text = readFileSync(file, 'utf8');
-        for (const m of text.matchAll(/activity: '([a-z0-9_.]+)'/g)) written.add(m[1] ?? '');
+        for (const m of text.matchAll(/activity: '([a-z0-9_]+\.[a-z0-9_]+)'/g)) written.add(m[1] ?? '');
         // Actions named the way history tables name them: recordAdminEvent, recordMemberEvents, billing's recordEvent, scimEvent.
         for (const m of text.matchAll(
           /(?:recordAdminEvent|recordMemberEvents|recordEvent|scimEvent|record)\([^)]*?'([a-z]+_[a-z_]+)'/g,
