@@ -151,7 +151,8 @@ test('event logs: Splunk HEC against its receiver, an admin change seen in the l
   // The detail drawer: who, and from where (the console's request: its IP and device).
   await row.click();
   const detail = page.getByTestId('event-detail');
-  await expect(detail).toContainText('group.created');
+  await expect(detail).toContainText('Group created');
+  await expect(detail.getByTestId('event-detail-code')).toHaveText('group.created');
   await expect(detail).toContainText(ADMINS.alex.email);
   await expect(detail).toContainText(/Chrom(e|ium) \d+ on Linux/);
   await shots(page, 'eventlogs-detail');
@@ -164,7 +165,7 @@ test('event logs: Splunk HEC against its receiver, an admin change seen in the l
   await expect(page.getByTestId('event-row').first()).toBeVisible();
   await shots(page, 'eventlogs-list');
   await page.getByTestId('filter-components').click();
-  await page.getByRole('option', { name: 'groups', exact: true }).click();
+  await page.getByRole('option', { name: 'Groups', exact: true }).click();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('event-row').first()).toHaveAttribute('data-activity', /^group/);
 

@@ -62,3 +62,11 @@ export const yearlySaving = (monthly: number, yearly: number): number => Math.ro
 
 /** Spec §5: the most licences one addition may take; 0 when none may be added (or unlimited). */
 export const maxLicencesToAdd = (total: number): number => (total < 0 ? 0 : Math.max(0, MAX_LICENCES - total));
+
+/** The payment provider's notifications the server acts on. */
+export const FASTSPRING_EVENT_TYPES = [
+  'subscription.activated',
+  'subscription.charge.completed',
+  'subscription.deactivated',
+  'subscription.payment.overdue',
+] as const;

@@ -318,13 +318,6 @@ export const billingInvoicePaidEndpoint = defineEndpoint({
 
 // ── FastSpring webhook (the purchase partner the spec names) ───────────────────────────────────
 
-export const FASTSPRING_EVENT_TYPES = [
-  'subscription.activated',
-  'subscription.charge.completed',
-  'subscription.deactivated',
-  'subscription.payment.overdue',
-] as const;
-
 export const FastSpringEvent = z.object({
   id: z.string().min(1).max(200),
   type: z.string().max(100),

@@ -17,6 +17,7 @@ export * from './directory-constants.ts';
 export type { EndpointInput, EndpointOutput } from './endpoint.ts';
 export type { ApiMap, EndpointName } from './endpoints.ts';
 export type { ErrorReply } from './errors.ts';
+export * from './event-catalogue/index.ts';
 export type { EventFilters, EventRecord } from './eventlogs.ts';
 export * from './eventlogs-constants.ts';
 export type { FamilyBenefit } from './family.ts';

@@ -47,7 +47,11 @@ export const SENTINEL_STREAM = /^(Custom|Microsoft)-[A-Za-z0-9_]{1,100}$/;
 /** Spec §4: badges. */
 export const SIEM_STATUSES = ['pending', 'awaiting_config_verification', 'tested', 'active', 'inactive'] as const;
 export type SiemStatus = (typeof SIEM_STATUSES)[number];
-/** The columns of an export, in order (CSV header and NDJSON keys). */
+/**
+ * The columns of an export, in order (CSV header and NDJSON keys). `activity_label` is the activity's
+ * English label from the catalogue (the code itself when the catalogue lacks it); it is not part of the
+ * chain's hash.
+ */
 export const EXPORT_COLUMNS = [
   'seq',
   'id',
@@ -56,6 +60,7 @@ export const EXPORT_COLUMNS = [
   'actor',
   'actor_type',
   'activity',
+  'activity_label',
   'component',
   'target',
   'ip',
@@ -72,3 +77,14 @@ export const MIN_RETENTION_DAYS = 1;
 export const SIEM_SECRET_MAX = 2000;
 /** The shortest webhook signing secret accepted (the console makes 43 characters, 256 random bits). */
 export const WEBHOOK_SIGNING_SECRET_MIN = 32;
+
+/** What members' apps may report (the ingestion API's event types), logged as `app.<type>`. */
+export const EVENT_TYPES = [
+  'vault_unlocked',
+  'item_created',
+  'item_updated',
+  'item_deleted',
+  'item_shared',
+  'share_revoked',
+  'recovery_requested',
+] as const;

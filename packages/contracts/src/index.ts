@@ -16,6 +16,8 @@ export * from './directory-constants.ts';
 export * from './endpoint.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
+export * from './event-catalogue/english-labels.ts';
+export * from './event-catalogue/index.ts';
 export * from './eventlogs.ts';
 export * from './eventlogs-constants.ts';
 export * from './family.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
 import { EventTime } from './eventlogs.ts';
+import { EVENT_TYPES } from './eventlogs-constants.ts';
 import { SHARING_BOUNDS } from './services-constants.ts';
 
 /**
@@ -135,16 +136,6 @@ export const recoveryAdminAcceptEndpoint = defineEndpoint({
   input: z.object({ request_id: z.uuid() }),
   output: z.object({ state: z.string() }),
 });
-
-export const EVENT_TYPES = [
-  'vault_unlocked',
-  'item_created',
-  'item_updated',
-  'item_deleted',
-  'item_shared',
-  'share_revoked',
-  'recovery_requested',
-] as const;
 
 export const eventsIngestEndpoint = defineEndpoint({
   name: 'eventsIngest',

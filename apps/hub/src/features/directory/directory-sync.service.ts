@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type ActivityOf,
   DIRECTORY_BATCH_MAX,
   type DirectoryConnection,
   type DirectoryConnectionForm,
@@ -167,7 +168,7 @@ export function createDirectorySync({ db, jobs, keys, sealer, log }: DirectorySy
   async function event(
     teamSlug: string,
     actor: string,
-    activity: string,
+    activity: ActivityOf<'directory'>,
     detail: Record<string, string | number | boolean>,
     failed = false,
   ) {

@@ -5,7 +5,7 @@ import { isUnfiltered, parseFilters } from './event-filter-sql.ts';
 import { eventsRepository as repo } from './eventlogs.repository.ts';
 import { createEventExport } from './export.service.ts';
 import { createPullApi } from './pull.service.ts';
-import { appendEvents, type HubEvent, recordHubEvents } from './record-events.ts';
+import { appendEvents, type OwnHubEvent, recordHubEvents } from './record-events.ts';
 import { createRetention } from './retention.service.ts';
 import { createEventLogSettings } from './settings.service.ts';
 import { verifyChain } from './verify.service.ts';
@@ -53,7 +53,7 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
       return { accepted: n, duplicates: events.length - n };
     },
 
-    async record(teamSlug: string, events: HubEvent[]) {
+    async record(teamSlug: string, events: OwnHubEvent[]) {
       return appended(teamSlug, await db.transaction((tx) => recordHubEvents(tx, teamSlug, events)));
     },
 

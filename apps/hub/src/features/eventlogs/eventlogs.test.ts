@@ -174,7 +174,7 @@ describe('the apps events and the log', () => {
     );
     const lines = (await csv.text()).trim().split('\n');
     expect(lines[0]).toBe(
-      'seq,id,occurred_at,recorded_at,actor,actor_type,activity,component,target,ip,device,outcome,detail,prev_hash,hash',
+      'seq,id,occurred_at,recorded_at,actor,actor_type,activity,activity_label,component,target,ip,device,outcome,detail,prev_hash,hash',
     );
     expect(lines).toHaveLength(13);
     expect(csv.headers.get('content-type')).toContain('text/csv');
@@ -481,7 +481,14 @@ describe('the export, formatted by the database', () => {
       { actor: 'plain@x.example', actor_type: 'admin', activity: 'member.invited', component: 'members', target: 'a@x.example' },
       { actor: 'q@x.example', actor_type: 'admin', activity: 'group.renamed', component: 'groups', target: 'Sales, "EMEA"' },
       { actor: 'f@x.example', actor_type: 'admin', activity: 'group.renamed', component: 'groups', target: '=HYPERLINK("x")' },
-      { actor: 'n@x.example', actor_type: 'member', activity: 'x.y', component: 'c', target: 'two\nlines', detail: { k: 'v' } },
+      {
+        actor: 'n@x.example',
+        actor_type: 'member',
+        activity: 'app.item_created',
+        component: 'app',
+        target: 'two\nlines',
+        detail: { k: 'v' },
+      },
     ]);
   });
 
@@ -495,7 +502,8 @@ describe('the export, formatted by the database', () => {
     const first = out.split('\n')[1]?.split(',') ?? [];
     expect(first[0]).toBe('1');
     expect(first[2]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(first[8]).toBe('a@x.example');
+    expect(first[7]).toBe('Member invited');
+    expect(first[9]).toBe('a@x.example');
   });
 
   it('writes NDJSON in the export columns’ order that a third party re-verifies, across batches', async () => {
@@ -503,8 +511,8 @@ describe('the export, formatted by the database', () => {
     const many = Array.from({ length: 20_050 }, (_, i) => ({
       actor: 'bulk@x.example',
       actor_type: 'system' as const,
-      activity: 'bulk.row',
-      component: 'bench',
+      activity: 'member.updated' as const,
+      component: 'members',
       target: `row ${i}`,
     }));
     await createEventsService(db, { selfHosted: true }).record(team, many);

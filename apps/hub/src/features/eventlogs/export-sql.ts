@@ -1,4 +1,4 @@
-import { EXPORT_COLUMNS, type ExportFormat } from '@latchkey/contracts';
+import { ENGLISH_ACTIVITY_LABELS, EXPORT_COLUMNS, type ExportFormat } from '@latchkey/contracts';
 import { canonicalTimeSql } from './event-time.ts';
 
 /**
@@ -19,6 +19,7 @@ const FIELDS: Record<(typeof EXPORT_COLUMNS)[number], string> = {
   actor: 'actor',
   actor_type: 'actor_type',
   activity: 'activity',
+  activity_label: 'coalesce(catalogue.activity_label, activity)',
   component: 'component',
   target: 'target',
   ip: 'ip',
@@ -40,7 +41,12 @@ function csvCell(text: string): string {
 }
 
 /** The text cells that can hold what CSV must quote (the rest are numbers, uuids, times and hashes). */
-const FREE_TEXT = new Set(['actor', 'activity', 'component', 'target', 'ip', 'device', 'detail']);
+const FREE_TEXT = new Set(['actor', 'activity', 'activity_label', 'component', 'target', 'ip', 'device', 'detail']);
+
+/** The catalogue's English labels as a table to join (a hash join: one lookup per event, not a long CASE). */
+const CATALOGUE = `(values ${Object.entries(ENGLISH_ACTIVITY_LABELS)
+  .map(([code, label]) => `('${code}', '${label.replaceAll("'", "''")}')`)
+  .join(', ')}) as catalogue(code, activity_label)`;
 
 /**
  * One batch of the export, a seq range oldest first: its lines as one text (no final newline), its
@@ -48,7 +54,7 @@ const FREE_TEXT = new Set(['actor', 'activity', 'component', 'target', 'ip', 'de
  */
 export function exportBatchSql(format: ExportFormat, where: string, from: string, to: string): string {
   const batch = (select: string) =>
-    `(select ${select} from event_log where ${where} and seq between ${from} and ${to} order by seq) r`;
+    `(select ${select} from event_log left join ${CATALOGUE} on catalogue.code = event_log.activity where ${where} and seq between ${from} and ${to} order by seq) r`;
   const totals = `max(r.seq) as last, count(*) as n`;
   if (format === 'ndjson') {
     // row_to_json over named fields writes compact JSON with the columns in the export's order.

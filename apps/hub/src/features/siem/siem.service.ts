@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type SiemTool, type SiemToolName, siemSecretMoved } from '@latchkey/contracts';
+import { type ActivityCode, type SiemTool, type SiemToolName, siemSecretMoved } from '@latchkey/contracts';
 import { AppError, type Db, type Jobs } from '@latchkey/runtime';
 import { eventLogReads, recordHubEvents } from '../eventlogs/index.ts';
 import { requiredSecrets, SECRET_FIELDS, SENDERS, type SiemConfig, type SiemEvent } from './senders.ts';
@@ -169,7 +169,7 @@ export function createSiemService(db: Db, jobs: Jobs, o: SiemDeliveryOptions) {
 
     async update(teamSlug: string, actor: string, input: { id: string; action: string; from_timestamp?: number | undefined }) {
       const d = await current(teamSlug, input.id);
-      const audit = (activity: string, detail: Record<string, string | number> = {}) =>
+      const audit = (activity: ActivityCode, detail: Record<string, string | number> = {}) =>
         db.transaction((tx) =>
           recordHubEvents(tx, teamSlug, [
             { actor, actor_type: 'admin', activity, component: 'event_logs', target: d.siem_tool, detail },

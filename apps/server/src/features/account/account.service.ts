@@ -1,3 +1,4 @@
+import type { SecurityKind } from '@latchkey/contracts';
 import type { Sealer } from '@latchkey/runtime';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
@@ -70,7 +71,7 @@ export function createAccountService({
     return user;
   }
 
-  const event = (caller: AccountCaller, user: UserRow, kind: string, detail: Record<string, unknown> = {}) =>
+  const event = (caller: AccountCaller, user: UserRow, kind: SecurityKind, detail: Record<string, unknown> = {}) =>
     recordSecurityEvent(db, {
       kind,
       email: user.email,

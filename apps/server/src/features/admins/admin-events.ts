@@ -1,3 +1,4 @@
+import type { ActionName } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { recordAction, storeSecurityEvent } from '../eventlogs/index.ts';
 
@@ -9,7 +10,7 @@ export async function recordAdminEvent(
   q: Queryable,
   teamId: string,
   actorId: string | null,
-  kind: string,
+  kind: ActionName & `admin_${string}`,
   email: string,
   detail: object,
 ): Promise<void> {

@@ -36,7 +36,7 @@ export interface ElevationsDeps {
 }
 
 /** Approval requests that closed without running: their pending elevation ends with them. */
-const CLOSED_UNAPPLIED: Record<string, string> = {
+const CLOSED_UNAPPLIED: Record<string, 'rejected' | 'expired' | 'withdrawn'> = {
   rejected: 'rejected',
   expired: 'expired',
   withdrawn: 'withdrawn',
@@ -97,7 +97,7 @@ export function createElevationsService(db: Db, deps: ElevationsDeps) {
       const status = await deps.approvalLookups.requestStatus(q, row.team_id, row.request_id);
       const reason = status ? CLOSED_UNAPPLIED[status] : undefined;
       const ended = reason ? await repo.end(q, row.id, reason, new Date()) : undefined;
-      if (ended) {
+      if (ended && reason) {
         const email = (await adminsRepository.findEmail(q, row.user_id)) ?? '';
         await recordAdminEvent(q, row.team_id, null, `admin_elevation_${reason}`, email, {
           request_id: row.request_id,

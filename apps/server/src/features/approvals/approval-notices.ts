@@ -1,7 +1,7 @@
 import type { ApprovalEvent } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
-import { recordEvent } from '../eventlogs/index.ts';
+import { fromAction, recordEvent } from '../eventlogs/index.ts';
 import type { RequestRow } from './approvals.repository.ts';
 
 /**
@@ -19,7 +19,7 @@ export async function recordApprovalEvent(
     teamId: row.team_id,
     actor: actor.email,
     actorType: actor.type,
-    activity: event.replace(/^approval_/, 'approval.'),
+    activity: fromAction(event).activity,
     component: 'approvals',
     target: row.requester_email,
     outcome: event === 'approval_apply_failed' ? 'failure' : 'success',

@@ -1,4 +1,4 @@
-import type { BillFrequency, PlanType } from '@latchkey/contracts';
+import type { ActionName, BillFrequency, PlanType } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { adminsRepository } from '../admins/index.ts';
 import { recordAction } from '../eventlogs/index.ts';
@@ -133,7 +133,7 @@ const subscriptionQueries = {
     q: Queryable,
     teamId: string,
     actorId: string | null,
-    action: string,
+    action: ActionName & `billing_${string}`,
     target: string,
     detail: Record<string, unknown> = {},
   ): Promise<void> {

@@ -1,11 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { GRACE_DAYS, MAX_LICENCES, parseSku, planSku } from '@latchkey/contracts';
+import { type ActionName, GRACE_DAYS, MAX_LICENCES, parseSku, planSku } from '@latchkey/contracts';
 import { AppError, type Queryable } from '@latchkey/runtime';
 import { billingRepository as repo } from './billing.repository.ts';
 import { type BillingContext, billTo, loadSubscription, planName } from './billing-context.ts';
 import { payInvoice } from './invoice-payment.ts';
 import { invoiceNumber } from './invoice-pdf.ts';
 import { addDays, addMonths, PLAN_PRICE_CENTS } from './proration.ts';
+
+/** `subscription.charge.completed` → the action `billing_fastspring_subscription_charge_completed` (each one is in the activity catalogue). */
+const fastSpringAction = (type: string) => `billing_fastspring_${type.replaceAll('.', '_')}` as ActionName & `billing_${string}`;
 
 /** One FastSpring webhook event. */
 export interface FastSpringEvent {
@@ -64,7 +67,7 @@ async function applyFastSpring(ctx: BillingContext, tx: Queryable, teamId: strin
   const data = event.data;
   const day = ctx.today();
   const record = (detail: Record<string, unknown>) =>
-    repo.recordEvent(tx, teamId, null, `billing_fastspring_${event.type.replaceAll('.', '_')}`, s.billing_email, {
+    repo.recordEvent(tx, teamId, null, fastSpringAction(event.type), s.billing_email, {
       event: event.id,
       ...detail,
     });

@@ -1,4 +1,4 @@
-import type { DirectoryChange } from '@latchkey/contracts';
+import type { ActionName, DirectoryChange } from '@latchkey/contracts';
 import type { AppError, Queryable } from '@latchkey/runtime';
 import { directoryGroupsRepository as groups } from '../groups/index.ts';
 import { directoryMembersRepository as members } from '../members/index.ts';
@@ -6,7 +6,7 @@ import { directoryMembersRepository as members } from '../members/index.ts';
 type GroupChange = Extract<DirectoryChange, { op: 'group_create' | 'group_rename' | 'group_fill' }>;
 type Group = { id: string; name: string; directory_id: string | null };
 type Pair = { group_id: string; member_id: string };
-export type RecordEvent = (action: string, targets: string[], detail?: Record<string, unknown>) => void;
+export type RecordEvent = (action: ActionName, targets: string[], detail?: Record<string, unknown>) => void;
 
 /**
  * A batch's group changes (which come after its member changes), applied with a handful of

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DirectoryChange } from '@latchkey/contracts';
+import type { ActionName, DirectoryChange } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { teamAdminEmails } from '../admins/index.ts';
@@ -35,7 +35,7 @@ export async function applyDirectoryBatch(
   return db.transaction(async (tx) => {
     const team: Team = { id: teamId, name: (await teamRepository.findById(tx, teamId))?.name ?? '' };
     const admins = await teamAdminEmails(tx, team.id);
-    const events: { action: string; emails: string[]; detail: Record<string, unknown> }[] = [];
+    const events: { action: ActionName; emails: string[]; detail: Record<string, unknown> }[] = [];
     const event: RecordEvent = (action, emails, detail = {}) => {
       events.push({ action, emails, detail: { actor_type: 'directory', run: runId, ...detail } });
     };
@@ -118,9 +118,13 @@ export async function applyDirectoryBatch(
           changed = await act(tx, team.id, member.id);
           if (changed)
             event(
-              { member_suspend: 'member_suspended', member_restore: 'member_restored', member_remove: 'member_removed' }[
-                change.op
-              ],
+              (
+                {
+                  member_suspend: 'member_suspended',
+                  member_restore: 'member_restored',
+                  member_remove: 'member_removed',
+                } as const
+              )[change.op],
               [member.email],
             );
           break;

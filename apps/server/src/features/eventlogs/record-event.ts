@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type ActionName, type ActivityCode, catalogueEntry } from '@latchkey/contracts';
 import { currentRequestOrigin, deviceFromUserAgent, type Queryable } from '@latchkey/runtime';
 import { usersRepository } from '../users/index.ts';
 import { type OutboxEvent, eventlogsRepository as repo } from './eventlogs.repository.ts';
@@ -13,7 +14,8 @@ export interface ServerEvent {
   teamId: string;
   actor: string;
   actorType?: OutboxEvent['actor_type'];
-  activity: string;
+  /** A code the activity catalogue declares (packages/contracts/src/event-catalogue). */
+  activity: ActivityCode;
   component: string;
   target?: string | undefined;
   ip?: string | undefined;
@@ -34,6 +36,7 @@ export async function recordEvent(q: Queryable, e: ServerEvent): Promise<void> {
 
 /** The event as the outbox keeps it, with the request's origin when the caller gave none. */
 function outboxEvent(e: Omit<ServerEvent, 'teamId'>): OutboxEvent {
+  assertCatalogued(e.activity);
   const origin = currentRequestOrigin();
   return {
     id: randomUUID(),
@@ -50,22 +53,20 @@ function outboxEvent(e: Omit<ServerEvent, 'teamId'>): OutboxEvent {
   };
 }
 
-/** Components by the first word of the actions the server's tables already name (member_invited, group_created, logo_updated…). */
-const COMPONENTS: Record<string, string> = {
-  member: 'members',
-  members: 'members',
-  group: 'groups',
-  groups: 'groups',
-  logo: 'branding',
-  admin: 'admins',
-  billing: 'billing',
-  family: 'family_plan',
-};
-
-/** `member_invited` → activity `member.invited`, component `members`. */
-export function fromAction(action: string): { activity: string; component: string } {
+/** `member_invited` → activity `member.invited`, component `members` (the catalogue's). */
+export function fromAction(action: ActionName): { activity: ActivityCode; component: string } {
   const [first = action, ...rest] = action.split('_');
-  return { activity: rest.length ? `${first}.${rest.join('_')}` : action, component: COMPONENTS[first] ?? 'console' };
+  const activity = `${first}.${rest.join('_')}` as ActivityCode;
+  return { activity, component: catalogueEntry(activity)?.component ?? 'console' };
+}
+
+/**
+ * Writers are typed by the catalogue; a code made at run time (`admin_elevation_${reason}`) is
+ * checked here too, so a test that reaches it fails when the catalogue lacks it. In production the
+ * event is kept: losing a log line is worse than an undeclared label.
+ */
+export function assertCatalogued(activity: string): void {
+  if (process.env.VITEST && !catalogueEntry(activity)) throw new Error(`Activity ${activity} is not in the activity catalogue.`);
 }
 
 /** Short plain values only: a table's detail may hold more than the event log should. */
@@ -95,7 +96,7 @@ export async function recordAction(
   a: {
     teamId: string;
     actorId: string | null;
-    action: string;
+    action: ActionName;
     targets: readonly string[] | ((actorEmail: string | undefined) => readonly string[]);
     detail?: Record<string, unknown> | object;
   },
@@ -106,7 +107,7 @@ export async function recordAction(
   await recordEvents(q, a.teamId, actionEvents(actor, { action: a.action, targets, detail }));
 }
 
-type Action = { action: string; targets: readonly string[]; detail: Record<string, unknown> };
+type Action = { action: ActionName; targets: readonly string[]; detail: Record<string, unknown> };
 
 /** One event per target of an action, by the admin `actor` or, without one, the system, a SCIM connector or directory sync. */
 function actionEvents(actor: string | undefined, a: Action): Omit<ServerEvent, 'teamId'>[] {

@@ -1,3 +1,4 @@
+import type { SecurityKind } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { eventlogsRepository as repo } from './eventlogs.repository.ts';
 import { plainDetail, recordEvent, type ServerEvent } from './record-event.ts';
@@ -17,7 +18,7 @@ export interface SecurityEvent {
  * A row of the server's security history (security_events: sign-ins, their failures, sign-outs,
  * resets, account changes), in the caller's transaction; the team's event log gets the same.
  */
-export async function recordSecurityEvent(q: Queryable, event: SecurityEvent): Promise<void> {
+export async function recordSecurityEvent(q: Queryable, event: SecurityEvent & { kind: SecurityKind }): Promise<void> {
   await storeSecurityEvent(q, event);
   if (event.teamId) {
     await recordEvent(q, {

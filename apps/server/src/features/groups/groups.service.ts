@@ -1,4 +1,4 @@
-import { type Group, NO_PRIORITY } from '@latchkey/contracts';
+import { type ActionName, type Group, NO_PRIORITY } from '@latchkey/contracts';
 import { AppError, type Db, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import { membersRepository, recordMemberEvents } from '../members/index.ts';
@@ -84,7 +84,7 @@ export function createGroupsService(db: Db, membersChanged: GroupMembersChanged)
     return found.map((m) => m.id);
   };
 
-  const record = (q: Queryable, caller: Caller, action: string, group: string, detail: Record<string, unknown> = {}) =>
+  const record = (q: Queryable, caller: Caller, action: ActionName, group: string, detail: Record<string, unknown> = {}) =>
     recordMemberEvents(q, caller.team.id, caller.userId, action, [caller.email], { group, ...detail });
 
   return {

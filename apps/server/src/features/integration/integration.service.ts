@@ -1,4 +1,5 @@
 import {
+  type ActivityCode,
   AUX_SERVICE_FLAGS,
   type AuxService,
   type AuxServiceFlag,
@@ -54,7 +55,7 @@ export interface IntegrationOptions {
 
 export function createIntegrationService(db: Db, options: IntegrationOptions) {
   const { hubClient } = options;
-  const record = (q: Queryable, caller: Caller, activity: string, target: string, detail: Record<string, string> = {}) =>
+  const record = (q: Queryable, caller: Caller, activity: ActivityCode, target: string, detail: Record<string, string> = {}) =>
     recordEvent(q, { teamId: caller.team.id, actor: caller.email, activity, component: 'integration', target, detail });
   async function connectedHub(caller: Caller, credentialId?: string) {
     const row = credentialId ? await repo.find(db, caller.team.id, credentialId) : await repo.firstConnected(db, caller.team.id);

@@ -1,3 +1,4 @@
+import type { ActionName } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { recordAction, recordActions } from '../eventlogs/index.ts';
 import { membersRepository as repo } from './members.repository.ts';
@@ -13,7 +14,7 @@ export async function recordMemberEvents(
   q: Queryable,
   teamId: string,
   actorId: string | null,
-  action: string,
+  action: ActionName,
   emails: string[],
   detail: Record<string, unknown> = {},
 ): Promise<void> {
@@ -34,7 +35,7 @@ export async function recordMemberEventsMany(
   q: Queryable,
   teamId: string,
   actorId: string | null,
-  entries: readonly { action: string; emails: string[]; detail: Record<string, unknown> }[],
+  entries: readonly { action: ActionName; emails: string[]; detail: Record<string, unknown> }[],
 ): Promise<void> {
   const nonEmpty = entries.filter((e) => e.emails.length > 0);
   if (nonEmpty.length === 0) return;

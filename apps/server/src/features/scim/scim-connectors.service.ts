@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SCIM_REQUESTS_PAGE_SIZE, type ScimConnector, type ScimIdp } from '@latchkey/contracts';
+import { type ActionName, SCIM_REQUESTS_PAGE_SIZE, type ScimConnector, type ScimIdp } from '@latchkey/contracts';
 import { AppError, type Db } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
 import type { CodeHasher } from '../../platform/code-hasher.ts';
@@ -39,7 +39,7 @@ export function createScimConnectorsService(
   const log = createRequestLog(db, onLogError);
   const record = (
     caller: Caller,
-    action: string,
+    action: ActionName,
     connector: ConnectorRow | { id: string; name: string; idp: string },
     q: Db = db,
   ) =>

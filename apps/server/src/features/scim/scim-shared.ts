@@ -1,3 +1,4 @@
+import type { ActionName } from '@latchkey/contracts';
 import type { Db, Queryable } from '@latchkey/runtime';
 import type { MailOutbox } from '../../platform/mail.ts';
 import { recordMemberEvents } from '../members/index.ts';
@@ -45,7 +46,7 @@ export function checkSchemas(body: unknown): Obj {
 }
 
 /** A change made through SCIM, in the team's member history and event log, with the connector that made it. */
-export const scimEvent = (q: Queryable, c: ConnectorRow, action: string, targets: string[], detail: Obj = {}) =>
+export const scimEvent = (q: Queryable, c: ConnectorRow, action: ActionName, targets: string[], detail: Obj = {}) =>
   recordMemberEvents(q, c.team_id, null, action, targets, {
     actor_type: 'scim',
     connector: c.id,

@@ -1,9 +1,10 @@
-import { MultiSelect, SimpleGrid, TextInput } from '@mantine/core';
+import { type ComboboxData, MultiSelect, SimpleGrid, TextInput } from '@mantine/core';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { useEventFiltersQuery } from '../api.ts';
+import { activityOptions, componentLabel } from './activity-text.ts';
 import type { PickedFilters } from './filters.ts';
 
-/** The event log's filters: activities, actors, components and IP addresses to pick, and a day range. */
+/** The event log's filters: activities (by label, grouped by component), actors, components and IP addresses to pick, and a day range. */
 export function EventFilterFields({
   picked,
   onPick,
@@ -21,7 +22,7 @@ export function EventFilterFields({
 }) {
   const { t } = useTranslation();
   const options = useEventFiltersQuery();
-  const select = (key: keyof PickedFilters, label: string, data: string[] | undefined, testId: string) => (
+  const select = (key: keyof PickedFilters, label: string, data: ComboboxData | undefined, testId: string) => (
     <MultiSelect
       label={t(label)}
       data={data ?? []}
@@ -38,9 +39,14 @@ export function EventFilterFields({
 
   return (
     <SimpleGrid cols={{ base: 2, md: 3, xl: 6 }} spacing="sm">
-      {select('activities', 'eventlogs.filter.activities', options.data?.activities, 'filter-activities')}
+      {select('activities', 'eventlogs.filter.activities', activityOptions(options.data?.activities ?? []), 'filter-activities')}
       {select('actors', 'eventlogs.filter.actors', options.data?.actors, 'filter-actors')}
-      {select('components', 'eventlogs.filter.components', options.data?.components, 'filter-components')}
+      {select(
+        'components',
+        'eventlogs.filter.components',
+        options.data?.components.map((c) => ({ value: c, label: componentLabel(c) })),
+        'filter-components',
+      )}
       {select('ips', 'eventlogs.filter.ip_addresses', options.data?.ip_addresses, 'filter-ips')}
       <TextInput
         type="date"

@@ -1,11 +1,16 @@
-import { Badge, Code, Stack, Text } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import type { Column } from '../../../components/DataTable.tsx';
 import { EmailAddress } from '../../../components/EmailAddress.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import type { EventRow } from '../api.ts';
+import { activityLabel, componentLabel } from './activity-text.ts';
 
-/** The event table's columns: time, actor, activity, component, target, IP and outcome (fewer on narrow screens). */
+/**
+ * The event table's columns: time, actor, activity (its label, the component below it), target, IP
+ * and outcome, fewer on narrower screens so none is clipped; on a phone each event is a card headed
+ * by its activity. Codes stay in the details.
+ */
 export function useEventColumns(): Column<EventRow>[] {
   const { t } = useTranslation();
   return [
@@ -13,10 +18,10 @@ export function useEventColumns(): Column<EventRow>[] {
     {
       key: 'actor',
       header: 'eventlogs.col.actor',
-      maxWidth: 240,
+      maxWidth: 220,
       cell: (r) => (
         <Stack gap={0}>
-          <Text size="sm" fw={500} truncate>
+          <Text size="sm" fw={500}>
             {r.actor ? <EmailAddress address={r.actor} /> : '–'}
           </Text>
           <Text size="xs" c="dimmed">
@@ -25,15 +30,29 @@ export function useEventColumns(): Column<EventRow>[] {
         </Stack>
       ),
     },
-    { key: 'activity', header: 'eventlogs.col.activity', cell: (r) => <Code>{r.activity}</Code> },
-    { key: 'component', header: 'eventlogs.col.component', visibleFrom: 'lg', cell: (r) => r.component },
+    {
+      key: 'activity',
+      header: 'eventlogs.col.activity',
+      primary: true,
+      cell: (r) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={500} data-testid="event-activity">
+            {activityLabel(r.activity)}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {componentLabel(r.component)}
+          </Text>
+        </Stack>
+      ),
+    },
     {
       key: 'target',
       header: 'eventlogs.col.target',
       visibleFrom: 'md',
       maxWidth: 200,
       cell: (r) => (
-        <Text size="sm" truncate>
+        // Wrapped, never cut: a long target (an email, a share's id) breaks inside its column.
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {r.target || '–'}
         </Text>
       ),
@@ -42,8 +61,10 @@ export function useEventColumns(): Column<EventRow>[] {
     {
       key: 'outcome',
       header: 'eventlogs.col.outcome',
+      nowrap: true,
       cell: (r) => (
-        <Badge variant="light" color={r.outcome === 'success' ? 'teal' : 'red'}>
+        // As wide as its word: a squeezed badge would cut "Erfolgreich".
+        <Badge variant="light" color={r.outcome === 'success' ? 'teal' : 'red'} style={{ minWidth: 'max-content' }}>
           {t(`eventlogs.outcome.${r.outcome}`)}
         </Badge>
       ),
