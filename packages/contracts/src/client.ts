@@ -19,6 +19,7 @@ export type { ApiMap, EndpointName } from './endpoints.ts';
 export type { ErrorReply } from './errors.ts';
 export type { EventFilters, EventRecord } from './eventlogs.ts';
 export * from './eventlogs-constants.ts';
+export type { SavedSearch } from './eventlogs-saved-searches.ts';
 export type { FamilyBenefit } from './family.ts';
 export type { Group, GroupMember } from './groups.ts';
 export * from './groups-constants.ts';

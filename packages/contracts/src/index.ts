@@ -18,6 +18,7 @@ export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './eventlogs.ts';
 export * from './eventlogs-constants.ts';
+export * from './eventlogs-saved-searches.ts';
 export * from './family.ts';
 export * from './groups.ts';
 export * from './hub.ts';
