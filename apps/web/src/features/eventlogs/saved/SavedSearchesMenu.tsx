@@ -117,7 +117,7 @@ export function SavedSearchesMenu({
                 {t('eventlogs.saved.copy_link')}
               </Menu.Item>
               {selected.can_manage ? (
-                <Menu.Item color="red" onClick={() => setDialog('delete')} data-testid="saved-search-delete">
+                <Menu.Item color="red.9" onClick={() => setDialog('delete')} data-testid="saved-search-delete">
                   {t('eventlogs.saved.delete')}
                 </Menu.Item>
               ) : null}
