@@ -123,6 +123,21 @@ describe('saving and listing', () => {
     // Another admin is not held by casey's count.
     expect((await create(blair, { name: 'Blair’s own', filters: {} })).status).toBe(200);
   });
+  it('holds the limit under saves at the same moment: of five at 98 saved, two are stored', async () => {
+    const admin = await consoleAuth(hub, ['super_admin'], 'dana@northwind.example');
+    for (let i = 0; i < SAVED_SEARCHES_PER_ADMIN - 2; i++)
+      await db.query(
+        `insert into event_saved_searches (id, team_slug, owner, name, filters) values ($1, $2, 'dana@northwind.example', $3, '{}')`,
+        [randomUUID(), TEAM, `Search ${i}`],
+      );
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => create(admin, { name: `At once ${i}`, filters: {} })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 409, 409, 409]);
+    const [row] = await db.query<{ n: number }>(
+      `select count(*)::int as n from event_saved_searches where team_slug = $1 and owner = 'dana@northwind.example'`,
+      [TEAM],
+    );
+    expect(row?.n).toBe(SAVED_SEARCHES_PER_ADMIN);
+  });
 });
 
 describe('renaming, updating and deleting', () => {
