@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import { apiPost, apiSignIn } from '../support/api.ts';
-import { ADMINS, atRoute, enterCode, signIn } from '../support/latchkey.ts';
+import { ADMINS, atRoute, enterCode, sidebarNav, signIn } from '../support/latchkey.ts';
 import { latestCode, mailCursor, messagesTo } from '../support/mail.ts';
 import { shot } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
@@ -119,6 +119,13 @@ test('saved searches: a super admin saves a filtered log as shared; another open
     await page.getByTestId('saved-searches-button').click();
     await expect(item(page, shared)).toHaveCount(0);
     await expect(item(page, mine)).toBeVisible();
+    await page.keyboard.press('Escape');
+    // A reload keeps the filters and the search shown; another screen does not inherit them.
+    await expect(page.getByTestId('eventlogs-search')).toHaveValue('auth.sign_in');
+    await expect(page.getByTestId('saved-searches-button')).toHaveText(mine);
+    await sidebarNav(page).getByRole('link', { name: 'Users' }).click();
+    await expect(page).toHaveURL(atRoute('/users'));
+    await expect(page).not.toHaveURL(/[?&](q|saved)=/);
   } finally {
     await other.page.context().close();
     await apiPost(
