@@ -23,7 +23,13 @@ import { connectorRoutes } from './features/connector/connector.routes.ts';
 import { createDeviceGuard } from './features/devices/device-guard.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { createDirectorySync, directoryRoutes } from './features/directory/index.ts';
-import { createEventsService, createSearchIndexer, eventlogsRoutes } from './features/eventlogs/index.ts';
+import {
+  createEventsService,
+  createSavedSearches,
+  createSearchIndexer,
+  eventlogsRoutes,
+  savedSearchesRoutes,
+} from './features/eventlogs/index.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { integrationRoutes } from './features/integration/integration.routes.ts';
 import { verifyServerCall } from './features/integration/server-call.ts';
@@ -149,6 +155,17 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     events,
     approvalGate,
   });
+  // Saved searches of the log: its gate and rule; a change to a shared one is an event (sent on like any).
+  savedSearchesRoutes(
+    serving('audit_logs'),
+    gatedLogs,
+    createSavedSearches(db, {
+      onAppended: (teamSlug) => {
+        siem.kick();
+        void searchIndexer.nudge(teamSlug);
+      },
+    }),
+  );
   // The SIEM settings stay reachable while the event-logs service is off (spec §2).
   siemRoutes(serving('audit_logs'), guard, siem, approvalGate);
   // Directory sync: the Hub reads the team's LDAP inside the customer's network (its address through the outbound policy).

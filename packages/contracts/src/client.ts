@@ -20,6 +20,7 @@ export type { ErrorReply } from './errors.ts';
 export * from './event-catalogue/index.ts';
 export type { EventFilters, EventRecord } from './eventlogs.ts';
 export * from './eventlogs-constants.ts';
+export type { SavedSearch } from './eventlogs-saved-searches.ts';
 export type { FamilyBenefit } from './family.ts';
 export type { Group, GroupMember } from './groups.ts';
 export * from './groups-constants.ts';

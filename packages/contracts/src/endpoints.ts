@@ -11,6 +11,7 @@ import * as devices from './devices.ts';
 import * as directory from './directory.ts';
 import type { Endpoint, Program } from './endpoint.ts';
 import * as eventlogs from './eventlogs.ts';
+import * as eventlogSavedSearches from './eventlogs-saved-searches.ts';
 import * as family from './family.ts';
 import * as groups from './groups.ts';
 import * as hub from './hub.ts';
@@ -47,6 +48,7 @@ const MODULES = {
   devices,
   directory,
   eventlogs,
+  eventlogSavedSearches,
   family,
   groups,
   hub,

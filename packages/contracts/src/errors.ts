@@ -106,6 +106,8 @@ export const ERROR_STATUS = {
   directory_unreadable: 400,
   directory_changed: 409,
   directory_preview_first: 409,
+  // Event log saved searches
+  saved_search_limit_exceeded: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

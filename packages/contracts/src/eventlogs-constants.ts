@@ -77,6 +77,9 @@ export const MIN_RETENTION_DAYS = 1;
 export const SIEM_SECRET_MAX = 2000;
 /** The shortest webhook signing secret accepted (the console makes 43 characters, 256 random bits). */
 export const WEBHOOK_SIGNING_SECRET_MIN = 32;
+/** Saved searches an admin may keep (their private ones and the shared ones they made): a clear error past it. */
+export const SAVED_SEARCHES_PER_ADMIN = 100;
+export const SAVED_SEARCH_NAME_MAX = 80;
 
 /** What members' apps may report (the ingestion API's event types), logged as `app.<type>`. */
 export const EVENT_TYPES = [

@@ -20,6 +20,7 @@ export * from './event-catalogue/english-labels.ts';
 export * from './event-catalogue/index.ts';
 export * from './eventlogs.ts';
 export * from './eventlogs-constants.ts';
+export * from './eventlogs-saved-searches.ts';
 export * from './family.ts';
 export * from './groups.ts';
 export * from './hub.ts';

@@ -1,5 +1,6 @@
 import { EVENT_COUNT_CAP, EVENT_SEARCH_COUNT_CAP } from '@latchkey/contracts/client';
 import { Button, Group, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
 import { DataTable } from '../../components/DataTable.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
@@ -7,19 +8,28 @@ import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { EMPTY_FILTERS, type EventRow, type Filters, useEventLogsQuery, useVerifyChainMutation } from './api.ts';
 import { VerifyChainButton, VerifyChainResult } from './ChainVerify.tsx';
+import { fromSavedFilters } from './log/address.ts';
 import { EventDrawer } from './log/EventDrawer.tsx';
 import { EventFilterFields } from './log/EventFilterFields.tsx';
 import { ExportMenu } from './log/ExportMenu.tsx';
 import { useEventColumns } from './log/event-columns.tsx';
 import { dayToEpoch, NO_PICKS, type PickedFilters } from './log/filters.ts';
+import { useInitialLogAddress, useLogAddressSync } from './log/use-log-address.ts';
+import { SavedSearchesMenu } from './saved/SavedSearchesMenu.tsx';
+import type { SavedSearch } from './saved/saved-searches-api.ts';
+import { useOpenSavedLink } from './saved/use-open-saved-link.ts';
 
 /** Event Logs Overview: every recorded action, filtered, searched, paged by keyset, exported. */
 export function EventLogs() {
   const { t } = useTranslation();
-  const { search, setSearch, term: debounced, page, setPage } = useListState();
-  const [picked, setPicked] = useState<PickedFilters>(NO_PICKS);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  // The filters live in the address (bookmarks, links, reloads): read once, then kept in step.
+  const initial = useInitialLogAddress();
+  const { search, setSearch, term: debounced, page, setPage } = useListState({ initialSearch: initial.search });
+  const [picked, setPicked] = useState<PickedFilters>(initial.picked);
+  const [from, setFrom] = useState(initial.from);
+  const [to, setTo] = useState(initial.to);
+  const [saved, setSaved] = useState<string | null>(initial.saved);
+  useLogAddressSync({ search: search.trim(), picked, from, to, saved });
   // The keyset cursor of each page reached by stepping (page → before_seq); a jump goes without.
   const cursors = useRef(new Map<number, number>());
   const [open, setOpen] = useState<EventRow | null>(null);
@@ -46,6 +56,19 @@ export function EventLogs() {
     setPicked((p) => ({ ...p, [key]: value }));
     reset();
   };
+  const openSaved = (s: SavedSearch) => {
+    const f = fromSavedFilters(s.filters);
+    setSearch(f.search);
+    setPicked(f.picked);
+    setFrom(f.from);
+    setTo(f.to);
+    setSaved(s.id);
+    reset();
+  };
+  useOpenSavedLink(initial, openSaved, () => {
+    setSaved(null);
+    notifications.show({ color: 'yellow', message: t('eventlogs.saved.not_found') });
+  });
   const anyFilter =
     search || from || to || picked.activities.length || picked.actors.length || picked.components.length || picked.ips.length;
 
@@ -70,6 +93,7 @@ export function EventLogs() {
           }}
           actions={
             <Group gap="sm">
+              <SavedSearchesMenu filters={filters} selectedId={saved} onOpen={openSaved} onSelected={setSaved} />
               <VerifyChainButton verify={verify} />
               <ExportMenu filters={filters} />
             </Group>
@@ -100,6 +124,7 @@ export function EventLogs() {
                 setFrom('');
                 setTo('');
                 setPicked(NO_PICKS);
+                setSaved(null);
                 reset();
               }}
               data-testid="filters-clear"
