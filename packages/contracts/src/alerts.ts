@@ -117,6 +117,7 @@ export const alertRulesListEndpoint = defineEndpoint({
 
 export const alertRuleCreateEndpoint = defineEndpoint({
   name: 'alertRuleCreate',
+  errors: ['not_allowed'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/create/',
@@ -129,6 +130,7 @@ export const alertRuleCreateEndpoint = defineEndpoint({
 
 export const alertRuleUpdateEndpoint = defineEndpoint({
   name: 'alertRuleUpdate',
+  errors: ['not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/update/',
@@ -142,6 +144,7 @@ export const alertRuleUpdateEndpoint = defineEndpoint({
 
 export const alertRuleEnableEndpoint = defineEndpoint({
   name: 'alertRuleEnable',
+  errors: ['not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/enable/',
@@ -154,6 +157,7 @@ export const alertRuleEnableEndpoint = defineEndpoint({
 
 export const alertRuleDeleteEndpoint = defineEndpoint({
   name: 'alertRuleDelete',
+  errors: ['not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/delete/',
@@ -166,6 +170,7 @@ export const alertRuleDeleteEndpoint = defineEndpoint({
 
 export const alertTemplateEnableEndpoint = defineEndpoint({
   name: 'alertTemplateEnable',
+  errors: ['not_allowed'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/templates/enable/',
@@ -183,6 +188,7 @@ export const alertTemplateEnableEndpoint = defineEndpoint({
 
 export const alertRuleTestEndpoint = defineEndpoint({
   name: 'alertRuleTest',
+  errors: ['not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/test/',
@@ -195,6 +201,7 @@ export const alertRuleTestEndpoint = defineEndpoint({
 
 export const alertRuleFiringsEndpoint = defineEndpoint({
   name: 'alertRuleFirings',
+  errors: ['not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/firings/',

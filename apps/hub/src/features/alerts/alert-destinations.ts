@@ -16,10 +16,9 @@ async function guarded(url: string, path: string) {
   try {
     await checkedAddress(hubOutboundPolicy(), new URL(url));
   } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
     // A name that does not resolve from here yet is checked again on every send.
-    if (error instanceof OutboundError && error.kind !== 'unresolvable')
-      throw invalid(path, 'alerts.form.url_refused', `The address is refused: ${error.message}`);
-    throw error;
+    if (error.kind !== 'unresolvable') throw invalid(path, 'alerts.form.url_refused', `The address is refused: ${error.message}`);
   }
 }
 
