@@ -9,6 +9,8 @@ export const ALERT_BATCH = 1_000;
 /** How long one run goes on; then the pump starts the next (other teams' runs get their turn). */
 const RUN_MS = 10_000;
 const RUNS_AT_ONCE = 4;
+/** How long a run that caught up waits for more before it ends. */
+const IDLE_MS = 1_000;
 
 export interface AlertEngineOptions {
   pumpIntervalMs: number;
@@ -28,19 +30,27 @@ export function createAlertEngine(db: Db, jobs: Jobs, deliver: JobQueue<DeliverJ
     if (cursor === null) return;
     const deadline = Date.now() + RUN_MS;
     try {
-      const rules = await repo.enabled(db, teamSlug);
+      let idleUntil = Date.now() + IDLE_MS;
       while (Date.now() < deadline) {
         const events = await eventLogReads.after(db, teamSlug, cursor, ALERT_BATCH);
         const last = events.at(-1);
-        if (!last) break;
+        if (!last) {
+          // Caught up: the run stays a moment for what arrives next (while ingest runs, the next
+          // batch comes sooner than a new run would start).
+          if (Date.now() >= idleUntil) break;
+          await new Promise((r) => setTimeout(r, 50));
+          continue;
+        }
+        idleUntil = Date.now() + IDLE_MS;
         const from = cursor;
         await db.transaction(async (tx) => {
-          await evaluateBatch(tx, deliver, rules, events);
+          // The rules as they are now, read under the cursor's lock (a rule made meanwhile waits for it).
+          if ((await repo.lockCursor(tx, teamSlug)) !== from) throw new Error('the alert cursor moved under this run');
+          await evaluateBatch(tx, deliver, await repo.enabled(tx, teamSlug), events);
           // Moved from where this run read it, or the whole batch is undone.
           if (!(await repo.advance(tx, teamSlug, from, last.seq))) throw new Error('the alert cursor moved under this run');
         });
         cursor = last.seq;
-        if (events.length < ALERT_BATCH) break;
       }
     } finally {
       await repo.release(db, teamSlug);

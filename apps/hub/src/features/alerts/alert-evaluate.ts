@@ -1,5 +1,5 @@
 import type { JobQueue, Queryable } from '@latchkey/runtime';
-import type { StoredEvent } from '../eventlogs/index.ts';
+import { type HubEvent, recordHubEvents, type StoredEvent } from '../eventlogs/index.ts';
 import { type DeliverJob, recordFiring } from './alert-firing.ts';
 import { groupKey, matches, ruleFilters } from './alert-match.ts';
 import { alertStateRepository as state, type WindowMatch } from './alert-state.repository.ts';
@@ -22,6 +22,7 @@ export async function evaluateBatch(
   events: readonly StoredEvent[],
 ): Promise<number> {
   let fired = 0;
+  const logged: HubEvent[] = [];
   for (const rule of rules) {
     const filters = ruleFilters(rule.filters);
     const from = Number(rule.from_seq);
@@ -39,7 +40,7 @@ export async function evaluateBatch(
       await state.setCooldown(q, rule.id, group, until);
     };
     const fire = async (windowKey: string, group: string, matched: { id: string; seq: number }[]) => {
-      if (await recordFiring(q, deliver, rule, { windowKey, group, events: matched })) fired++;
+      if (await recordFiring(q, deliver, rule, { windowKey, group, events: matched }, logged)) fired++;
     };
 
     if (c.kind === 'every') {
@@ -60,7 +61,8 @@ export async function evaluateBatch(
     for (const e of hits) {
       const group = groupKey(groupBy, e);
       const at = timeOf(e);
-      const window = (windows.get(group) ?? []).filter((m) => m.at > at - span);
+      // Only the newest count − 1 before this one can ever make the rule fire: the window keeps no more.
+      const window = (windows.get(group) ?? []).filter((m) => m.at > at - span).slice(-(c.count - 1));
       window.push({ group_key: group, seq: e.seq, event_id: e.id, at });
       windows.set(group, window);
       if (window.length < c.count || quiet(group, at)) continue;
@@ -74,5 +76,8 @@ export async function evaluateBatch(
     }
     await state.saveWindows(q, rule.id, groups, [...windows.values()].flat());
   }
+  // The batch's alert.fired events in one append: the chain's head is locked once, not per firing.
+  const team = rules[0]?.team_slug;
+  if (team && logged.length) await recordHubEvents(q, team, logged);
   return fired;
 }

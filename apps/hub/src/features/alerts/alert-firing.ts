@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JobQueue, Queryable } from '@latchkey/runtime';
-import { recordHubEvents } from '../eventlogs/index.ts';
+import { type HubEvent, recordHubEvents } from '../eventlogs/index.ts';
 import { alertStateRepository as state } from './alert-state.repository.ts';
 import type { RuleRow } from './alerts.repository.ts';
 
@@ -20,6 +20,8 @@ export async function recordFiring(
   deliver: JobQueue<DeliverJob>,
   rule: RuleRow,
   f: { windowKey: string; group: string; events: { id: string; seq: number }[]; test?: boolean; actor?: string },
+  /** Given, the firing's event is added here for the caller to append with the batch's others (one append per batch). */
+  logged?: HubEvent[],
 ): Promise<string | null> {
   const id = await state.fire(q, { id: randomUUID(), ruleId: rule.id, teamSlug: rule.team_slug, ...f });
   if (!id) return null;
@@ -31,22 +33,22 @@ export async function recordFiring(
   );
   for (const d of rule.destinations)
     if (d.kind !== 'siem') await deliver.enqueue(q, { firing_id: id, destination_id: d.id }, { key: `${id}:${d.id}` });
-  await recordHubEvents(q, rule.team_slug, [
-    {
-      actor: f.actor ?? 'system',
-      actor_type: f.actor ? 'admin' : 'system',
-      activity: f.test ? 'alert.test_sent' : 'alert.fired',
-      component: 'event_logs',
-      target: rule.name,
-      outcome: 'success',
-      detail: {
-        rule_id: rule.id,
-        firing_id: id,
-        matched: f.events.length,
-        group: f.group,
-        siem_alert: rule.destinations.some((d) => d.kind === 'siem'),
-      },
+  const event: HubEvent = {
+    actor: f.actor ?? 'system',
+    actor_type: f.actor ? 'admin' : 'system',
+    activity: f.test ? 'alert.test_sent' : 'alert.fired',
+    component: 'event_logs',
+    target: rule.name,
+    outcome: 'success',
+    detail: {
+      rule_id: rule.id,
+      firing_id: id,
+      matched: f.events.length,
+      group: f.group,
+      siem_alert: rule.destinations.some((d) => d.kind === 'siem'),
     },
-  ]);
+  };
+  if (logged) logged.push(event);
+  else await recordHubEvents(q, rule.team_slug, [event]);
   return id;
 }

@@ -157,6 +157,18 @@ export const alertsRepository = {
     await q.query('update alert_cursors set lease_until = null where team_slug = $1', [teamSlug]);
   },
 
+  /**
+   * Locks the team's cursor for the caller's transaction: a batch's evaluation and a rule's start
+   * (its `from_seq`) then happen one after the other, so a new rule sees every event after its start.
+   */
+  async lockCursor(q: Queryable, teamSlug: string): Promise<number | null> {
+    const [row] = await q.query<{ cursor_seq: string }>(
+      'select cursor_seq::text from alert_cursors where team_slug = $1 for update',
+      [teamSlug],
+    );
+    return row ? Number(row.cursor_seq) : null;
+  },
+
   /** Moves the cursor from where this run read it; false when it moved meanwhile (the batch is then undone). */
   async advance(q: Queryable, teamSlug: string, from: number, to: number): Promise<boolean> {
     const rows = await q.query('update alert_cursors set cursor_seq = $3 where team_slug = $1 and cursor_seq = $2 returning 1', [

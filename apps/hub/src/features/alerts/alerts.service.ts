@@ -107,9 +107,11 @@ export function createAlertsService(db: Db, sealer: Sealer, deliver: JobQueue<De
         );
       if (await repo.nameTaken(tx, teamSlug, f.name)) throw nameTaken();
       // Rules look forward, from the chain's head; the team's first rule starts evaluation there.
+      // Under the cursor's lock: no batch is being evaluated without this rule meanwhile.
+      await repo.startCursor(tx, teamSlug, (await eventLogReads.head(tx, teamSlug)).seq);
+      await repo.lockCursor(tx, teamSlug);
       const head = (await eventLogReads.head(tx, teamSlug)).seq;
       await repo.insert(tx, teamSlug, id, actor, f, head);
-      await repo.startCursor(tx, teamSlug, head);
       await audit(tx, teamSlug, actor, 'alert.rule_created', { id, name: f.name }, { template: template ?? '' });
     });
     kick();
@@ -158,6 +160,7 @@ export function createAlertsService(db: Db, sealer: Sealer, deliver: JobQueue<De
     async setEnabled(teamSlug: string, actor: string, id: string, enabled: boolean) {
       const rule = await current(db, teamSlug, id);
       await db.transaction(async (tx) => {
+        await repo.lockCursor(tx, teamSlug);
         await repo.setEnabled(tx, id, enabled, (await eventLogReads.head(tx, teamSlug)).seq);
         await audit(tx, teamSlug, actor, 'alert.rule_updated', rule, { enabled });
       });

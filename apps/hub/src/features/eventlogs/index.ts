@@ -4,5 +4,5 @@ export { eventLogReads } from './event-log-reads.ts';
 export type { StoredEvent } from './event-rows.ts';
 export { eventlogsRoutes } from './eventlogs.routes.ts';
 export { createEventsService } from './eventlogs.service.ts';
-export { recordHubEvents } from './record-events.ts';
+export { type HubEvent, recordHubEvents } from './record-events.ts';
 export { createSearchIndexer } from './search-indexer.ts';
