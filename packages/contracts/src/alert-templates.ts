@@ -1,13 +1,14 @@
-import type { AlertCondition, AlertFiltersInput } from './alerts.ts';
-
 /**
  * The built-in alert rules a super admin switches on in one click: each a search (the activity
  * codes the server and the Hub write) and a condition. `activities` are the codes as written today.
  */
 export interface AlertTemplate {
   key: string;
-  filters: AlertFiltersInput;
-  condition: AlertCondition;
+  /** The event-log filters (alerts.ts reads them as `EventFilters`). */
+  filters: { activities: string[]; search_value?: string };
+  condition:
+    | { kind: 'every' }
+    | { kind: 'threshold'; count: number; minutes: number; group_by: 'actor' | 'ip' | 'target' | null };
   cooldown_minutes: number;
 }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAuth, send } from '../../testing/clients.ts';
 import { CREDENTIAL, createHubDb, postSigned, type RunningHub, signGrant, startHub, TEAM } from '../../testing/hub-fixture.ts';
 import { pollUntil } from '../../testing/siem-hub.ts';
-import { registrationsRepository } from '../registrations/registrations.repository.ts';
+import { registrationsRepository } from '../registrations/index.ts';
 
 /**
  * Who may manage alert rules, enforced on the Hub: super admins of an enterprise, standard or
