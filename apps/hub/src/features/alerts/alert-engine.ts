@@ -2,6 +2,7 @@ import type { Db, JobLog, JobQueue, Jobs } from '@latchkey/runtime';
 import { eventLogReads } from '../eventlogs/index.ts';
 import { evaluateBatch } from './alert-evaluate.ts';
 import type { DeliverJob } from './alert-firing.ts';
+import { alertStateRepository as state } from './alert-state.repository.ts';
 import { alertsRepository as repo } from './alerts.repository.ts';
 
 /** Events evaluated per transaction. */
@@ -52,6 +53,7 @@ export function createAlertEngine(db: Db, jobs: Jobs, deliver: JobQueue<DeliverJ
         });
         cursor = last.seq;
       }
+      await state.forgetExpired(db, teamSlug);
     } finally {
       await repo.release(db, teamSlug);
     }

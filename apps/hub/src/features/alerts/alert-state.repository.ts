@@ -52,6 +52,20 @@ export const alertStateRepository = {
     );
   },
 
+  /** Drops the team's matches past their rule's window and the cooldowns over (groups never seen again would stay). */
+  async forgetExpired(q: Queryable, teamSlug: string): Promise<void> {
+    await q.query(
+      `delete from alert_matches m using alert_rules r
+       where m.rule_id = r.id and r.team_slug = $1 and r.condition->>'kind' = 'threshold'
+         and m.recorded_at < now() - make_interval(mins => (r.condition->>'minutes')::int)`,
+      [teamSlug],
+    );
+    await q.query(
+      'delete from alert_cooldowns c using alert_rules r where c.rule_id = r.id and r.team_slug = $1 and c.until < now()',
+      [teamSlug],
+    );
+  },
+
   /** Until when (epoch ms) each of these groups of the rule stays quiet. */
   async cooldowns(q: Queryable, ruleId: string, groups: string[]): Promise<Map<string, number>> {
     const rows = await q.query<{ group_key: string; until: string }>(

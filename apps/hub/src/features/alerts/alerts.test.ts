@@ -202,6 +202,22 @@ describe('conditions and destinations', () => {
   });
 });
 
+it('matches past their window are forgotten (a group never seen again keeps nothing)', async () => {
+  const code = fresh();
+  const { body } = await call('/rules/create/', {
+    name: 'Forgets',
+    filters: { activities: [code] },
+    condition: { kind: 'threshold', count: 3, minutes: 10, group_by: 'ip' },
+    destinations: [{ kind: 'siem' }],
+  });
+  await feed([{ activity: code, ip: '192.0.2.200' }]);
+  const kept = async () => (await db.query('select 1 from alert_matches where rule_id = $1', [body.rule.id])).length;
+  await until(async () => (await kept()) === 1, 'the match kept in its window');
+  await db.query(`update alert_matches set recorded_at = now() - interval '11 minutes' where rule_id = $1`, [body.rule.id]);
+  await feed([{ activity: 'other.thing' }]);
+  await until(async () => (await kept()) === 0, 'the expired match forgotten');
+});
+
 describe('never twice for the same window', () => {
   beforeEach(async () => {
     await until(async () => {
