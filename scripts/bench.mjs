@@ -82,6 +82,7 @@ if (process.env.TEST_DATABASE_URL) {
     'scripts/bench-hub.ts',
     'scripts/bench-scim.ts',
     'scripts/bench-events.ts',
+    'scripts/bench-alerts.ts',
     'scripts/bench-backup.ts',
     'scripts/bench-directory.ts',
   ]) {

@@ -14,6 +14,7 @@ import {
   registerMetrics,
 } from '@latchkey/runtime';
 import type { Config } from './config.ts';
+import { alertsRoutes, createAlertEngine, createAlertsService, defineAlertDelivery } from './features/alerts/index.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
@@ -136,10 +137,29 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     ca: config.SIEM_CA_FILE ? readFileSync(config.SIEM_CA_FILE, 'utf8') : undefined,
   });
   const searchIndexer = createSearchIndexer(db, { log: app.log });
+  // Alert rules: evaluated as events arrive, each firing's destinations delivered on the queue.
+  // Their secrets are sealed with the Hub's sealing key, as directory sync's bind password is.
+  const sealer = createSealer(loadHubSealingKey(config));
+  const alertDelivery = defineAlertDelivery({
+    db,
+    jobs,
+    mail,
+    sealer,
+    log: app.log,
+    consoleUrl: config.ALLOWED_ORIGINS[0] ?? '',
+    ca: config.SIEM_CA_FILE ? readFileSync(config.SIEM_CA_FILE, 'utf8') : undefined,
+    retry: { limit: config.ALERT_RETRY_LIMIT, delaySeconds: config.ALERT_RETRY_DELAY_SECONDS },
+  });
+  const alertEngine = createAlertEngine(db, jobs, alertDelivery, {
+    pumpIntervalMs: config.ALERT_PUMP_INTERVAL_MS,
+    leaseSeconds: config.ALERT_LEASE_SECONDS,
+    log: app.log,
+  });
   const events = createEventsService(db, {
     selfHosted: !config.EVENT_LOGS_MANAGED,
     onAppended: (teamSlug) => {
       siem.kick();
+      alertEngine.kick();
       void searchIndexer.nudge(teamSlug);
     },
   });
@@ -166,10 +186,11 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
       },
     }),
   );
+  alertsRoutes(serving('audit_logs'), gatedLogs, createAlertsService(db, sealer, alertDelivery, alertEngine.kick));
   // The SIEM settings stay reachable while the event-logs service is off (spec §2).
   siemRoutes(serving('audit_logs'), guard, siem, approvalGate);
   // Directory sync: the Hub reads the team's LDAP inside the customer's network (its address through the outbound policy).
-  const directory = createDirectorySync({ db, jobs, keys, sealer: createSealer(loadHubSealingKey(config)), log: app.log });
+  const directory = createDirectorySync({ db, jobs, keys, sealer, log: app.log });
   directoryRoutes(router, guard, directory, approvalGate);
   // Retention runs hourly on the queue (any instance; one run per hour by its key).
   const prepareMonths = () =>
@@ -199,6 +220,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
 
   await jobs.start();
   siem.start();
+  alertEngine.start();
   searchIndexer.start();
   retentionTick();
   const retentionTimer = setInterval(retentionTick, 3_600_000);
@@ -212,6 +234,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     clearInterval(retentionTimer);
     clearInterval(directoryTimer);
     await siem.stop();
+    await alertEngine.stop();
     await searchIndexer.stop();
     await jobs.stop(config.SHUTDOWN_GRACE_SECONDS * 1000);
   });

@@ -96,6 +96,13 @@ const Config = z
     /** How long the Hub waits for a SIEM destination to answer (or a syslog collector to close), in milliseconds. */
     SIEM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** After a failed delivery the next waits this long, doubled each failure up to SIEM_RETRY_MAX_MS (with up to 50 % jitter), or as long as the destination's Retry-After says. */
+    /** Alert rules: how often the pump looks for events not evaluated yet (every append looks at once too), in milliseconds. */
+    ALERT_PUMP_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+    /** How long an evaluation run holds its team's log, in seconds: a Hub killed mid-run resumes once it ends. */
+    ALERT_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+    /** An alert's delivery to one destination is retried this many times, the first after ALERT_RETRY_DELAY_SECONDS (doubling). */
+    ALERT_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(6),
+    ALERT_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
     SIEM_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1_000),
     SIEM_RETRY_MAX_MS: z.coerce.number().int().min(10).default(300_000),
     DEMO_TEAM_SLUG: z.string().min(1).max(100).default('northwind'),

@@ -1,6 +1,7 @@
 import * as account from './account.ts';
 import * as adminElevations from './admin-elevations.ts';
 import * as admins from './admins.ts';
+import * as alerts from './alerts.ts';
 import * as approvals from './approvals.ts';
 import * as audit from './audit.ts';
 import * as auth from './auth.ts';
@@ -39,6 +40,7 @@ const MODULES = {
   account,
   adminElevations,
   admins,
+  alerts,
   approvals,
   audit,
   auth,

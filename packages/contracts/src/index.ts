@@ -3,6 +3,8 @@ export * from './account.ts';
 export * from './admin-elevation-constants.ts';
 export * from './admin-elevations.ts';
 export * from './admins.ts';
+export * from './alert-templates.ts';
+export * from './alerts.ts';
 export * from './approvals.ts';
 export * from './audit.ts';
 export * from './auth.ts';

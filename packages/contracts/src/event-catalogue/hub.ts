@@ -21,6 +21,12 @@ export const EVENT_LOG_ACTIVITIES = {
     'siem.deactivated': { severity: 'warning' },
     'siem.deleted': { severity: 'warning' },
     'siem.backfill': { severity: 'notice', fields: ['from_timestamp'] },
+    'siem.delivery_failing': { severity: 'critical', fields: ['failing_since', 'error'] },
+    'alert.rule_created': { severity: 'notice', fields: ['rule_id', 'template'] },
+    'alert.rule_updated': { severity: 'notice', fields: ['rule_id', 'enabled'] },
+    'alert.rule_deleted': { severity: 'warning', fields: ['rule_id'] },
+    'alert.fired': { severity: 'warning', fields: ['rule_id', 'firing_id', 'matched', 'group', 'siem_alert'] },
+    'alert.test_sent': { severity: 'info', fields: ['rule_id', 'firing_id'] },
   },
 } as const satisfies ComponentSpec;
 

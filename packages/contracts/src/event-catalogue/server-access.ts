@@ -87,3 +87,12 @@ export const SCIM_ACTIVITIES = {
     'scim.connector_revoked': { severity: 'warning', fields: ['connector', 'name', 'idp'] },
   },
 } as const satisfies ComponentSpec;
+
+/** Single sign-on's team-wide switch ("Require SSO"). */
+export const SSO_ACTIVITIES = {
+  sources: ['server'],
+  activities: {
+    'sso.require_sso_enabled': { severity: 'notice' },
+    'sso.require_sso_disabled': { severity: 'critical' },
+  },
+} as const satisfies ComponentSpec;

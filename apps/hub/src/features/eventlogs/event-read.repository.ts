@@ -68,6 +68,16 @@ export const eventReadRepository = {
     return rows.map(toRecord);
   },
 
+  /** The events of these seqs (an alert firing's matches), oldest first; those past retention are gone. */
+  async bySeqs(q: Queryable, teamSlug: string, seqs: readonly number[]) {
+    if (!seqs.length) return [];
+    const rows = await q.query<EventRow>(
+      `select ${READ_COLUMNS} from event_log where team_slug = $1 and seq = any($2::bigint[]) order by seq`,
+      [teamSlug, seqs],
+    );
+    return rows.map(toRecord);
+  },
+
   /** The export's rows with seq in [fromSeq, toSeq], formatted by the database (export-sql.ts). */
   async exportBatch(
     q: Queryable,

@@ -4,7 +4,7 @@ export { eventLogReads } from './event-log-reads.ts';
 export type { StoredEvent } from './event-rows.ts';
 export { eventlogsRoutes } from './eventlogs.routes.ts';
 export { createEventsService } from './eventlogs.service.ts';
-export { recordHubEvents } from './record-events.ts';
+export { type HubEvent, type OwnHubEvent, recordHubEvents } from './record-events.ts';
 export { savedSearchesRoutes } from './saved-searches.routes.ts';
 export { createSavedSearches } from './saved-searches.service.ts';
 export { createSearchIndexer } from './search-indexer.ts';

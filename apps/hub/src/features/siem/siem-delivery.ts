@@ -1,6 +1,6 @@
 import type { Db, JobLog, Jobs } from '@latchkey/runtime';
 import { hubOutboundPolicy } from '../../platform/outbound.ts';
-import { eventLogReads } from '../eventlogs/index.ts';
+import { eventLogReads, recordHubEvents } from '../eventlogs/index.ts';
 import { DeliveryError, SENDERS, type SenderContext } from './senders.ts';
 import { siemRepository as repo } from './siem.repository.ts';
 
@@ -13,6 +13,8 @@ const RUN_MS = 20_000;
 /** Delivery runs one Hub process makes at once, each to another destination. */
 const SIEM_RUNS_AT_ONCE = 8;
 const LEASE_SECONDS = 120;
+/** How long a destination fails, no batch delivered, before the team's log says so. */
+const FAILING_MINUTES = 15;
 
 export interface SiemDeliveryOptions {
   sentinelUrl: string;
@@ -117,12 +119,32 @@ export function createSiemDelivery(db: Db, jobs: Jobs, o: SiemDeliveryOptions) {
         const retryAfterMs = failure instanceof DeliveryError ? failure.retryAfterMs : undefined;
         await repo.failed(db, id, message, { ...retry, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
         o.log.warn({ destination: id, error: message }, 'SIEM delivery failed; retrying with backoff');
+        await reportFailing(id, message).catch((err: unknown) => o.log.warn({ err }, 'SIEM failing not recorded'));
       }
     } finally {
       // Confirmations still awaited after a failure end before the destination is free for the next run.
       await Promise.allSettled(waiting.map((b) => b.confirmed));
       await repo.release(db, id);
     }
+  }
+
+  /** Failing for FAILING_MINUTES: said once in the team's log (`siem.delivery_failing`), for alert rules. */
+  async function reportFailing(id: string, message: string) {
+    await db.transaction(async (tx) => {
+      const failing = await repo.failingFor(tx, id, FAILING_MINUTES);
+      if (!failing) return;
+      await recordHubEvents(tx, failing.team_slug, [
+        {
+          actor: 'system',
+          actor_type: 'system',
+          activity: 'siem.delivery_failing',
+          component: 'event_logs',
+          target: failing.siem_tool,
+          outcome: 'failure',
+          detail: { failing_since: new Date(failing.failing_since).toISOString(), error: message.slice(0, 200) },
+        },
+      ]);
+    });
   }
 
   // The retry is the destination's backoff (next_attempt_at), so a failed run is not retried by the queue too.

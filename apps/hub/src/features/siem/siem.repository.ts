@@ -143,7 +143,8 @@ export const siemRepository = {
   async delivered(q: Queryable, id: string, lastSeq: number, count: number): Promise<void> {
     await q.query(
       `update siem_destinations set cursor_seq = greatest(cursor_seq, $2), delivered_count = delivered_count + $3,
-         last_success_at = now(), last_error = null, failures = 0, next_attempt_at = null where id = $1`,
+         last_success_at = now(), last_error = null, failures = 0, next_attempt_at = null,
+         failing_since = null, failing_reported = false where id = $1`,
       [id, lastSeq, count],
     );
   },
@@ -160,12 +161,30 @@ export const siemRepository = {
     wait: { baseMs: number; maxMs: number; retryAfterMs?: number },
   ): Promise<void> {
     await q.query(
-      `update siem_destinations set last_error = $2, failures = failures + 1,
+      `update siem_destinations set last_error = $2, failures = failures + 1, failing_since = coalesce(failing_since, now()),
          next_attempt_at = now() + make_interval(secs => greatest(
            least($3::float8 * power(2, least(failures, 30)), $4::float8) * (1 + random() * 0.5), $5::float8) / 1000)
        where id = $1`,
       [id, message.slice(0, 500), wait.baseMs, wait.maxMs, wait.retryAfterMs ?? 0],
     );
+  },
+
+  /**
+   * A destination failing for `minutes` without a delivery, not said yet: marked said, and its team,
+   * vendor and first failure answered (once per outage; a delivery starts the count again).
+   */
+  async failingFor(
+    q: Queryable,
+    id: string,
+    minutes: number,
+  ): Promise<{ team_slug: string; siem_tool: SiemToolName; failing_since: Date } | null> {
+    const [row] = await q.query<{ team_slug: string; siem_tool: SiemToolName; failing_since: Date }>(
+      `update siem_destinations set failing_reported = true
+       where id = $1 and not failing_reported and failing_since <= now() - make_interval(mins => $2)
+       returning team_slug, siem_tool, failing_since`,
+      [id, minutes],
+    );
+    return row ?? null;
   },
 
   /** The admin asked for a retry now (test, activate, backfill): the backoff is forgotten. */

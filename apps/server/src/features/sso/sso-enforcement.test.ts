@@ -126,4 +126,21 @@ describe('requiring SSO ends the sessions it no longer allows', () => {
     await expectEnded(ivyPassword);
     await expectLive({ console: await h.signIn(DEMO_ADMINS.superAdmin) });
   });
+
+  test('switching it off is an event in the team’s log on the Hub (what the “Require SSO off” alert watches)', async () => {
+    const alexHub = await withHub(await h.signIn(DEMO_ADMINS.superAdmin));
+    const off = await h.post('/sso/login/policy/update/', { enforce_sso: false }, alexHub.console.token.access);
+    expect(off.status, off.text).toBe(200);
+    const logged = async () => {
+      const res = await hubPost(
+        '/audit/logs/fetch/',
+        { team_slug: 'northwind', filters: { activities: ['sso.require_sso_disabled'] } },
+        alexHub.hub.access,
+      );
+      return ((await res.json()) as { results: { actor: string }[] }).results;
+    };
+    const end = Date.now() + 20_000;
+    while (!(await logged()).length && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+    expect((await logged())[0]?.actor).toBe(DEMO_ADMINS.superAdmin);
+  });
 });

@@ -1,6 +1,6 @@
 import { AppError, type Queryable } from '@latchkey/runtime';
 import type { Caller } from '../../http/caller.ts';
-import { recordSecurityEvent } from '../eventlogs/index.ts';
+import { recordEvent, recordSecurityEvent } from '../eventlogs/index.ts';
 import { ssoRepository as repo } from './sso.repository.ts';
 import type { SsoDeps } from './sso-service-provider.ts';
 
@@ -77,6 +77,15 @@ export function createSsoEnforcement({ db, hubSessions }: Pick<SsoDeps, 'db' | '
           );
         await assertBreakGlass(tx, caller.team.id, enforce, policy.excluded_admins);
         await repo.savePolicy(tx, caller.team.id, enforce, policy.excluded_admins);
+        // The switch itself is an event: "Require SSO" switched off is what an alert rule watches for.
+        if (policy.enforce_sso !== enforce)
+          await recordEvent(tx, {
+            teamId: caller.team.id,
+            actor: caller.email,
+            activity: enforce ? 'sso.require_sso_enabled' : 'sso.require_sso_disabled',
+            component: 'sso',
+            target: 'team',
+          });
         return endSessionsHeldToSso(tx, caller.team.id);
       });
       await tellHubs(hubSessions, caller.team.id, ended);
