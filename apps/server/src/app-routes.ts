@@ -42,7 +42,7 @@ import { createScimService } from './features/scim/scim.service.ts';
 import { scimConnectorsRoutes } from './features/scim/scim-connectors.routes.ts';
 import { createScimConnectorsService } from './features/scim/scim-connectors.service.ts';
 import { ssoRoutes } from './features/sso/sso.routes.ts';
-import { lockLicences, teamRepository } from './features/team/index.ts';
+import { lockLicences, recordLicencesTaken, teamRepository } from './features/team/index.ts';
 import { teamRenameRoutes, teamRoutes } from './features/team/team.routes.ts';
 import { callerOfContext } from './http/guard.ts';
 import { integrationLookups } from './integration-lookups.ts';
@@ -107,7 +107,7 @@ export async function registerFeatureRoutes({ app, router, config, db, jobs, red
     guard,
     db,
     mail,
-    { lockLicences, hubAuthenticatedMembers: devicesRepository.hubAuthenticatedMembers },
+    { lockLicences, recordLicencesTaken, hubAuthenticatedMembers: devicesRepository.hubAuthenticatedMembers },
     approvals,
   );
   adminsRoutes(router, guard, db, {

@@ -71,6 +71,7 @@ export const BILLING_ACTIVITIES = {
     'billing.state_changed': { severity: 'warning', fields: ['from', 'to'] },
     'billing.email_changed': { severity: 'notice', fields: ['from', 'to'] },
     'billing.autorenew_changed': { severity: 'notice', fields: ['autorenew'] },
+    'billing.licences_nearly_used': { severity: 'warning', fields: ['used', 'total'] },
     ...FASTSPRING,
   },
 } as const satisfies ComponentSpec;

@@ -52,7 +52,10 @@ export function eventlogsRoutes(
   router.handle(auditLogsFiltersFetchEndpoint, gated, async ({ input, ctx }) =>
     events.filterOptions(requireHubCaller(ctx).teamSlug, input.page_size),
   );
-  router.handle(auditLogsVerifyEndpoint, gated, async ({ input, ctx }) => events.verify(requireHubCaller(ctx).teamSlug, input));
+  router.handle(auditLogsVerifyEndpoint, gated, async ({ input, ctx }) => {
+    const caller = requireHubCaller(ctx);
+    return events.verify(caller.teamSlug, input, caller.email);
+  });
   router.handle(auditLogsExportEndpoint, gated, async ({ input, ctx, reply }) => {
     const team = requireHubCaller(ctx).teamSlug;
     const total = await events.exportCount(team, input.filters);

@@ -8,6 +8,7 @@ import { createPullApi } from './pull.service.ts';
 import { appendEvents, type OwnHubEvent, recordHubEvents } from './record-events.ts';
 import { createRetention } from './retention.service.ts';
 import { createEventLogSettings } from './settings.service.ts';
+import { verificationFailedEvent } from './verification-failed.ts';
 import { verifyChain } from './verify.service.ts';
 
 /**
@@ -91,7 +92,15 @@ export function createEventsService(db: Db, o: { selfHosted: boolean; onAppended
     },
 
     ...createEventExport(db),
-    verify: (teamSlug: string, range: Parameters<typeof verifyChain>[2] = {}) => verifyChain(db, teamSlug, range),
+    /** Verifies the chain; problems found are recorded (after the reading, so the result is the chain as it was asked about). */
+    async verify(teamSlug: string, range: Parameters<typeof verifyChain>[2] = {}, actor = 'system') {
+      const result = await verifyChain(db, teamSlug, range);
+      if (!result.ok) {
+        const event = verificationFailedEvent(teamSlug, actor, result);
+        appended(teamSlug, await db.transaction((tx) => recordHubEvents(tx, teamSlug, [event])));
+      }
+      return result;
+    },
     ...createPullApi(db),
     ...createEventLogSettings(db, o),
     ...createRetention(db, o),

@@ -9,7 +9,7 @@ import {
   directoryMembersRepository as members,
   recordMemberEventsMany,
 } from '../members/index.ts';
-import { lockLicences, teamRepository } from '../team/index.ts';
+import { lockLicences, recordLicencesTaken, teamRepository } from '../team/index.ts';
 import { createGroupApplier, type RecordEvent } from './directory-apply-groups.ts';
 
 /** A change the server will not make; the whole batch is refused with it, and nothing of it is written. */
@@ -47,8 +47,9 @@ export async function applyDirectoryBatch(
     );
     const newcomers = invites.filter((c) => !known.has(c.directory_id));
     if (newcomers.length > 0) {
-      const { total, used } = await lockLicences(tx, team.id);
-      assertLicencesAvailable(total, used, newcomers.length);
+      const licences = await lockLicences(tx, team.id);
+      assertLicencesAvailable(licences.total, licences.used, newcomers.length);
+      await recordLicencesTaken(tx, team.id, licences, newcomers.length);
     }
     const locked = new Map(
       (

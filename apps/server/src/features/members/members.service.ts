@@ -51,6 +51,8 @@ function assertFilterAllowed(caller: Caller, filters: MemberFilters): void {
 export interface MembersDeps {
   /** The team's licence count, locked for the rest of the transaction. */
   lockLicences(q: Queryable, teamId: string): Promise<{ total: number; used: number }>;
+  /** Says in the team's log when taking `taken` of the locked licences brought them to nearly used up. */
+  recordLicencesTaken(q: Queryable, teamId: string, licences: { total: number; used: number }, taken: number): Promise<void>;
   /** The team's members with a Hub-authenticated device. */
   hubAuthenticatedMembers(q: Queryable, teamId: string): Promise<string[]>;
 }
@@ -123,8 +125,9 @@ export function createMembersService(db: Db, mail: MailOutbox, deps: MembersDeps
             { emails: existing.map((m) => m.email).join(', ') },
           );
         }
-        const { total, used } = await deps.lockLicences(tx, caller.team.id);
-        assertLicencesAvailable(total, used, wanted.length);
+        const licences = await deps.lockLicences(tx, caller.team.id);
+        assertLicencesAvailable(licences.total, licences.used, wanted.length);
+        await deps.recordLicencesTaken(tx, caller.team.id, licences, wanted.length);
         const rows = await repo.invite(tx, caller.team.id, wanted);
         await recordMemberEvents(tx, caller.team.id, caller.userId, 'member_invited', rows);
         await queueInvitations(tx, caller, rows);
@@ -158,8 +161,10 @@ export function createMembersService(db: Db, mail: MailOutbox, deps: MembersDeps
         const found = await repo.current(tx, caller.team.id, wanted);
         missing(wanted, found);
         if (action === 'assign') {
-          const { total, used } = await deps.lockLicences(tx, caller.team.id);
-          assertLicencesAvailable(total, used, found.filter((m) => !m.licensed).length);
+          const licences = await deps.lockLicences(tx, caller.team.id);
+          const taking = found.filter((m) => !m.licensed).length;
+          assertLicencesAvailable(licences.total, licences.used, taking);
+          await deps.recordLicencesTaken(tx, caller.team.id, licences, taking);
         }
         const changed = await repo.setLicensed(tx, caller.team.id, wanted, action === 'assign');
         await recordMemberEvents(

@@ -278,4 +278,38 @@ describe('member actions', () => {
     const back = await h.post('/api/v1/team/members/invite/', { emails: ['new.two@northwind.example'] }, token('admin'));
     expect(back.status === 200 || (back.body as { code: string }).code === 'licence_limit_exceeded').toBe(true);
   });
+
+  test('licences nearly used: said once when an assignment reaches 95 %, not again above it, again after falling below', async () => {
+    // The team as the test wants it: 18 of 20 licences in use (90 %).
+    const current = (await members({ page_size: 100 })).results.filter((m) => m.status !== 'invited').map((m) => m.email);
+    expect(current.length).toBeGreaterThanOrEqual(20);
+    const [team] = await h.db.query<{ id: string }>('select team_id as id from members where email = $1', [current[0]]);
+    const teamId = team?.id as string;
+    await h.db.query('update teams set total_licences = 20 where id = $1', [teamId]);
+    await h.db.query('update members set licensed = (email = any($2::text[])) where team_id = $1', [
+      teamId,
+      current.slice(0, 18),
+    ]);
+    const notices = () =>
+      h.db.query<{ detail: { used: number; total: number } }>(
+        `select event->'detail' as detail from event_outbox
+          where team_id = $1 and event->>'activity' = 'billing.licences_nearly_used' order by seq`,
+        [teamId],
+      );
+    const before = (await notices()).length;
+    const assign = async (emails: string[], action = 'assign') => {
+      const res = await h.post('/api/v1/team/members/licence/update/', { emails, action }, token('admin'));
+      expect(res.status, res.text).toBe(200);
+    };
+    await assign([current[18] as string]);
+    expect((await notices()).slice(before).map((n) => n.detail)).toEqual([{ used: 19, total: 20 }]);
+    await assign([current[19] as string]);
+    expect((await notices()).length).toBe(before + 1);
+    await assign(current.slice(18, 20), 'revoke');
+    await assign([current[19] as string]);
+    expect((await notices()).slice(before).map((n) => n.detail)).toEqual([
+      { used: 19, total: 20 },
+      { used: 19, total: 20 },
+    ]);
+  });
 });

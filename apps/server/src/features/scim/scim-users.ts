@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Email } from '@latchkey/contracts';
 import type { Queryable } from '@latchkey/runtime';
 import { membersRepository } from '../members/index.ts';
-import { lockLicences } from '../team/index.ts';
+import { lockLicences, recordLicencesTaken } from '../team/index.ts';
 import { scimRepository as repo, type ScimMemberRow } from './scim.repository.ts';
 import { USER_COLUMNS } from './scim-columns.ts';
 import type { ConnectorRow } from './scim-connectors.repository.ts';
@@ -155,6 +155,8 @@ export function createScimUsers({ db, mail, baseUrl }: ScimContext) {
               `No licence left for ${f.email}: ${used - 1} of ${total} in use. Buy more licences or revoke unused ones.`,
             );
           }
+          // The count holds the new member already: it took one of the `used - 1` before it.
+          await recordLicencesTaken(tx, c.team_id, { total, used: used - 1 }, 1);
         }
         await scimEvent(tx, c, 'member_invited', [f.email]);
         const moved = f.active ? null : await applyActive(tx, c, row, false);
