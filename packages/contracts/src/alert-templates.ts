@@ -1,6 +1,6 @@
 /**
  * The built-in alert rules a super admin switches on in one click: each a search (the activity
- * codes the server and the Hub write) and a condition. `activities` are the codes as written today.
+ * codes the server and the Hub write, each declared in the activity catalogue) and a condition.
  */
 export interface AlertTemplate {
   key: string;
@@ -28,9 +28,9 @@ export const ALERT_TEMPLATES = [
     cooldown_minutes: 0,
   },
   {
-    // The server writes one code per policy change; relaxing ones go through approvals (policies.relax).
+    // A change that relaxes a rule for someone (as the approvals gate tells it) writes policy.relaxed beside its own event.
     key: 'policy_relaxed',
-    filters: { activities: ['policy.team_updated', 'policy.group_updated', 'approval.applied'], search_value: '' },
+    filters: { activities: ['policy.relaxed'] },
     condition: { kind: 'every' },
     cooldown_minutes: 0,
   },

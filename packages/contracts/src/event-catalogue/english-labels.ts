@@ -54,6 +54,7 @@ export const ENGLISH_ACTIVITY_LABELS: Readonly<Record<ActivityCode, string>> = {
   'policy.team_restored': 'Team policy restored',
   'policy.group_updated': 'Group policy changed',
   'policy.group_restored': 'Group policy restored',
+  'policy.relaxed': 'Policy relaxed',
   'scim.connector_created': 'SCIM connector created',
   'scim.token_rotated': 'SCIM token rotated',
   'scim.connector_revoked': 'SCIM connector revoked',

@@ -75,6 +75,8 @@ export const POLICY_ACTIVITIES = {
     'policy.team_restored': { severity: 'warning', fields: ['history_id', 'restored_from'] },
     'policy.group_updated': { severity: 'notice', fields: ['history_id'] },
     'policy.group_restored': { severity: 'notice', fields: ['history_id', 'restored_from'] },
+    // Besides the change's own event when it relaxes a rule for someone: what an alert rule can match.
+    'policy.relaxed': { severity: 'warning', fields: ['history_id', 'scope', 'keys'] },
   },
 } as const satisfies ComponentSpec;
 

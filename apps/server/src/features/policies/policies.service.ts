@@ -138,6 +138,24 @@ export function createPoliciesService(db: Db) {
     if (strangers.length) throw new AppError('invalid_input', `${strangers[0]} is not a member of this team.`);
   }
 
+  /**
+   * The policy keys the change would relax for someone: a looser value, or a value no longer
+   * enforced, for a current member or for a member in no group (so a team change relaxes even
+   * before the team has members).
+   */
+  async function relaxedKeysOf(q: Queryable, caller: Caller, change: PolicyChangeRequest): Promise<string[]> {
+    const now = await world(q, caller.team.id);
+    const proposed = await proposedWorld(q, caller, now, change);
+    const people = [...(await repo.memberships(q, caller.team.id)), { email: '', group_ids: [] as string[] }];
+    const relaxed = new Set<string>();
+    for (const m of people) {
+      const before = resolveEffectivePolicy(now, m.email, m.group_ids);
+      const after = new Map(resolveEffectivePolicy(proposed, m.email, m.group_ids).map((i) => [i.key, i]));
+      for (const item of before) if (loosened(item, after.get(item.key))) relaxed.add(item.key);
+    }
+    return [...relaxed].sort();
+  }
+
   /** Writes a group's new state and its history entry; the caller holds the transaction and the team lock. */
   async function writeGroup(
     tx: Queryable,
@@ -148,6 +166,7 @@ export function createPoliciesService(db: Db) {
   ) {
     const group = await repo.group(tx, caller.team.id, change.group_id, true);
     if (!group) throw groupNotFound();
+    const relaxed = await relaxedKeysOf(tx, caller, { scope: 'group', ...change });
     const current = await repo.groupPolicy(tx, group.id);
     const before: GroupState = {
       policy_json: current?.policy_json ?? {},
@@ -157,19 +176,23 @@ export function createPoliciesService(db: Db) {
     const after = nextGroupState(change, group.priority_level, await repo.nextPriority(tx, caller.team.id, NO_PRIORITY));
     if (Object.keys(after.policy_json).length === 0) await repo.clearGroupPolicy(tx, group.id, NO_PRIORITY);
     else await repo.saveGroupPolicy(tx, caller.team.id, group.id, after, after.priority_level);
-    const id = await addPolicyHistory(tx, {
-      team_id: caller.team.id,
-      actor_user_id: caller.userId,
-      actor_email: caller.email,
-      scope: 'group',
-      group_id: group.id,
-      group_name: group.name,
-      action,
-      restored_from: restoredFrom,
-      before: { ...before },
-      after: { ...after },
-      approved_by: caller.approvedBy,
-    });
+    const id = await addPolicyHistory(
+      tx,
+      {
+        team_id: caller.team.id,
+        actor_user_id: caller.userId,
+        actor_email: caller.email,
+        scope: 'group',
+        group_id: group.id,
+        group_name: group.name,
+        action,
+        restored_from: restoredFrom,
+        before: { ...before },
+        after: { ...after },
+        approved_by: caller.approvedBy,
+      },
+      relaxed,
+    );
     return {
       id,
       group: { ...group, policy_override: after.priority_level !== NO_PRIORITY, priority_level: after.priority_level },
@@ -184,21 +207,29 @@ export function createPoliciesService(db: Db) {
     restoredFrom: string | null = null,
   ) {
     const before = await repo.teamPolicy(tx, caller.team.id);
+    // The change as a patch (a key gone is `auto`), so it is told to relax as the approvals gate tells it.
+    const patch = { ...next } as TeamPatch;
+    for (const key of Object.keys(before)) if (!(key in next)) patch[key] = { policy: 'auto' };
+    const relaxed = await relaxedKeysOf(tx, caller, { scope: 'team', policy_json: patch });
     await repo.saveTeamPolicy(tx, caller.team.id, next);
     await teamRepository.setPolicyPresent(tx, caller.team.id, Object.keys(next).length > 0);
-    return addPolicyHistory(tx, {
-      team_id: caller.team.id,
-      actor_user_id: caller.userId,
-      actor_email: caller.email,
-      scope: 'team',
-      group_id: null,
-      group_name: null,
-      action,
-      restored_from: restoredFrom,
-      before: { policy_json: before },
-      after: { policy_json: next },
-      approved_by: caller.approvedBy,
-    });
+    return addPolicyHistory(
+      tx,
+      {
+        team_id: caller.team.id,
+        actor_user_id: caller.userId,
+        actor_email: caller.email,
+        scope: 'team',
+        group_id: null,
+        group_name: null,
+        action,
+        restored_from: restoredFrom,
+        before: { policy_json: before },
+        after: { policy_json: next },
+        approved_by: caller.approvedBy,
+      },
+      relaxed,
+    );
   }
 
   return {
@@ -314,23 +345,9 @@ export function createPoliciesService(db: Db) {
       } as Pick<HistoryRow, 'scope' | 'before' | 'after'>);
     },
 
-    /**
-     * The policy keys the change would relax for someone: a looser value, or a value no longer
-     * enforced, for a current member or for a member in no group (so a team change relaxes even
-     * before the team has members).
-     */
-    async relaxedKeys(caller: Caller, change: PolicyChangeRequest, q: Queryable = db): Promise<string[]> {
-      const now = await world(q, caller.team.id);
-      const proposed = await proposedWorld(q, caller, now, change);
-      const people = [...(await repo.memberships(q, caller.team.id)), { email: '', group_ids: [] as string[] }];
-      const relaxed = new Set<string>();
-      for (const m of people) {
-        const before = resolveEffectivePolicy(now, m.email, m.group_ids);
-        const after = new Map(resolveEffectivePolicy(proposed, m.email, m.group_ids).map((i) => [i.key, i]));
-        for (const item of before) if (loosened(item, after.get(item.key))) relaxed.add(item.key);
-      }
-      return [...relaxed].sort();
-    },
+    /** The policy keys the change would relax for someone (the approvals gate's `policies.relax`). */
+    relaxedKeys: (caller: Caller, change: PolicyChangeRequest, q: Queryable = db): Promise<string[]> =>
+      relaxedKeysOf(q, caller, change),
 
     async effective(caller: Caller, email: string) {
       const member = await repo.member(db, caller.team.id, email);

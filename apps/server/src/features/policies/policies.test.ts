@@ -417,6 +417,37 @@ describe('history', () => {
     expect((await post('/history/diff/', { id: '999999999' })).status).toBe(404);
   });
 
+  test('a change that relaxes a rule for someone also writes policy.relaxed (with its keys); a tightening one does not', async () => {
+    const relaxedEvents = async () =>
+      (
+        await h.db.query<{ target: string; detail: { scope: string; keys: string; history_id: string } }>(
+          `select event->>'target' as target, event->'detail' as detail from event_outbox
+            where event->>'activity' = 'policy.relaxed' order by seq`,
+        )
+      ).map((e) => ({ target: e.target, scope: e.detail.scope, keys: e.detail.keys }));
+    await resetTeam();
+    const before = (await relaxedEvents()).length;
+    const newEvents = async () => (await relaxedEvents()).slice(before);
+    // Tighter: five minutes instead of fifteen.
+    expect((await post('/update/', { policy_json: { 'autolock.minutes': { policy: 5 } } })).status).toBe(200);
+    expect(await newEvents()).toEqual([]);
+    // Looser: an hour, and two-factor sign-in no longer required.
+    await post('/update/', { policy_json: { 'tfa.required': { policy: true } } });
+    await post('/update/', { policy_json: { 'autolock.minutes': { policy: 60 }, 'tfa.required': { policy: 'auto' } } });
+    const [loose] = (await post('/history/', { page: 1, page_size: 1 })).body.results as { id: string }[];
+    expect(await newEvents()).toEqual([{ target: 'team', scope: 'team', keys: 'autolock.minutes,tfa.required' }]);
+    // Tighter again, then the loose version restored: the restore relaxes.
+    await post('/update/', { policy_json: { 'autolock.minutes': { policy: 5 } } });
+    expect((await post('/history/restore/', { id: loose?.id })).status).toBe(200);
+    expect((await newEvents()).map((e) => e.keys)).toEqual(['autolock.minutes,tfa.required', 'autolock.minutes']);
+    // A group's members given a looser value than the team's.
+    await setGroup('g2', { 'autolock.minutes': 1 });
+    await setGroup('g2', { 'autolock.minutes': 240 });
+    expect((await newEvents()).at(-1)).toEqual({ target: 'Policy test g2', scope: 'group', keys: 'autolock.minutes' });
+    expect(await newEvents()).toHaveLength(3);
+    await setGroup('g2', {});
+  });
+
   test('a change and its history entry land together: a refused change leaves no entry', async () => {
     const before = (await post('/history/', {})).body.count as number;
     await post('/update/', { policy_json: { 'tfa.required': { policy: true, include: ['stranger@else.example'] } } });
