@@ -71,17 +71,17 @@ describe('the policy', () => {
     const initial = await h.post(`${P}/policy/`, {}, token('alex'));
     expect(initial.status).toBe(200);
     expect(initial.body).toMatchObject({ policy: { enabled: false, approvers: 2, expiry_hours: 24 }, locked_out: false });
-    // Alex, Tess and Sam: three people, however many sessions Alex has.
-    expect(initial.body).toMatchObject({ eligible_approvers: 3 });
+    // Alex, Tess, Sam and Dana: four people, however many sessions Alex has.
+    expect(initial.body).toMatchObject({ eligible_approvers: 4 });
     expect((initial.body as { actions: string[] }).actions).toEqual(POLICY_ACTION_CODES);
     expect((await h.post(`${P}/policy/`, {}, token('adam'))).status).toBe(403);
     expect((await h.post(`${P}/policy/update/`, { policy: policy({ enabled: true }) }, token('adam'))).status).toBe(403);
     const bad = await h.post(`${P}/policy/update/`, { policy: policy({ approvers: 1 }) }, token('alex'));
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('errors.approval_policy_approvers');
-    await setPolicy({ enabled: true, approvers: 4 });
+    await setPolicy({ enabled: true, approvers: 5 });
     const locked = await h.post(`${P}/policy/`, {}, token('alex'));
-    expect(locked.body).toMatchObject({ policy: { enabled: true, approvers: 4 }, eligible_approvers: 3, locked_out: true });
+    expect(locked.body).toMatchObject({ policy: { enabled: true, approvers: 5 }, eligible_approvers: 4, locked_out: true });
   });
 
   test('changing the policy waits for approval while it lists approvals.policy', async () => {
@@ -117,7 +117,7 @@ describe('a gated call', () => {
       approvers_required: 2,
       can_decide: true,
       can_withdraw: false,
-      eligible_approvers: 2,
+      eligible_approvers: 3,
       locked_out: false,
     });
     expect(shown.payload_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -269,10 +269,11 @@ describe('a gated call', () => {
 describe('lock-out and break-glass', () => {
   test('removing the second-to-last super admin waits for approval whatever the policy lists', async () => {
     await setPolicy({ enabled: true, actions: [] });
+    // Sam and Dana made plain admins: Alex and Tess are the last two super admins.
     await h.db.query(
-      `update team_admins set scopes = '{admin}' where user_id = (select id from users where email = $1)
+      `update team_admins set scopes = '{admin}' where user_id in (select id from users where email = any($1))
          and team_id = (select id from teams where slug = 'northwind')`,
-      [DEMO_ADMINS.twoTeams],
+      [[DEMO_ADMINS.twoTeams, SECURITY_DEMO_ADMINS.dana]],
     );
     try {
       const id = requestIdOf(
@@ -287,19 +288,19 @@ describe('lock-out and break-glass', () => {
       await h.post(`${P}/withdraw/`, { id }, token('alex'));
     } finally {
       await h.db.query(
-        `update team_admins set scopes = '{super_admin}' where user_id = (select id from users where email = $1)
+        `update team_admins set scopes = '{super_admin}' where user_id in (select id from users where email = any($1))
            and team_id = (select id from teams where slug = 'northwind')`,
-        [DEMO_ADMINS.twoTeams],
+        [[DEMO_ADMINS.twoTeams, SECURITY_DEMO_ADMINS.dana]],
       );
     }
   });
 
   test('fewer eligible approvers than M is said in each request; the operator approves with a reason, or clears', async () => {
-    await setPolicy({ enabled: true, approvers: 4 });
+    await setPolicy({ enabled: true, approvers: 5 });
     const id = requestIdOf(
       await h.post('/organization/admin/user/add/', { email: 'glass@northwind.example', scopes: ['admin'] }, token('alex')),
     );
-    expect(await request(id)).toMatchObject({ locked_out: true, eligible_approvers: 2, approvers_required: 4 });
+    expect(await request(id)).toMatchObject({ locked_out: true, eligible_approvers: 3, approvers_required: 5 });
     const cleared = requestIdOf(
       await h.post('/organization/admin/user/add/', { email: 'cleared@northwind.example', scopes: ['admin'] }, token('alex')),
     );
