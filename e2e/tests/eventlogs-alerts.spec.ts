@@ -57,8 +57,9 @@ function signedCorrectly(call: Call): boolean {
 
 const ruleRow = (page: Page, name: string) => page.locator(`[data-testid="alert-rule-row"][data-name="${name}"]`);
 
-async function threeWidths(page: Page, name: string) {
-  for (const width of [1280, 375, 320]) await shot(page, name, width);
+/** At 1280, 375 and 320 px; a drawer as the window shows it (a full-page picture stretches the page behind it). */
+async function threeWidths(page: Page, name: string, fullPage = true) {
+  for (const width of [1280, 375, 320]) await shot(page, name, width, { fullPage });
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
@@ -104,7 +105,7 @@ test('alert rules: the failed sign-in template e-mails and calls a signed webhoo
   await expect(form.getByTestId('alert-rule-name')).toHaveValue(name);
   await expect(form.getByTestId('alert-dest-webhook-secret')).toHaveValue('');
   await expect(form.getByTestId('alert-dest-webhook-url')).toHaveValue(`https://127.0.0.1:${port}/latchkey-alerts`);
-  await threeWidths(page, 'eventlogs-alerts-form');
+  await threeWidths(page, 'eventlogs-alerts-form', false);
   await page.keyboard.press('Escape');
   await expect(form).toHaveCount(0);
 
@@ -147,7 +148,7 @@ test('alert rules: the failed sign-in template e-mails and calls a signed webhoo
   await expect(firing.locator('[data-testid="alert-delivery"][data-kind="email"]')).toHaveAttribute('data-status', 'delivered');
   await expect(firing.locator('[data-testid="alert-delivery"][data-kind="webhook"]')).toHaveAttribute('data-status', 'delivered');
   await expect(row).not.toContainText('Never');
-  await threeWidths(page, 'eventlogs-alerts-history');
+  await threeWidths(page, 'eventlogs-alerts-history', false);
 
   // The matched events open in the event log, filtered; and the firing is an event of the log.
   await firing.getByTestId('alert-firing-events').click();

@@ -31,7 +31,6 @@ export function AlertHistory({ rule, onClose }: { rule: AlertRule; onClose: () =
 
 function FiringCard({ firing }: { firing: AlertFiringRow }) {
   const { t } = useTranslation();
-  const group = firing.group_key.split(':').slice(0, -1).join(':');
   return (
     <Card withBorder padding="sm" data-testid="alert-firing" data-test={String(firing.test)}>
       <Stack gap={6}>
@@ -43,7 +42,7 @@ function FiringCard({ firing }: { firing: AlertFiringRow }) {
         </Group>
         <Text size="sm" data-testid="alert-firing-count">
           {t('alerts.history.matches', { n: firing.event_count })}
-          {group && group !== 'all' ? ` · ${group}` : ''}
+          {firing.group_key ? ` · ${firing.group_key}` : ''}
         </Text>
         <Group gap={6} wrap="wrap">
           {firing.deliveries.map((d) => (

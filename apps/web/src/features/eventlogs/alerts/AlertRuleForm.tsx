@@ -1,4 +1,4 @@
-import { Button, Drawer, Group, NumberInput, SegmentedControl, Select, Stack, TagsInput, TextInput } from '@mantine/core';
+import { Button, Drawer, Group, NumberInput, Radio, Select, SimpleGrid, Stack, TagsInput, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ModalError } from '../../../components/ModalError.tsx';
@@ -135,24 +135,24 @@ export function AlertRuleForm({ rule, start, onClose }: { rule: AlertRule | null
           />
           {tags('actors', 'alerts.form.actors')}
           {tags('ip_addresses', 'alerts.form.ips')}
-          <SegmentedControl
+          <Radio.Group
+            label={t('alerts.col.condition')}
             value={condition.kind}
             onChange={(kind) => setCondition({ ...condition, kind: kind as ConditionValues['kind'] })}
-            data={[
-              { value: 'every', label: t('alerts.condition.every') },
-              { value: 'threshold', label: t('alerts.condition.threshold') },
-            ]}
-            data-testid="alert-condition-kind"
-          />
+          >
+            <Group gap="lg" mt={6}>
+              <Radio value="every" label={t('alerts.condition.every')} data-testid="alert-condition-every" />
+              <Radio value="threshold" label={t('alerts.condition.threshold')} data-testid="alert-condition-threshold" />
+            </Group>
+          </Radio.Group>
           {condition.kind === 'threshold' && (
-            <Group grow align="flex-start" wrap="wrap">
+            <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
               <NumberInput
                 label={t('alerts.condition.count')}
                 min={2}
                 max={10_000}
                 value={condition.count}
                 onChange={(v) => setCondition({ ...condition, count: Number(v) || 2 })}
-                miw={120}
               />
               <NumberInput
                 label={t('alerts.condition.minutes')}
@@ -160,7 +160,6 @@ export function AlertRuleForm({ rule, start, onClose }: { rule: AlertRule | null
                 max={1_440}
                 value={condition.minutes}
                 onChange={(v) => setCondition({ ...condition, minutes: Number(v) || 1 })}
-                miw={120}
               />
               <Select
                 label={t('alerts.condition.group_by')}
@@ -168,9 +167,8 @@ export function AlertRuleForm({ rule, start, onClose }: { rule: AlertRule | null
                 onChange={(v) => setCondition({ ...condition, group_by: (v ?? 'none') as ConditionValues['group_by'] })}
                 data={(['none', 'actor', 'ip', 'target'] as const).map((g) => ({ value: g, label: t(`alerts.group.${g}`) }))}
                 allowDeselect={false}
-                miw={140}
               />
-            </Group>
+            </SimpleGrid>
           )}
           <NumberInput
             label={t('alerts.form.cooldown')}

@@ -126,7 +126,6 @@ export function AlertRules() {
           </Group>
         </Alert>
       )}
-      {list.data && <AlertTemplates keys={list.data.templates} />}
       <Stack gap="sm">
         <Text fw={600}>{t('alerts.rules_title')}</Text>
         <DataTable
@@ -155,6 +154,7 @@ export function AlertRules() {
           }
         />
       </Stack>
+      {list.data && <AlertTemplates keys={list.data.templates} />}
       {editing && <AlertRuleForm rule={editing === 'new' ? null : editing} start={start} onClose={() => setEditing(null)} />}
       {history && <AlertHistory rule={history} onClose={() => setHistory(null)} />}
       {deleting && (
