@@ -126,6 +126,8 @@ export function AlertRules() {
           </Group>
         </Alert>
       )}
+      {/* With no rule yet the templates lead (the empty list points up to them); then the rules do. */}
+      {list.data && !rules?.length ? <AlertTemplates keys={list.data.templates} /> : null}
       <Stack gap="sm">
         <Text fw={600}>{t('alerts.rules_title')}</Text>
         <DataTable
@@ -154,7 +156,7 @@ export function AlertRules() {
           }
         />
       </Stack>
-      {list.data && <AlertTemplates keys={list.data.templates} />}
+      {list.data && rules?.length ? <AlertTemplates keys={list.data.templates} /> : null}
       {editing && <AlertRuleForm rule={editing === 'new' ? null : editing} start={start} onClose={() => setEditing(null)} />}
       {history && <AlertHistory rule={history} onClose={() => setHistory(null)} />}
       {deleting && (

@@ -102,7 +102,13 @@ export function destinationErrors(issues: { path: string; message: string }[], s
     const m = /^destinations\.(\d+)(?:\.(\w+))?/.exec(issue.path);
     if (!m) continue;
     const kind = sentKinds[Number(m[1])];
-    const message = issue.message.includes('.') ? issue.message : 'alerts.form.invalid';
+    // The Hub's own message keys (alerts.form.*) as they are; a schema's plain words as the form's.
+    const secretMissing = m[2] === 'signing_secret' && !issue.message.startsWith('alerts.');
+    const message = issue.message.startsWith('alerts.')
+      ? issue.message
+      : secretMissing
+        ? 'alerts.form.secret_short'
+        : 'alerts.form.invalid';
     if (kind === 'webhook') out[m[2] === 'signing_secret' ? 'webhook_secret' : 'webhook_url'] = message;
     else if (kind === 'email') out.email = 'alerts.form.invalid_email';
     else if (kind === 'slack' || kind === 'teams') out[kind] = message;
