@@ -15,7 +15,8 @@ export const eventlogsRoutes: readonly ConsoleRoute[] = [
     path: 'eventlogs/alerts',
     titleKey: 'page.eventlogs_alerts',
     rule: RULES.eventLogs,
-    screen: lazyScreen(screens, 'AlertRules'),
+    // A chunk of its own: the event log's JS does not carry the alert screens.
+    screen: lazyScreen(() => import('./alerts/AlertRules.tsx'), 'AlertRules'),
     backTo: { href: '/eventlogs', titleKey: 'page.eventlogs' },
   },
   {
