@@ -179,7 +179,15 @@ export function AlertRuleForm({ rule, start, onClose }: { rule: AlertRule | null
             onChange={(v) => setCooldown(Number(v) || 0)}
             data-testid="alert-cooldown"
           />
-          <DestinationFields value={dest} onChange={setDest} errors={errors} />
+          <DestinationFields
+            value={dest}
+            onChange={(v) => {
+              setDest(v);
+              // A destination changed: its refusal goes, the name's stays.
+              setErrors(({ name }) => (name ? { name } : {}));
+            }}
+            errors={errors}
+          />
           {errors.none && <ModalError error={errors.none} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { type Column, DataTable } from '../../../components/DataTable.tsx';
 import { PageAction } from '../../../components/PageHeader.tsx';
 import { RowMenu } from '../../../components/RowMenu.tsx';
+import { errorMessage, errorValues } from '../../../lib/api-error.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { addressHasFilters, readAddress } from '../log/address.ts';
@@ -39,6 +40,8 @@ export function AlertRules() {
   const test = useTestAlertRule();
   const remove = useDeleteAlertRule();
   const rules = list.data?.rules;
+  /** A switch or a test alert the Hub refused: said where the admin looks, the row stays as it was. */
+  const failed = (error: unknown) => notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) });
 
   const columns: Column<AlertRule>[] = [
     {
@@ -66,7 +69,7 @@ export function AlertRules() {
         <Switch
           checked={r.enabled}
           aria-label={t('alerts.switch_label', { name: r.name })}
-          onChange={(e) => enable.mutate({ id: r.id, enabled: e.currentTarget.checked })}
+          onChange={(e) => enable.mutate({ id: r.id, enabled: e.currentTarget.checked }, { onError: failed })}
           data-testid="alert-rule-enabled"
         />
       ),
@@ -91,7 +94,10 @@ export function AlertRules() {
             onClick={() =>
               test.mutate(
                 { id: r.id },
-                { onSuccess: () => notifications.show({ color: 'teal', message: t('alerts.test_sent', { name: r.name }) }) },
+                {
+                  onSuccess: () => notifications.show({ color: 'teal', message: t('alerts.test_sent', { name: r.name }) }),
+                  onError: failed,
+                },
               )
             }
             data-testid="alert-rule-test"

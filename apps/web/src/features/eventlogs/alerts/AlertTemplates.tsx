@@ -94,7 +94,14 @@ function SwitchOnDialog({ template, onClose }: { template: AlertTemplateKey; onC
             maxLength={120}
             data-testid="alert-template-name"
           />
-          <DestinationFields value={dest} onChange={setDest} errors={errors} />
+          <DestinationFields
+            value={dest}
+            onChange={(v) => {
+              setDest(v);
+              setErrors({});
+            }}
+            errors={errors}
+          />
           {errors.none && <ModalError error={errors.none} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
