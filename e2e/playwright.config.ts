@@ -74,13 +74,20 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'console', testIgnore: /(hub-integration|eventlogs|eventlogs-saved-searches|scim|directory-sync)\.spec\.ts/ },
+    {
+      name: 'console',
+      testIgnore: /(hub-integration|eventlogs|eventlogs-saved-searches|eventlogs-alerts|scim|directory-sync)\.spec\.ts/,
+    },
     // Connects Sam's family team to Hubs of its own and stops them: run it after every spec that
     // reads the family team's Hub state (none connected), so the two never overlap.
     { name: 'hub-integration', testMatch: /hub-integration\.spec\.ts/, dependencies: ['console'] },
     // Add groups to Northwind (an admin change for the event log; a SCIM-provisioned group) and, for
     // saved searches, a super admin for a while: after every spec that counts Northwind's groups or admins.
-    { name: 'northwind-groups', testMatch: /(eventlogs|eventlogs-saved-searches|scim)\.spec\.ts/, dependencies: ['console'] },
+    {
+      name: 'northwind-groups',
+      testMatch: /(eventlogs|eventlogs-saved-searches|eventlogs-alerts|scim)\.spec\.ts/,
+      dependencies: ['console'],
+    },
     // Adds members and groups to Northwind from a directory: after every spec that counts them.
     { name: 'directory', testMatch: /directory-sync\.spec\.ts/, dependencies: ['northwind-groups'] },
   ],

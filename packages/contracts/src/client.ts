@@ -5,6 +5,8 @@
 export * from './access.ts';
 export * from './admin-elevation-constants.ts';
 export type { Elevation, ElevationSettings } from './admin-elevations.ts';
+export * from './alert-templates.ts';
+export type { AlertDestination, AlertDestinationInput, AlertRule } from './alerts.ts';
 export type { LoginSuccess, TokenPair } from './auth.ts';
 export type { Invoice, InvoiceDetail, Plan, PlanQuote, ProRated, Subscription } from './billing.ts';
 export * from './billing-constants.ts';

@@ -2,13 +2,14 @@ import { EVENT_COUNT_CAP, EVENT_SEARCH_COUNT_CAP } from '@latchkey/contracts/cli
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
+import { Link } from 'wouter';
 import { DataTable } from '../../components/DataTable.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { useListState } from '../../lib/use-list-state.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { EMPTY_FILTERS, type EventRow, type Filters, useEventLogsQuery, useVerifyChainMutation } from './api.ts';
 import { VerifyChainButton, VerifyChainResult } from './ChainVerify.tsx';
-import { fromSavedFilters } from './log/address.ts';
+import { fromSavedFilters, writeAddress } from './log/address.ts';
 import { EventDrawer } from './log/EventDrawer.tsx';
 import { EventFilterFields } from './log/EventFilterFields.tsx';
 import { ExportMenu } from './log/ExportMenu.tsx';
@@ -96,6 +97,14 @@ export function EventLogs() {
               <SavedSearchesMenu filters={filters} selectedId={saved} onOpen={openSaved} onSelected={setSaved} />
               <VerifyChainButton verify={verify} />
               <ExportMenu filters={filters} />
+              <Button
+                component={Link}
+                variant="default"
+                href={`/eventlogs/alerts?${writeAddress({ search: search.trim(), picked, from: '', to: '', saved: null })}`}
+                data-testid="eventlogs-alerts-link"
+              >
+                {t('alerts.link')}
+              </Button>
             </Group>
           }
         />

@@ -3,13 +3,21 @@ import { type ConsoleRoute, lazyScreen } from '../../lib/console-route.ts';
 
 const screens = () => import('./screens.ts');
 
-/** The event log (a Hub service in the sidebar) and its SIEM export settings. */
+/** The event log (a Hub service in the sidebar) and its SIEM export settings, and its alert rules. */
 export const eventlogsRoutes: readonly ConsoleRoute[] = [
   {
     path: 'settings/eventlogs',
     titleKey: 'page.eventlogs_settings',
     rule: RULES.settingsEventLogs,
     screen: lazyScreen(screens, 'EventLogsSettings'),
+  },
+  {
+    path: 'eventlogs/alerts',
+    titleKey: 'page.eventlogs_alerts',
+    rule: RULES.eventLogs,
+    // A chunk of its own: the event log's JS does not carry the alert screens.
+    screen: lazyScreen(() => import('./alerts/AlertRules.tsx'), 'AlertRules'),
+    backTo: { href: '/eventlogs', titleKey: 'page.eventlogs' },
   },
   {
     path: 'eventlogs',
@@ -23,6 +31,7 @@ export const eventlogsRoutes: readonly ConsoleRoute[] = [
       icon: 'eventlogs',
       service: 'audit_logs',
       feature: 'siem',
+      alsoFor: ['/eventlogs/alerts'],
     },
   },
 ];
