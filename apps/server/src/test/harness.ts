@@ -84,7 +84,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     WEB_DIST: join(tmpdir(), 'latchkey-no-web-dist'),
     ...options.env,
   });
-  const hub = options.hub ? await startTestHub(options.hubEnv ? { env: options.hubEnv } : {}) : undefined;
+  // The Hub is limited as the server is: a test that lifts the server's limit (the access matrix) lifts both.
+  const hubLimit = options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {};
+  const hub = options.hub ? await startTestHub({ ...(options.hubEnv ? { env: options.hubEnv } : {}), ...hubLimit }) : undefined;
   // Without a real Hub, the demo team's Hub has a key nobody holds: grants are issued, nothing answers.
   const hubKey = hub?.publicJwk ?? publicJwkOf(privateKeyOf(generateEd25519Key()));
   if (options.seed ?? true) await seedDemo(db, { hubUrl: hub?.url ?? HUB_URL, hubKey: JSON.stringify(hubKey) });

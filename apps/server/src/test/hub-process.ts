@@ -40,7 +40,9 @@ export interface TestHub {
  * listener, so the server's calls to it go over the network exactly as in production.
  * `registerDemo` registers the demo team as the Hub's demo seed does (every service on).
  */
-export async function startTestHub(options: { version?: string; env?: Record<string, string> } = {}): Promise<TestHub> {
+export async function startTestHub(
+  options: { version?: string; env?: Record<string, string>; rateLimitPerMinute?: number } = {},
+): Promise<TestHub> {
   const db = await createTestDb(MIGRATIONS_DIR);
   const pem = generateEd25519Key();
   const key = privateKeyOf(pem);
@@ -55,7 +57,8 @@ export async function startTestHub(options: { version?: string; env?: Record<str
     ...(options.version ? { HUB_VERSION: options.version } : {}),
     ...options.env,
   });
-  let app = await buildHub({ config, db });
+  const limit = options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {};
+  let app = await buildHub({ config, db, ...limit });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   let running = true;
@@ -80,7 +83,7 @@ export async function startTestHub(options: { version?: string; env?: Record<str
       await app.close();
     },
     async restart() {
-      app = await buildHub({ config, db });
+      app = await buildHub({ config, db, ...limit });
       await app.listen({ port, host: '127.0.0.1' });
       running = true;
     },

@@ -131,6 +131,7 @@ export function AlertRuleForm({ rule, start, onClose }: { rule: AlertRule | null
             label={t('alerts.form.search')}
             value={filters.search_value}
             onChange={(e) => setFilters({ ...filters, search_value: e.currentTarget.value })}
+            maxLength={100}
             data-testid="alert-filter-search"
           />
           {tags('actors', 'alerts.form.actors')}

@@ -49,6 +49,7 @@ export function DestinationFields({
             placeholder="https://"
             value={value.webhook.url}
             onChange={(e) => set('webhook', { url: e.currentTarget.value })}
+            maxLength={500}
             error={err('webhook_url')}
             data-testid="alert-dest-webhook-url"
           />
@@ -58,6 +59,7 @@ export function DestinationFields({
             placeholder={value.webhook.stored ? t('siem.form.secret_kept') : undefined}
             value={value.webhook.secret}
             onChange={(e) => set('webhook', { secret: e.currentTarget.value })}
+            maxLength={200}
             error={err('webhook_secret')}
             data-testid="alert-dest-webhook-secret"
           />
@@ -78,6 +80,7 @@ export function DestinationFields({
               placeholder={value[kind].stored ? t('alerts.dest.kept_host', { host: value[kind].stored }) : 'https://'}
               value={value[kind].url}
               onChange={(e) => set(kind, { url: e.currentTarget.value })}
+              maxLength={500}
               error={err(kind)}
               data-testid={`alert-dest-${kind}-url`}
             />
