@@ -4,7 +4,7 @@
 //      thresholds over the ingested activity from one address each (20 in 5 minutes, an hour's cooldown), 5 on every probe), while a probe event arrives every
 //      250 ms through the same feed: the lag from a probe's append (its recorded_at) to its firing
 //      (fired_at), and the ingest rate beside the first run's.
-// Targets (issue 29): lag p99 ≤ 10 s while ingest runs at ≥ 20,000 events/s; the rate with the rules
+// Targets: lag p99 ≤ 10 s while ingest runs at ≥ 20,000 events/s; the rate with the rules
 // on within 10 % of without.
 
 import { randomUUID } from 'node:crypto';
