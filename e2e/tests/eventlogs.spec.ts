@@ -85,13 +85,13 @@ async function saveAndActivate(page: Page, form: Locator) {
 
 /** The group's creation in the event log (searched until the Hub has it); its row. */
 async function inTheLog(page: Page, group: string) {
-  await page.goto('/#/eventlogs');
-  await expect(page).toHaveURL(atRoute('/eventlogs'));
   const row = page.locator(`[data-testid="event-row"][data-activity="group.created"][data-target="${group}"]`);
+  // Opened afresh each try: the search lives in the address, so a reload asks the Hub again.
   await expect(async () => {
-    await page.getByTestId('eventlogs-search').fill('');
-    await page.getByTestId('eventlogs-search').fill(group);
-    await expect(row).toBeVisible({ timeout: 2_000 });
+    await page.goto(`/?q=${encodeURIComponent(group)}#/eventlogs`);
+    await page.reload();
+    await expect(page).toHaveURL(atRoute('/eventlogs'));
+    await expect(row).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
   return row;
 }
