@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RULES } from './access.ts';
 import { ALERT_TEMPLATE_KEYS } from './alert-templates.ts';
+import { PageInfo, Paging } from './audit.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { EventFilters, EventRecord } from './eventlogs.ts';
 
@@ -207,9 +208,11 @@ export const alertRuleFiringsEndpoint = defineEndpoint({
   path: '/audit/alerts/rules/firings/',
   auth: 'hubAuth',
   access: RULES.eventLogs,
-  summary: "The rule's firings, newest first, each with the events that matched and each destination's delivery.",
-  input: ById.extend({ page_size: z.number().int().min(1).max(100).default(20) }),
+  summary:
+    "The rule's firings, newest first, a page at a time (page, page_size; with the total and the number of pages), each with the events that matched and each destination's delivery.",
+  input: ById.extend(Paging),
   output: z.object({
+    ...PageInfo,
     firings: z.array(
       AlertFiring.extend({
         deliveries: z.array(

@@ -8,7 +8,8 @@ import { SAVED_SEARCH_NAME_MAX } from './eventlogs-constants.ts';
  * Saved searches of the event log: a name for a set of filters, private to the admin who saved it
  * or shared with the team's admins who read the log. They follow the event log's rule (super admin;
  * enterprise, standard or starter; the SIEM service on); a private one is its author's alone, a
- * shared one any super admin of the team may rename, update or delete.
+ * shared one any super admin of the team may rename, update or delete. Its author may share a private
+ * one later, or make their shared one private again (no one else may take it from the team).
  */
 
 const TeamSlug = z.string().min(1).max(100);
@@ -25,6 +26,8 @@ export const SavedSearch = z.object({
   owner: z.string(),
   /** Whether the caller may rename, update or delete it. */
   can_manage: z.boolean(),
+  /** Whether the caller may switch it between private and shared (its author only). */
+  can_change_sharing: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -66,12 +69,14 @@ export const auditLogsSearchUpdateEndpoint = defineEndpoint({
   access: RULES.eventLogs,
   errors: ['service_disabled', 'not_found', 'conflict'],
   summary:
-    'Renames a saved search or replaces its filters: a private one by its author, a shared one by a super admin. Another admin’s private search, or one of another team, is not found. Updating a shared search is recorded in the event log.',
+    'Renames a saved search, replaces its filters or switches it between private and shared: a private one by its author, a shared one by a super admin; only its author may share it or make it private again (forbidden otherwise). Another admin’s private search, or one of another team, is not found. Updating a shared search, and any change of sharing, is recorded in the event log.',
   input: z.object({
     team_slug: TeamSlug,
     id: SearchId,
     name: SearchName.optional(),
     filters: EventFilters.optional(),
+    /** Shared with the team's admins, or private to its author. */
+    shared: z.boolean().optional(),
   }),
   output: SavedSearch,
 });

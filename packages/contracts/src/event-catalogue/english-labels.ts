@@ -118,6 +118,7 @@ export const ENGLISH_ACTIVITY_LABELS: Readonly<Record<ActivityCode, string>> = {
   'event_logs.search_saved': 'Shared search saved',
   'event_logs.search_updated': 'Shared search changed',
   'event_logs.search_deleted': 'Shared search deleted',
+  'event_logs.search_sharing_changed': 'Search sharing changed',
   'event_logs.verification_failed': 'Event chain verification failed',
   'siem.enabled': 'SIEM service turned on',
   'siem.disabled': 'SIEM service turned off',

@@ -12,6 +12,7 @@ export const EVENT_LOG_ACTIVITIES = {
     'event_logs.search_saved': { severity: 'info', fields: ['search_id'] },
     'event_logs.search_updated': { severity: 'info', fields: ['search_id'] },
     'event_logs.search_deleted': { severity: 'info', fields: ['search_id'] },
+    'event_logs.search_sharing_changed': { severity: 'info', fields: ['search_id', 'shared'] },
     'event_logs.verification_failed': { severity: 'critical', fields: ['problem_count', 'first_seq', 'last_seq'] },
     'siem.enabled': { severity: 'notice' },
     'siem.disabled': { severity: 'warning' },

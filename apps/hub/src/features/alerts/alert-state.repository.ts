@@ -127,12 +127,18 @@ export const alertStateRepository = {
     return row ?? null;
   },
 
-  async firings(q: Queryable, ruleId: string, limit: number): Promise<FiringRow[]> {
+  /** One page of a rule's firings, newest first. */
+  async firings(q: Queryable, ruleId: string, limit: number, offset: number): Promise<FiringRow[]> {
     return q.query<FiringRow>(
       `select id, rule_id, team_slug, group_key, event_ids::text[], event_seqs::text[], test, fired_at
-       from alert_firings where rule_id = $1 order by fired_at desc, id limit $2`,
-      [ruleId, limit],
+       from alert_firings where rule_id = $1 order by fired_at desc, id limit $2 offset $3`,
+      [ruleId, limit, offset],
     );
+  },
+
+  async countFirings(q: Queryable, ruleId: string): Promise<number> {
+    const [row] = await q.query<{ n: number }>('select count(*)::int as n from alert_firings where rule_id = $1', [ruleId]);
+    return row?.n ?? 0;
   },
 
   async deliveries(q: Queryable, firingIds: string[]): Promise<DeliveryRow[]> {

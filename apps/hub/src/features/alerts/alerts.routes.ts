@@ -45,6 +45,6 @@ export function alertsRoutes(router: Router, gated: HubGuard, alerts: AlertsServ
     return alerts.test(caller.teamSlug, caller.email, input.id);
   });
   router.handle(alertRuleFiringsEndpoint, gated, async ({ input, ctx }) =>
-    alerts.firings(requireHubCaller(ctx).teamSlug, input.id, input.page_size),
+    alerts.firings(requireHubCaller(ctx).teamSlug, input.id, input),
   );
 }

@@ -187,9 +187,10 @@ export function createAlertsService(db: Db, sealer: Sealer, deliver: JobQueue<De
       return { firing_id: firingId ?? '' };
     },
 
-    async firings(teamSlug: string, id: string, pageSize: number) {
+    async firings(teamSlug: string, id: string, page: { page: number; page_size: number }) {
       await current(db, teamSlug, id);
-      const rows = await state.firings(db, id, pageSize);
+      const total = await state.countFirings(db, id);
+      const rows = await state.firings(db, id, page.page_size, (page.page - 1) * page.page_size);
       const deliveries = await state.deliveries(
         db,
         rows.map((r) => r.id),
@@ -215,7 +216,7 @@ export function createAlertsService(db: Db, sealer: Sealer, deliver: JobQueue<De
             })),
         });
       }
-      return { firings };
+      return { firings, total, pages: Math.max(1, Math.ceil(total / page.page_size)) };
     },
   };
 }

@@ -218,6 +218,34 @@ it('matches past their window are forgotten (a group never seen again keeps noth
   await until(async () => (await kept()) === 0, 'the expired match forgotten');
 });
 
+describe('the history', () => {
+  it('pages a rule with more than 20 firings: newest first, with the total and the pages, each firing once', async () => {
+    const code = fresh();
+    const { body } = await call('/rules/create/', {
+      name: 'Many firings',
+      filters: { activities: [code] },
+      condition: { kind: 'every' },
+      destinations: [webhookTo(r.webhook)],
+    });
+    await feed(Array.from({ length: 23 }, () => ({ activity: code })));
+    type Page = { firings: (Firing & { fired_at: string })[]; total: number; pages: number };
+    const page = async (n: number, size?: number) =>
+      (await call<Page>('/rules/firings/', { id: body.rule.id, page: n, ...(size ? { page_size: size } : {}) })).body;
+    await until(async () => (await page(1)).total === 23, '23 firings');
+    const pages = [await page(1), await page(2), await page(3)];
+    // Ten a page unless asked otherwise (the console's page).
+    expect(pages.map((p) => p.firings.length)).toEqual([10, 10, 3]);
+    expect(pages.every((p) => p.total === 23 && p.pages === 3)).toBe(true);
+    const all = pages.flatMap((p) => p.firings);
+    expect(new Set(all.map((f) => f.id)).size).toBe(23);
+    const times = all.map((f) => Date.parse(f.fired_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect((await page(4)).firings).toEqual([]);
+    expect((await page(1, 25)).firings.map((f) => f.id)).toEqual(all.map((f) => f.id));
+    expect((await call('/rules/firings/', { id: body.rule.id, page_size: 101 })).status).toBe(400);
+  });
+});
+
 describe('never twice for the same window', () => {
   beforeEach(async () => {
     await until(async () => {

@@ -66,10 +66,10 @@ export const savedSearchesRepository = {
     return row;
   },
 
-  async update(q: Queryable, id: string, s: { name: string; filters: unknown }): Promise<SavedSearchRow> {
+  async update(q: Queryable, id: string, s: { name: string; filters: unknown; shared: boolean }): Promise<SavedSearchRow> {
     const [row] = await q.query<SavedSearchRow>(
-      `update event_saved_searches set name = $2, filters = $3::jsonb, updated_at = now() where id = $1 returning ${COLUMNS}`,
-      [id, s.name, JSON.stringify(s.filters)],
+      `update event_saved_searches set name = $2, filters = $3::jsonb, shared = $4, updated_at = now() where id = $1 returning ${COLUMNS}`,
+      [id, s.name, JSON.stringify(s.filters), s.shared],
     );
     if (!row) throw new Error('saved search not updated');
     return row;

@@ -81,8 +81,9 @@ describe('saving and listing', () => {
     expect((await list(alex)).body.searches.map((s) => s.name)).toEqual(['My failed sign-ins', 'Policy changes']);
     const seen = (await list(blair)).body.searches;
     expect(seen.map((s) => s.name)).toEqual(['Policy changes']);
-    // Every super admin manages the shared ones.
-    expect(seen[0]?.can_manage).toBe(true);
+    // Every super admin manages the shared ones; only its author may take one back from the team.
+    expect(seen[0]).toMatchObject({ can_manage: true, can_change_sharing: false });
+    expect(team.body.can_change_sharing).toBe(true);
   });
 
   it('refuses a name already in use among the searches the admin sees, whatever its case', async () => {
@@ -202,6 +203,7 @@ describe('who may', () => {
       await create(admin, { name: 'Mine', filters: {} }),
       await create(admin, { name: 'Shared by drew', shared: true, filters: {} }),
       await update(admin, { id: shared.id, name: 'Edited by a plain admin' }),
+      await update(admin, { id: shared.id, shared: false }),
       await remove(admin, shared.id),
     ]) {
       expect(res.status).toBe(403);

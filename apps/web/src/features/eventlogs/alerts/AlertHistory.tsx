@@ -1,5 +1,7 @@
 import { Anchor, Badge, Card, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { Link } from 'wouter';
+import { Pager } from '../../../components/Pager.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { activityLabel } from '../log/activity-text.ts';
@@ -8,17 +10,27 @@ import { type AlertFiringRow, type AlertRule, useAlertFiringsQuery } from './ale
 
 const STATUS_COLOR = { pending: 'gray', delivered: 'teal', failed: 'red' } as const;
 
-/** A rule's firings: when, how many matched, for which group, each destination's delivery, the events. */
+/**
+ * A rule's firings, ten a page under the console's pager: when, how many matched, for which group,
+ * each destination's delivery, the events.
+ */
 export function AlertHistory({ rule, onClose }: { rule: AlertRule; onClose: () => void }) {
   const { t } = useTranslation();
-  const firings = useAlertFiringsQuery(rule.id);
+  const [page, setPage] = useState(1);
+  const firings = useAlertFiringsQuery(rule.id, page);
+  const data = firings.data;
   return (
     <Drawer opened onClose={onClose} position="right" size="lg" title={t('alerts.history.title', { name: rule.name })}>
       <Stack gap="sm" data-testid="alert-history">
         {firings.isPending ? (
           <Loader size="sm" />
-        ) : firings.data?.firings.length ? (
-          firings.data.firings.map((f) => <FiringCard key={f.id} firing={f} />)
+        ) : data?.firings.length ? (
+          <>
+            {data.firings.map((f) => (
+              <FiringCard key={f.id} firing={f} />
+            ))}
+            <Pager page={page} pages={data.pages} total={data.total} shown={data.firings.length} onPage={setPage} />
+          </>
         ) : (
           <Text size="sm" c="dimmed" data-testid="alert-history-empty">
             {t('alerts.history.empty')}

@@ -1,6 +1,7 @@
 import type { AlertRule, ApiMap, EndpointInput, EndpointOutput } from '@latchkey/contracts/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api.ts';
+import { PAGE_SIZE } from '../../../lib/paging.ts';
 import { useTeamSlug } from '../../../lib/team-slug.ts';
 import { eventKeys } from '../api.ts';
 
@@ -15,12 +16,16 @@ export function useAlertRulesQuery() {
   return useQuery({ queryKey: alertsKey(team), queryFn: () => call('alertRulesList', { team_slug: team }) });
 }
 
-/** A rule's firings, newest first; read again every 5 s while open (deliveries move on their own). */
-export function useAlertFiringsQuery(id: string) {
+/**
+ * One page of a rule's firings, newest first, with their total; read again every 5 s while open
+ * (deliveries move on their own), the page shown kept while the next loads.
+ */
+export function useAlertFiringsQuery(id: string, page: number) {
   const team = useTeamSlug();
   return useQuery({
-    queryKey: [...alertsKey(team), 'firings', id],
-    queryFn: () => call('alertRuleFirings', { team_slug: team, id, page_size: 20 }),
+    queryKey: [...alertsKey(team), 'firings', id, page],
+    queryFn: () => call('alertRuleFirings', { team_slug: team, id, page, page_size: PAGE_SIZE }),
+    placeholderData: keepPreviousData,
     refetchInterval: 5_000,
   });
 }

@@ -2,6 +2,7 @@ import { Badge, Button, Menu, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { errorMessage, errorValues } from '../../../lib/api-error.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import type { Filters } from '../api.ts';
 import { SaveSearchDialog } from './SaveSearchDialog.tsx';
@@ -19,7 +20,8 @@ type Dialog = 'save' | 'rename' | 'delete' | null;
 /**
  * The event log's saved searches beside its search: open one (its filters replace the current
  * ones), save the current filters under a name, and for the one shown update, rename, copy its
- * link or delete it (a shared one: any super admin; a private one: its author).
+ * link or delete it (a shared one: any super admin; a private one: its author), and its author
+ * may share it with the team or make it private again.
  */
 export function SavedSearchesMenu({
   filters,
@@ -47,6 +49,15 @@ export function SavedSearchesMenu({
     update.reset();
     remove.reset();
   };
+
+  const switchSharing = (s: SavedSearch) =>
+    update.mutate(
+      { id: s.id, shared: !s.shared },
+      {
+        onSuccess: (saved) => done(saved.shared ? 'eventlogs.saved.now_shared' : 'eventlogs.saved.now_private', saved.name),
+        onError: (error) => notifications.show({ color: 'red', message: t(errorMessage(error), errorValues(error)) }),
+      },
+    );
 
   const copyLink = async (s: SavedSearch) => {
     await navigator.clipboard?.writeText(savedSearchLink(s.id)).catch(() => undefined);
@@ -111,6 +122,15 @@ export function SavedSearchesMenu({
               {selected.can_manage ? (
                 <Menu.Item onClick={() => setDialog('rename')} data-testid="saved-search-rename">
                   {t('eventlogs.saved.rename')}
+                </Menu.Item>
+              ) : null}
+              {selected.can_change_sharing ? (
+                <Menu.Item
+                  onClick={() => switchSharing(selected)}
+                  data-testid="saved-search-sharing"
+                  data-shared={String(selected.shared)}
+                >
+                  {t(selected.shared ? 'eventlogs.saved.unshare' : 'eventlogs.saved.share')}
                 </Menu.Item>
               ) : null}
               <Menu.Item onClick={() => void copyLink(selected)} data-testid="saved-search-copy-link">
