@@ -66,7 +66,7 @@ async function threeWidths(page: Page, name: string, fullPage = true) {
 test('alert rules: the failed sign-in template e-mails and calls a signed webhook after five wrong passwords; history and log show the firing', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(180_000);
   const run = Date.now().toString(36);
   const name = `Failed sign-ins ${run}`;
   const inbox = `alerts-${run}@northwind.example`;
@@ -171,4 +171,29 @@ test('alert rules: the failed sign-in template e-mails and calls a signed webhoo
     'data-target',
     name,
   );
+
+  // Ten test alerts later the history holds eleven firings: ten a page, the pager under them, the
+  // first firing on the second page.
+  await page.goto('/#/eventlogs/alerts');
+  for (let i = 0; i < 10; i++) {
+    await row.getByTestId('alert-rule-menu').click();
+    await page.getByTestId('alert-rule-test').click();
+    await expect(page.getByText(`A test alert is on its way for “${name}”.`).first()).toBeVisible();
+  }
+  await row.getByTestId('alert-rule-menu').click();
+  await page.getByTestId('alert-rule-history').click();
+  const history = page.getByTestId('alert-history');
+  await expect(history.getByTestId('pager-range')).toHaveText('1–10 of 11');
+  await expect(history.getByTestId('alert-firing')).toHaveCount(10);
+  await expect(history.getByTestId('alert-firing').first()).toHaveAttribute('data-test', 'true');
+  await history.getByTestId('pager').getByRole('button', { name: '2' }).click();
+  await expect(history.getByTestId('pager-range')).toHaveText('11–11 of 11');
+  await expect(history.getByTestId('alert-firing')).toHaveCount(1);
+  await expect(history.getByTestId('alert-firing-count')).toHaveText(`Matching events: 5 · ${address}`);
+  for (const width of [1280, 375, 320]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
+    await history.getByTestId('pager').scrollIntoViewIfNeeded();
+    await shot(page, 'eventlogs-alerts-history-pager', width, { fullPage: false });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 });

@@ -7,7 +7,7 @@ import { shot } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 
 // Saved searches of the event log, between two super admins of Northwind: a shared one opens for
-// the other by its link and from the list; a private one stays its author's.
+// the other by its link and from the list; a private one stays its author's until they share it.
 
 /** A second super admin of Northwind, made for this run: added by Alex, signed in by the mailed link. */
 async function secondSuperAdmin(browser: Browser, alexToken: string): Promise<{ page: Page; email: string }> {
@@ -123,6 +123,37 @@ test('saved searches: a super admin saves a filtered log as shared; another open
     // A reload keeps the filters and the search shown; another screen does not inherit them.
     await expect(page.getByTestId('eventlogs-search')).toHaveValue('auth.sign_in');
     await expect(page.getByTestId('saved-searches-button')).toHaveText(mine);
+
+    // Its author shares the private search after saving it: the other super admin sees it then, and
+    // may manage it but not take it from the team; made private again, it is gone from their list.
+    await page.getByTestId('saved-searches-button').click();
+    await expect(page.getByTestId('saved-search-sharing')).toHaveText('Share with the team');
+    for (const width of [1280, 375, 320]) {
+      await page.setViewportSize({ width, height: width > 600 ? 800 : 740 });
+      if (!(await page.getByTestId('saved-search-sharing').isVisible())) await page.getByTestId('saved-searches-button').click();
+      await shot(page, 'eventlogs-saved-search-share-switch', width);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    if (!(await page.getByTestId('saved-search-sharing').isVisible())) await page.getByTestId('saved-searches-button').click();
+    await page.getByTestId('saved-search-sharing').click();
+    await expect(page.getByText(`“${mine}” is now shared with the team`)).toBeVisible();
+    await other.page.reload();
+    await other.page.getByTestId('saved-searches-button').click();
+    await item(other.page, mine).click();
+    await expect(other.page.getByTestId('eventlogs-search')).toHaveValue('auth.sign_in');
+    await other.page.getByTestId('saved-searches-button').click();
+    await expect(other.page.getByTestId('saved-search-rename')).toBeVisible();
+    await expect(other.page.getByTestId('saved-search-sharing')).toHaveCount(0);
+    await other.page.keyboard.press('Escape');
+    await page.getByTestId('saved-searches-button').click();
+    await expect(page.getByTestId('saved-search-sharing')).toHaveText('Make private');
+    await page.getByTestId('saved-search-sharing').click();
+    await expect(page.getByText(`“${mine}” is now private`)).toBeVisible();
+    await other.page.reload();
+    await other.page.getByTestId('saved-searches-button').click();
+    await expect(item(other.page, mine)).toHaveCount(0);
+    await other.page.keyboard.press('Escape');
+
     await sidebarNav(page).getByRole('link', { name: 'Users' }).click();
     await expect(page).toHaveURL(atRoute('/users'));
     await expect(page).not.toHaveURL(/[?&](q|saved)=/);
