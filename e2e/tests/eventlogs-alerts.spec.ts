@@ -109,6 +109,12 @@ async function alertRulesWalk(page: Page, name: string, inbox: string) {
   await emails.click();
   await emails.press('Backspace');
   await expect(dialog.getByText(ADMINS.alex.email)).toHaveCount(0);
+  // The team's administrators by name and address (Alex, just taken out, is offered again);
+  // searched, so the list is short enough to show whole in the picture.
+  await expect(page.getByRole('option', { name: `${ADMINS.alex.name} (${ADMINS.alex.email})` })).toBeVisible();
+  await emails.fill('Adam');
+  await expect(page.getByRole('option', { name: `${ADMINS.adam.name} (${ADMINS.adam.email})` })).toBeVisible();
+  await threeWidths(page, 'eventlogs-alerts-recipients', false);
   await emails.fill('nobody.here@');
   await expect(page.getByText('No administrator matches.')).toBeVisible();
   await emails.fill(inbox);
@@ -140,6 +146,10 @@ async function alertRulesWalk(page: Page, name: string, inbox: string) {
   await expect(form.getByTestId('alert-dest-webhook-secret')).toHaveValue('');
   await expect(form.getByTestId('alert-dest-webhook-url')).toHaveValue(`https://127.0.0.1:${port}/latchkey-alerts`);
   await threeWidths(page, 'eventlogs-alerts-form', false);
+  await expect(form.getByTestId('alert-dest-emails')).toHaveValue('');
+  await form.getByTestId('alert-dest-webhook').scrollIntoViewIfNeeded();
+  await expect(form.getByText(inbox)).toBeVisible();
+  await threeWidths(page, 'eventlogs-alerts-form-recipients', false);
   await page.keyboard.press('Escape');
   await expect(form).toHaveCount(0);
 

@@ -1,4 +1,5 @@
 import { MultiSelect } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { useAdminsQuery } from '../../admins/index.ts';
 
@@ -24,6 +25,9 @@ export function AdminRecipientPicker({
 }) {
   const { t } = useTranslation();
   const admins = useAdminsQuery('');
+  // The list closes once an administrator is picked, so it never covers the fields and buttons
+  // below; typing or clicking the field opens it again.
+  const [opened, setOpened] = useState(false);
   const active = (admins.data?.admins ?? []).filter((a) => a.status === 'active');
   const known = new Set(active.map((a) => a.email.toLowerCase()));
   const data = [
@@ -41,6 +45,13 @@ export function AdminRecipientPicker({
       value={value}
       onChange={onChange}
       searchable
+      onSearchChange={(next) => {
+        if (next) setOpened(true);
+      }}
+      dropdownOpened={opened}
+      onDropdownOpen={() => setOpened(true)}
+      onDropdownClose={() => setOpened(false)}
+      onOptionSubmit={() => setOpened(false)}
       hidePickedOptions
       clearable
       maxValues={RECIPIENTS_MAX}
