@@ -80,7 +80,7 @@ test('alert rules: the failed sign-in template e-mails and calls a signed webhoo
   );
   expect(added.status).toBe(200);
   try {
-    await alertRulesWalk(page, name, inbox);
+    await alertRulesWalk(page, name, inbox, alexToken);
   } finally {
     await apiPost(
       '/organization/admin/user/remove/',
@@ -90,7 +90,7 @@ test('alert rules: the failed sign-in template e-mails and calls a signed webhoo
   }
 });
 
-async function alertRulesWalk(page: Page, name: string, inbox: string) {
+async function alertRulesWalk(page: Page, name: string, inbox: string, alexToken: string) {
   await signIn(page, ADMINS.alex.email);
   await page.goto('/#/eventlogs');
   await page.getByTestId('eventlogs-alerts-link').click();
@@ -205,4 +205,24 @@ async function alertRulesWalk(page: Page, name: string, inbox: string) {
     'data-target',
     name,
   );
+
+  // The mailbox is no longer an administrator: the form marks it, and the Hub refuses to keep it.
+  const removed = await apiPost(
+    '/organization/admin/user/remove/',
+    { action: 'remove_admin', email: inbox },
+    { authorization: `Bearer ${alexToken}` },
+  );
+  expect(removed.status).toBe(200);
+  await page.goto('/#/eventlogs/alerts');
+  await page.reload();
+  await ruleRow(page, name).getByTestId('alert-rule-menu').click();
+  await page.getByTestId('alert-rule-edit').click();
+  const edit = page.getByTestId('alert-rule-form');
+  const refusal = `Alerts are e-mailed to the team's administrators only. Not an administrator: ${inbox}.`;
+  await expect(edit.getByText(`${inbox} (no longer an administrator)`)).toBeVisible();
+  await expect(edit.getByTestId('alert-destinations').getByText(refusal)).toBeVisible();
+  await edit.getByTestId('alert-dest-emails').scrollIntoViewIfNeeded();
+  await threeWidths(page, 'eventlogs-alerts-form-gone', false);
+  await edit.getByTestId('alert-rule-save').click();
+  await expect(edit.getByTestId('modal-error')).toHaveText(refusal);
 }

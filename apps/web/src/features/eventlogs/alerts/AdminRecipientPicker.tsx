@@ -30,12 +30,16 @@ export function AdminRecipientPicker({
   const [opened, setOpened] = useState(false);
   const active = (admins.data?.admins ?? []).filter((a) => a.status === 'active');
   const known = new Set(active.map((a) => a.email.toLowerCase()));
+  // Until the list is read, nobody is marked as gone.
+  const gone = admins.data ? value.filter((email) => !known.has(email.toLowerCase())) : [];
   const data = [
     ...active.map((a) => ({ value: a.email, label: a.name ? `${a.name} (${a.email})` : a.email })),
     ...value
       .filter((email) => !known.has(email.toLowerCase()))
-      .map((email) => ({ value: email, label: t('alerts.dest.admins_gone', { email }) })),
+      .map((email) => ({ value: email, label: gone.includes(email) ? t('alerts.dest.admins_gone', { email }) : email })),
   ];
+  // Said under the field too (a pill's words are cut short on a phone), in the Hub's own words.
+  const goneError = gone.length ? t('errors.alert_recipient_not_admin', { emails: gone.join(', ') }) : undefined;
   return (
     <MultiSelect
       label={t('alerts.dest.admins')}
@@ -57,7 +61,7 @@ export function AdminRecipientPicker({
       maxValues={RECIPIENTS_MAX}
       maxDropdownHeight={MENU_MAX_HEIGHT}
       nothingFoundMessage={admins.isFetching ? '…' : t('alerts.dest.admins_none')}
-      error={error ?? (admins.isError ? t('alerts.dest.admins_unavailable') : undefined)}
+      error={error ?? goneError ?? (admins.isError ? t('alerts.dest.admins_unavailable') : undefined)}
       comboboxProps={{ withinPortal: true }}
       data-testid="alert-dest-emails"
     />
