@@ -14,7 +14,13 @@ import {
   registerMetrics,
 } from '@latchkey/runtime';
 import type { Config } from './config.ts';
-import { alertsRoutes, createAlertEngine, createAlertsService, defineAlertDelivery } from './features/alerts/index.ts';
+import {
+  alertsRoutes,
+  createAlertEngine,
+  createAlertsService,
+  createRecipientCheck,
+  defineAlertDelivery,
+} from './features/alerts/index.ts';
 import { auditRoutes } from './features/audit/audit.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createHubSessionsService } from './features/auth/hub-sessions.service.ts';
@@ -140,6 +146,8 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
   // Alert rules: evaluated as events arrive, each firing's destinations delivered on the queue.
   // Their secrets are sealed with the Hub's sealing key, as directory sync's bind password is.
   const sealer = createSealer(loadHubSealingKey(config));
+  // E-mail goes to the team's administrators only: its licence server says who they are, at save and at each send.
+  const alertRecipients = createRecipientCheck(db, keys);
   const alertDelivery = defineAlertDelivery({
     db,
     jobs,
@@ -149,6 +157,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     consoleUrl: config.ALLOWED_ORIGINS[0] ?? '',
     ca: config.SIEM_CA_FILE ? readFileSync(config.SIEM_CA_FILE, 'utf8') : undefined,
     retry: { limit: config.ALERT_RETRY_LIMIT, delaySeconds: config.ALERT_RETRY_DELAY_SECONDS },
+    recipients: alertRecipients,
   });
   const alertEngine = createAlertEngine(db, jobs, alertDelivery, {
     pumpIntervalMs: config.ALERT_PUMP_INTERVAL_MS,
@@ -186,7 +195,11 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
       },
     }),
   );
-  alertsRoutes(serving('audit_logs'), gatedLogs, createAlertsService(db, sealer, alertDelivery, alertEngine.kick));
+  alertsRoutes(
+    serving('audit_logs'),
+    gatedLogs,
+    createAlertsService(db, sealer, alertDelivery, alertEngine.kick, alertRecipients),
+  );
   // The SIEM settings stay reachable while the event-logs service is off (spec §2).
   siemRoutes(serving('audit_logs'), guard, siem, approvalGate);
   // Directory sync: the Hub reads the team's LDAP inside the customer's network (its address through the outbound policy).

@@ -32,4 +32,5 @@ export const integrationLookups: IntegrationLookups = {
   async adminScopes(q, teamId, email) {
     return (await adminsRepository.scopesOf(q, teamId, await usersRepository.idsByEmailAnyCase(q, email))) ?? [];
   },
+  adminEmails: async (q, teamId) => (await adminsRepository.list(q, teamId)).map((a) => a.email),
 };

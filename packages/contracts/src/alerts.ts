@@ -41,7 +41,10 @@ const HttpsUrl = z
 const SecretUrl = z.union([HttpsUrl, z.literal('')]).default('');
 const DestinationId = z.uuid().optional();
 
-/** A destination as the console sends it. */
+/**
+ * A destination as the console sends it. An e-mail goes only to the team's administrators: the Hub
+ * asks the licence server (hubAdminsCheck) when the rule is saved and again before each delivery.
+ */
 export const AlertDestinationInput = z.discriminatedUnion('kind', [
   z.object({ id: DestinationId, kind: z.literal('email'), recipients: z.array(z.email().max(320)).min(1).max(20) }),
   z.object({
@@ -118,7 +121,7 @@ export const alertRulesListEndpoint = defineEndpoint({
 
 export const alertRuleCreateEndpoint = defineEndpoint({
   name: 'alertRuleCreate',
-  errors: ['not_allowed'],
+  errors: ['not_allowed', 'alert_recipient_not_admin', 'alert_recipients_unverifiable', 'alert_email_needs_server'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/create/',
@@ -131,7 +134,7 @@ export const alertRuleCreateEndpoint = defineEndpoint({
 
 export const alertRuleUpdateEndpoint = defineEndpoint({
   name: 'alertRuleUpdate',
-  errors: ['not_found'],
+  errors: ['not_found', 'alert_recipient_not_admin', 'alert_recipients_unverifiable', 'alert_email_needs_server'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/update/',
@@ -171,7 +174,7 @@ export const alertRuleDeleteEndpoint = defineEndpoint({
 
 export const alertTemplateEnableEndpoint = defineEndpoint({
   name: 'alertTemplateEnable',
-  errors: ['not_allowed'],
+  errors: ['not_allowed', 'alert_recipient_not_admin', 'alert_recipients_unverifiable', 'alert_email_needs_server'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/templates/enable/',

@@ -108,6 +108,12 @@ export const ERROR_STATUS = {
   directory_preview_first: 409,
   // Event log saved searches
   saved_search_limit_exceeded: 409,
+  // Alert rules: e-mail goes only to the team's administrators (the licence server's list)
+  alert_recipient_not_admin: 400,
+  /** The licence server cannot say now who the team's administrators are: nothing is saved. */
+  alert_recipients_unverifiable: 503,
+  /** The Hub's registration has no licence server address: no administrators' list to check e-mail against. */
+  alert_email_needs_server: 409,
   internal_error: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -157,3 +157,23 @@ export const hubAdminRoleEndpoint = defineEndpoint({
   input: z.object({ team_slug: z.string().min(1).max(100), email: z.string().trim().min(1).max(254) }),
   output: z.object({ scopes: z.array(z.enum(SCOPES)) }),
 });
+
+/** At most this many addresses per admins check (one e-mail destination's recipients). */
+export const HUB_ADMINS_CHECK_MAX = 20;
+
+export const hubAdminsCheckEndpoint = defineEndpoint({
+  name: 'hubAdminsCheck',
+  program: 'server',
+  method: 'POST',
+  path: '/api/v1/hub/admins/check/',
+  auth: 'public',
+  errors: ['unauthorized'],
+  summary:
+    "Hub to server (signed with the Hub's key): which of these e-mail addresses are the team's administrators now (active, with at least one scope; an invitation not yet accepted does not count). The Hub asks before saving an alert rule's e-mail destination and again before each delivery.",
+  input: z.object({
+    team_slug: z.string().min(1).max(100),
+    emails: z.array(z.string().trim().min(1).max(320)).min(1).max(HUB_ADMINS_CHECK_MAX),
+  }),
+  /** The addresses asked that are administrators, lowercased. */
+  output: z.object({ admins: z.array(z.string()) }),
+});

@@ -127,6 +127,7 @@ export const ROUTES = {
   hubWhoAmI: { method: 'POST', path: '/api/v1/session/', auth: 'hubAuth' },
   hubApprovalCheck: { method: 'POST', path: '/api/v1/hub/approvals/check/', auth: 'public' },
   hubAdminRole: { method: 'POST', path: '/api/v1/hub/admin/role/', auth: 'public' },
+  hubAdminsCheck: { method: 'POST', path: '/api/v1/hub/admins/check/', auth: 'public' },
   hubDeleteConnector: { method: 'POST', path: '/delete/connector/', auth: 'hubAuth' },
   hubEnabledServices: { method: 'POST', path: '/api/v1/hub/services/', auth: 'hubAuth' },
   hubRegister: { method: 'POST', path: '/api/v1/integrate/register/', auth: 'public' },

@@ -7,6 +7,7 @@ import {
   AUX_SERVICES,
   type AuxService,
   hubAdminRoleEndpoint,
+  hubAdminsCheckEndpoint,
   hubApprovalCheckEndpoint,
   hubSessionCheckEndpoint,
   type OrganizationType,
@@ -38,6 +39,7 @@ export const HUB_SETUP_SECRET = 'test-hub-setup-secret-0123456789abcdef';
  * session is live unless `ended`, with its grant's scopes unless `scopes` says otherwise, and
  * `down` makes it unreachable. It checks the Hub's signature with the real runtime code.
  * Its role answer (`/hub/admin/role/`): every email holds recovery_agent unless `roles` says otherwise.
+ * Its admins check (`/hub/admins/check/`): every address is an administrator unless in `notAdmins`.
  * The team's plan it states is an enterprise organisation unless `plans` says otherwise for the sid.
  */
 export const consoleSessions = {
@@ -45,6 +47,7 @@ export const consoleSessions = {
   scopes: new Map<string, Scope[]>(),
   plans: new Map<string, { team_type: TeamType; organization_type: OrganizationType }>(),
   roles: new Map<string, Scope[]>(),
+  notAdmins: new Set<string>(),
   down: false,
   checks: 0,
 };
@@ -59,8 +62,10 @@ function serverStandIn(): Promise<string> {
       });
       req.on('end', () => {
         consoleSessions.checks++;
-        const body = JSON.parse(raw || '{}') as { team_slug: string; sid: string; email: string };
-        const path = [hubAdminRoleEndpoint.path, hubApprovalCheckEndpoint.path].includes(req.url ?? '')
+        const body = JSON.parse(raw || '{}') as { team_slug: string; sid: string; email: string; emails?: string[] };
+        const path = [hubAdminRoleEndpoint.path, hubApprovalCheckEndpoint.path, hubAdminsCheckEndpoint.path].includes(
+          req.url ?? '',
+        )
           ? (req.url as string)
           : hubSessionCheckEndpoint.path;
         const token = bearerOf(req.headers.authorization);
@@ -73,17 +78,22 @@ function serverStandIn(): Promise<string> {
           JSON.stringify(
             ok && path === hubAdminRoleEndpoint.path
               ? { scopes: consoleSessions.roles.get(body.email) ?? ['recovery_agent'] }
-              : ok && path === hubApprovalCheckEndpoint.path
-                ? // No approval policy stands in here: every gated call runs (the real server's check: approvals-hub tests).
-                  { decision: 'run' }
-                : ok
-                  ? {
-                      live: !consoleSessions.ended.has(body.sid),
-                      scopes: consoleSessions.scopes.get(body.sid) ?? ['super_admin'],
-                      absolute_expires_at: null,
-                      ...(consoleSessions.plans.get(body.sid) ?? { team_type: 'organization', organization_type: 'enterprise' }),
-                    }
-                  : {},
+              : ok && path === hubAdminsCheckEndpoint.path
+                ? { admins: (body.emails ?? []).filter((e) => !consoleSessions.notAdmins.has(e)) }
+                : ok && path === hubApprovalCheckEndpoint.path
+                  ? // No approval policy stands in here: every gated call runs (the real server's check: approvals-hub tests).
+                    { decision: 'run' }
+                  : ok
+                    ? {
+                        live: !consoleSessions.ended.has(body.sid),
+                        scopes: consoleSessions.scopes.get(body.sid) ?? ['super_admin'],
+                        absolute_expires_at: null,
+                        ...(consoleSessions.plans.get(body.sid) ?? {
+                          team_type: 'organization',
+                          organization_type: 'enterprise',
+                        }),
+                      }
+                    : {},
           ),
         );
       });

@@ -150,13 +150,24 @@ export const alertStateRepository = {
   },
 
   /** One attempt at a delivery: delivered, or its error kept (failed for good once `final`). */
-  async attempted(q: Queryable, firingId: string, destinationId: string, error: string | null, final: boolean): Promise<void> {
+  /**
+   * One attempt's outcome: delivered without an error, otherwise pending again or failed when final.
+   * A delivered one may keep a note in last_error (recipients left out, no longer administrators).
+   */
+  async attempted(
+    q: Queryable,
+    firingId: string,
+    destinationId: string,
+    error: string | null,
+    final: boolean,
+    note: string | null = null,
+  ): Promise<void> {
     await q.query(
-      `update alert_deliveries set attempts = attempts + 1, last_error = $3,
+      `update alert_deliveries set attempts = attempts + 1, last_error = coalesce($3::text, $5::text),
          status = case when $3::text is null then 'delivered' when $4 then 'failed' else 'pending' end,
          delivered_at = case when $3::text is null then now() end
        where firing_id = $1 and destination_id = $2`,
-      [firingId, destinationId, error?.slice(0, 500) ?? null, final],
+      [firingId, destinationId, error?.slice(0, 500) ?? null, final, note?.slice(0, 500) ?? null],
     );
   },
 };

@@ -15,6 +15,7 @@ import { eventLogReads, recordHubEvents } from '../eventlogs/index.ts';
 import { openSecrets, resolveDestinations, sealSecrets } from './alert-destinations.ts';
 import { type DeliverJob, recordFiring } from './alert-firing.ts';
 import { ruleFilters } from './alert-match.ts';
+import { type RecipientCheck, requireAdminRecipients } from './alert-recipients.ts';
 import { alertStateRepository as state } from './alert-state.repository.ts';
 import { type RuleRow, alertsRepository as repo } from './alerts.repository.ts';
 
@@ -54,8 +55,16 @@ const view = (r: RuleRow): AlertRule => ({
  * The team's alert rules as super admins manage them: each change is an event of the log
  * (`alert.rule_created`, `alert.rule_updated`, `alert.rule_deleted`), a test is a firing of its own
  * marked as a test (`alert.test_sent`), and the history reads each firing with its events.
+ * E-mail goes to the team's administrators only: the licence server confirms each recipient
+ * before a rule is saved (`recipients`).
  */
-export function createAlertsService(db: Db, sealer: Sealer, deliver: JobQueue<DeliverJob>, kick: () => void) {
+export function createAlertsService(
+  db: Db,
+  sealer: Sealer,
+  deliver: JobQueue<DeliverJob>,
+  kick: () => void,
+  recipients: RecipientCheck,
+) {
   const audit = (
     q: Queryable,
     teamSlug: string,
@@ -81,11 +90,12 @@ export function createAlertsService(db: Db, sealer: Sealer, deliver: JobQueue<De
     return rule;
   }
 
-  async function fields(input: RuleInput, template: string | null, before?: RuleRow) {
+  async function fields(teamSlug: string, input: RuleInput, template: string | null, before?: RuleRow) {
     const resolved = await resolveDestinations(
       input.destinations,
       before ? { destinations: before.destinations, secrets: openSecrets(sealer, before.secrets_sealed) } : undefined,
     );
+    await requireAdminRecipients(recipients, teamSlug, resolved.destinations);
     return {
       name: input.name,
       template,
@@ -99,7 +109,7 @@ export function createAlertsService(db: Db, sealer: Sealer, deliver: JobQueue<De
   }
 
   async function create(teamSlug: string, actor: string, input: RuleInput, template: string | null = null) {
-    const f = await fields(input, template);
+    const f = await fields(teamSlug, input, template);
     const id = randomUUID();
     await db.transaction(async (tx) => {
       if ((await repo.count(tx, teamSlug)) >= ALERT_RULES_MAX)
@@ -148,7 +158,7 @@ export function createAlertsService(db: Db, sealer: Sealer, deliver: JobQueue<De
 
     async update(teamSlug: string, actor: string, id: string, input: RuleInput) {
       const before = await current(db, teamSlug, id);
-      const f = await fields(input, before.template, before);
+      const f = await fields(teamSlug, input, before.template, before);
       await db.transaction(async (tx) => {
         if (await repo.nameTaken(tx, teamSlug, f.name, id)) throw nameTaken();
         await repo.update(tx, id, f);

@@ -2,5 +2,6 @@
 
 export { defineAlertDelivery } from './alert-delivery.ts';
 export { createAlertEngine } from './alert-engine.ts';
+export { createRecipientCheck } from './alert-recipients.ts';
 export { alertsRoutes } from './alerts.routes.ts';
 export { createAlertsService } from './alerts.service.ts';

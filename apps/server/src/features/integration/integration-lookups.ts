@@ -42,4 +42,6 @@ export interface IntegrationLookups {
   >;
   /** The admin scopes an email (any case) holds in a team now; none for a member who is not an admin. */
   adminScopes(q: Queryable, teamId: string, email: string): Promise<Scope[]>;
+  /** The e-mail addresses of the team's active administrators (at least one standing scope). */
+  adminEmails(q: Queryable, teamId: string): Promise<string[]>;
 }

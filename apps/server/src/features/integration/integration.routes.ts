@@ -9,12 +9,14 @@ import {
   HOSTED_HUB_KEY,
   hostingPreferencesEndpoint,
   hubAdminRoleEndpoint,
+  hubAdminsCheckEndpoint,
   hubSessionCheckEndpoint,
   recoveryServiceUpdateEndpoint,
   teamServiceEndpoint,
 } from '@latchkey/contracts';
 import type { Db, Router } from '@latchkey/runtime';
 import { type Guard, requireCaller } from '../../http/caller.ts';
+import { adminsAmong } from './admins-check.ts';
 import { createIntegrationService, type IntegrationOptions } from './integration.service.ts';
 import { createRecoverySwitchService } from './recovery-switch.service.ts';
 import { adminRole } from './role-check.ts';
@@ -40,6 +42,8 @@ export function integrationRoutes(router: Router, guard: Guard, db: Db, options:
   // A Hub's signed question about a console session (no console session of its own).
   router.handle(hubSessionCheckEndpoint, guard, ({ input, request }) => checkConsoleSession(db, request, input, options.lookups));
   router.handle(hubAdminRoleEndpoint, guard, ({ input, request }) => adminRole(db, request, input, options.lookups));
+  // Which addresses are the team's administrators: an alert rule's e-mail goes to them only.
+  router.handle(hubAdminsCheckEndpoint, guard, ({ input, request }) => adminsAmong(db, request, input, options.lookups));
   router.handle(hostingPreferencesEndpoint, guard, ({ ctx, input }) => hubs.hosting(requireCaller(ctx), input.hosting));
   router.handle(enableAuxServicesEndpoint, guard, ({ ctx, input }) =>
     hubs.enable(requireCaller(ctx), input.credential_id, input.services),

@@ -1,11 +1,12 @@
-import { Checkbox, PasswordInput, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from '../../../lib/use-translation.ts';
+import { AdminRecipientPicker } from './AdminRecipientPicker.tsx';
 import type { DestinationValues } from './alert-text.ts';
 
 export type DestinationErrors = Partial<Record<'email' | 'webhook_url' | 'webhook_secret' | 'slack' | 'teams', string>>;
 
 /**
- * Where a rule's alerts go: e-mail addresses, a signed webhook, Slack, Teams, the SIEM export.
+ * Where a rule's alerts go: e-mail to administrators of the team, a signed webhook, Slack, Teams, the SIEM export.
  * Secrets are never shown back: left empty on an edit, the stored one is kept.
  */
 export function DestinationFields({
@@ -26,16 +27,7 @@ export function DestinationFields({
       <Text fw={600} size="sm">
         {t('alerts.form.destinations')}
       </Text>
-      <TagsInput
-        label={t('alerts.dest.email')}
-        description={t('alerts.dest.email_hint')}
-        value={value.emails}
-        onChange={(emails) => onChange({ ...value, emails })}
-        splitChars={[',', ' ', ';']}
-        acceptValueOnBlur
-        error={err('email')}
-        data-testid="alert-dest-emails"
-      />
+      <AdminRecipientPicker value={value.emails} onChange={(emails) => onChange({ ...value, emails })} error={err('email')} />
       <Checkbox
         label={t('alerts.dest.webhook')}
         checked={value.webhook.on}
@@ -103,7 +95,8 @@ export function destinationErrors(issues: { path: string; message: string }[], s
   const out: DestinationErrors = {};
   for (const issue of issues) {
     const m = /^destinations\.(\d+)(?:\.(\w+))?/.exec(issue.path);
-    if (!m) continue;
+    // A refusal with a whole message of its own (recipients who are not administrators) shows above the form.
+    if (!m || issue.message.startsWith('errors.')) continue;
     const kind = sentKinds[Number(m[1])];
     // The Hub's own message keys (alerts.form.*) as they are; a schema's plain words as the form's.
     const secretMissing = m[2] === 'signing_secret' && !issue.message.startsWith('alerts.');
