@@ -32,6 +32,15 @@ export function load(job: LoadJob): Promise<LoadResult> {
   });
 }
 
+/** Several runs of one load as one: their latencies together, over their time together. */
+export function pooled(runs: LoadResult[]): LoadResult {
+  return {
+    latenciesMs: runs.flatMap((r) => r.latenciesMs),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    seconds: runs.reduce((n, r) => n + r.seconds, 0),
+  };
+}
+
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 export function summary(r: LoadResult) {

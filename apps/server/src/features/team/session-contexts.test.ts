@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { DEMO_ADMINS } from '../demo/index.ts';
 import { sessionContexts } from './session-contexts.ts';
@@ -12,6 +12,7 @@ beforeAll(async () => {
   sessionId = row?.id as string;
 });
 afterAll(() => h?.close());
+afterEach(() => void vi.useRealTimers());
 
 /** Counts the context reads that reach the database. */
 function counting() {
@@ -80,5 +81,59 @@ test('a read that raced a write is not kept', async () => {
   const find = sessionContexts(slowDb, 60_000);
   await find(sessionId);
   await find(sessionId);
+  expect(reads()).toBe(2);
+});
+
+test('parallel calls that find no context share one read', async () => {
+  const { db, reads } = counting();
+  const find = sessionContexts(db, 60_000);
+  const found = await Promise.all(Array.from({ length: 8 }, () => find(sessionId)));
+  expect(new Set(found.map((f) => f?.session_id))).toEqual(new Set([sessionId]));
+  expect(reads()).toBe(1);
+});
+
+test('a context past half its time is served at once and read afresh behind the call', async () => {
+  const { db, reads } = counting();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  const find = sessionContexts(db, 10_000);
+  await find(sessionId);
+  vi.setSystemTime(Date.now() + 4_000);
+  await find(sessionId);
+  expect(reads()).toBe(1);
+  vi.setSystemTime(Date.now() + 2_000);
+  const first = await find(sessionId);
+  expect(first?.session_id).toBe(sessionId);
+  await vi.waitFor(() => expect(reads()).toBe(2));
+  // Past the first read's time, within the second's: no call waits for a read.
+  vi.setSystemTime(Date.now() + 5_000);
+  await find(sessionId);
+  await find(sessionId);
+  expect(reads()).toBe(2);
+});
+
+test('a call after a write does not share a read begun before it', async () => {
+  await h.db.query('update sessions set revoked_at = null where id = $1', [sessionId]);
+  const { db, reads } = counting();
+  let release = () => {};
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let held = true;
+  const slowDb = Object.assign(Object.create(db), {
+    query: async (sql: string, params?: unknown[]) => {
+      const rows = await db.query(sql, params);
+      if (held && sql.includes('first_hub_services')) await gate;
+      return rows;
+    },
+  });
+  const find = sessionContexts(slowDb, 60_000);
+  const before = find(sessionId);
+  await vi.waitFor(() => expect(reads()).toBe(1));
+  await h.db.query('update sessions set revoked_at = now() where id = $1', [sessionId]);
+  held = false;
+  const after = await find(sessionId);
+  expect(after?.revoked_at).toBeInstanceOf(Date);
+  release();
+  expect((await before)?.revoked_at).toBeNull();
   expect(reads()).toBe(2);
 });
