@@ -4,6 +4,8 @@ import type { DestinationValues } from './alert-text.ts';
 
 export type DestinationErrors = Partial<Record<'email' | 'webhook_url' | 'webhook_secret' | 'slack' | 'teams', string>>;
 
+const SECRET_MIN = 16;
+
 /**
  * Where a rule's alerts go: e-mail addresses, a signed webhook, Slack, Teams, the SIEM export.
  * Secrets are never shown back: left empty on an edit, the stored one is kept.
@@ -96,6 +98,19 @@ export function DestinationFields({
       />
     </Stack>
   );
+}
+
+/**
+ * What the form refuses before sending: no destination at all, or a webhook without a secret long
+ * enough (left empty, a stored one is kept).
+ */
+export function destinationProblems(value: DestinationValues, sent: readonly unknown[]): DestinationErrors & { none?: string } {
+  const out: DestinationErrors & { none?: string } = {};
+  if (sent.length === 0) out.none = 'alerts.form.destination_required';
+  const secret = value.webhook.secret.trim();
+  if (value.webhook.on && (secret ? secret.length < SECRET_MIN : !value.webhook.stored))
+    out.webhook_secret = 'alerts.form.secret_short';
+  return out;
 }
 
 /** The Hub's field refusals (paths into the destinations sent) → the fields that show them. */
