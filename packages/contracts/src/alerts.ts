@@ -109,6 +109,7 @@ export const alertRulesListEndpoint = defineEndpoint({
   method: 'POST',
   path: '/audit/alerts/rules/',
   auth: 'hubAuth',
+  errors: ['service_disabled'],
   access: RULES.eventLogs,
   summary: "The team's alert rules, and the built-in templates not switched on yet.",
   input: z.object({ team_slug: TeamSlug }),
@@ -117,7 +118,7 @@ export const alertRulesListEndpoint = defineEndpoint({
 
 export const alertRuleCreateEndpoint = defineEndpoint({
   name: 'alertRuleCreate',
-  errors: ['not_allowed'],
+  errors: ['service_disabled', 'not_allowed'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/create/',
@@ -130,7 +131,7 @@ export const alertRuleCreateEndpoint = defineEndpoint({
 
 export const alertRuleUpdateEndpoint = defineEndpoint({
   name: 'alertRuleUpdate',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/update/',
@@ -144,7 +145,7 @@ export const alertRuleUpdateEndpoint = defineEndpoint({
 
 export const alertRuleEnableEndpoint = defineEndpoint({
   name: 'alertRuleEnable',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/enable/',
@@ -157,7 +158,7 @@ export const alertRuleEnableEndpoint = defineEndpoint({
 
 export const alertRuleDeleteEndpoint = defineEndpoint({
   name: 'alertRuleDelete',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/delete/',
@@ -170,7 +171,7 @@ export const alertRuleDeleteEndpoint = defineEndpoint({
 
 export const alertTemplateEnableEndpoint = defineEndpoint({
   name: 'alertTemplateEnable',
-  errors: ['not_allowed'],
+  errors: ['service_disabled', 'not_allowed'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/templates/enable/',
@@ -188,7 +189,7 @@ export const alertTemplateEnableEndpoint = defineEndpoint({
 
 export const alertRuleTestEndpoint = defineEndpoint({
   name: 'alertRuleTest',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/test/',
@@ -201,7 +202,7 @@ export const alertRuleTestEndpoint = defineEndpoint({
 
 export const alertRuleFiringsEndpoint = defineEndpoint({
   name: 'alertRuleFirings',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/firings/',
