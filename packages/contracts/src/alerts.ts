@@ -3,6 +3,7 @@ import { RULES } from './access.ts';
 import { ALERT_TEMPLATE_KEYS } from './alert-templates.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { EventFilters, EventRecord } from './eventlogs.ts';
+import { WEBHOOK_SIGNING_SECRET_MIN } from './eventlogs-constants.ts';
 
 /**
  * Alert rules on the Hub: a search of the team's event log (the event-log filters), a condition,
@@ -17,7 +18,6 @@ export const ALERT_GROUP_BY = ['actor', 'ip', 'target'] as const;
 export const ALERT_DESTINATION_KINDS = ['email', 'webhook', 'slack', 'teams', 'siem'] as const;
 export type AlertDestinationKind = (typeof ALERT_DESTINATION_KINDS)[number];
 export const ALERT_RULES_MAX = 100;
-export const ALERT_SIGNING_SECRET_MIN = 16;
 
 export const AlertCondition = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('every') }),
@@ -47,7 +47,7 @@ export const AlertDestinationInput = z.discriminatedUnion('kind', [
     id: DestinationId,
     kind: z.literal('webhook'),
     url: HttpsUrl,
-    signing_secret: z.union([z.string().trim().min(ALERT_SIGNING_SECRET_MIN).max(200), z.literal('')]).default(''),
+    signing_secret: z.union([z.string().trim().min(WEBHOOK_SIGNING_SECRET_MIN).max(200), z.literal('')]).default(''),
   }),
   z.object({ id: DestinationId, kind: z.literal('slack'), url: SecretUrl }),
   z.object({ id: DestinationId, kind: z.literal('teams'), url: SecretUrl }),

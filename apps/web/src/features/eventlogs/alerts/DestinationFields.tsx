@@ -1,10 +1,9 @@
+import { WEBHOOK_SIGNING_SECRET_MIN } from '@latchkey/contracts/client';
 import { Checkbox, PasswordInput, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import type { DestinationValues } from './alert-text.ts';
 
 export type DestinationErrors = Partial<Record<'email' | 'webhook_url' | 'webhook_secret' | 'slack' | 'teams', string>>;
-
-const SECRET_MIN = 16;
 
 /**
  * Where a rule's alerts go: e-mail addresses, a signed webhook, Slack, Teams, the SIEM export.
@@ -108,7 +107,7 @@ export function destinationProblems(value: DestinationValues, sent: readonly unk
   const out: DestinationErrors & { none?: string } = {};
   if (sent.length === 0) out.none = 'alerts.form.destination_required';
   const secret = value.webhook.secret.trim();
-  if (value.webhook.on && (secret ? secret.length < SECRET_MIN : !value.webhook.stored))
+  if (value.webhook.on && (secret ? secret.length < WEBHOOK_SIGNING_SECRET_MIN : !value.webhook.stored))
     out.webhook_secret = 'alerts.form.secret_short';
   return out;
 }

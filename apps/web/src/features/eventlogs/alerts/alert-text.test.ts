@@ -72,6 +72,8 @@ describe("alert rules' text and destinations", () => {
     expect(destinationProblems(webhook('', false), sent)).toEqual({ webhook_secret: 'alerts.form.secret_short' });
     expect(destinationProblems(webhook('  short-secret  ', true), sent)).toEqual({ webhook_secret: 'alerts.form.secret_short' });
     expect(destinationProblems(webhook('', true), sent)).toEqual({});
-    expect(destinationProblems(webhook('0123456789abcdef', false), sent)).toEqual({});
+    // The SIEM webhook's minimum, 32 characters.
+    expect(destinationProblems(webhook('s'.repeat(31), false), sent)).toEqual({ webhook_secret: 'alerts.form.secret_short' });
+    expect(destinationProblems(webhook('s'.repeat(32), false), sent)).toEqual({});
   });
 });
