@@ -1,23 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '@latchkey/runtime';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleAuth, registerDevice, send } from '../../testing/clients.ts';
-import { createHubDb, type RunningHub, startHub, TEAM } from '../../testing/hub-fixture.ts';
-
-let db: Db;
-let hub: RunningHub;
-let admin: Record<string, string>;
+import { describe, expect, it } from 'vitest';
+import { hubForFile, registerDevice, send } from '../../testing/clients.ts';
+import { TEAM } from '../../testing/hub-fixture.ts';
 
 // A team whose event logs are switched off on this Hub (its other services on).
-beforeAll(async () => {
-  db = await createHubDb({ services: ['integration', 'audit', 'recovery', 'secret_sharing'] });
-  hub = await startHub(db);
-  admin = await consoleAuth(hub);
-});
-afterAll(async () => {
-  await hub.app.close();
-  await db.close();
-});
+const at = hubForFile({ services: ['integration', 'audit', 'recovery', 'secret_sharing'] });
 
 const refused = { code: 'service_disabled', message_key: 'errors.service_disabled' };
 const id = randomUUID();
@@ -31,7 +18,7 @@ describe('the event log switched off for the team', () => {
       ['/audit/logs/export/', { format: 'csv' }],
     ];
     for (const [path, body] of calls) {
-      const res = await send(hub, path, { team_slug: TEAM, ...body }, admin);
+      const res = await send(at.hub, path, { team_slug: TEAM, ...body }, at.admin);
       expect([path, res.status, res.body]).toMatchObject([path, 409, refused]);
     }
   });
@@ -49,24 +36,29 @@ describe('the event log switched off for the team', () => {
       ['/audit/alerts/rules/firings/', { id }],
     ];
     for (const [path, body] of calls) {
-      const res = await send(hub, path, { team_slug: TEAM, ...body }, admin);
+      const res = await send(at.hub, path, { team_slug: TEAM, ...body }, at.admin);
       expect([path, res.status, res.body]).toMatchObject([path, 409, refused]);
     }
   });
 
   it("refuses a device's events and the pull API with service_disabled (the pull token is a setting, made while off)", async () => {
-    const device = await registerDevice(hub, 'ava@northwind.example');
+    const device = await registerDevice(at.hub, 'ava@northwind.example');
     const ingest = await send(
-      hub,
+      at.hub,
       '/api/v1/client/events/',
       { events: [{ type: 'vault_unlocked', occurred_at: new Date().toISOString() }] },
       device,
     );
     expect([ingest.status, ingest.body]).toMatchObject([409, refused]);
 
-    const made = await send<{ token: string }>(hub, '/audit/logs/pull/token/', { team_slug: TEAM, action: 'create' }, admin);
+    const made = await send<{ token: string }>(
+      at.hub,
+      '/audit/logs/pull/token/',
+      { team_slug: TEAM, action: 'create' },
+      at.admin,
+    );
     expect(made.status).toBe(200);
-    const pull = await fetch(`${hub.url}/api/v1/events/pull/`, { headers: { authorization: `Bearer ${made.body.token}` } });
+    const pull = await fetch(`${at.hub.url}/api/v1/events/pull/`, { headers: { authorization: `Bearer ${made.body.token}` } });
     expect([pull.status, await pull.json()]).toMatchObject([409, refused]);
   });
 });
