@@ -8,22 +8,6 @@ import { type Harness, startHarness } from './harness.ts';
 
 const SECRET = 'fastspring-test-secret-0123456789';
 
-/** The text of a PDF made by pdfkit without compression: its TJ strings, decoded (WinAnsi). */
-export function pdfText(pdf: Buffer): string {
-  const body = pdf.toString('latin1');
-  return [...body.matchAll(/\[([^\]]*)\]\s*TJ/g)]
-    .map((m) =>
-      [...(m[1] ?? '').matchAll(/<([0-9a-f]*)>/gi)]
-        .map((h) =>
-          Buffer.from(h[1] ?? '', 'hex')
-            .toString('latin1')
-            .replace(/\x80/g, '€'),
-        )
-        .join(''),
-    )
-    .join('\n');
-}
-
 /**
  * The billing tests' world: a server with the billing demo seeded and FastSpring's webhook secret
  * set (started before the file's tests, closed after them), each demo team's admin signed in, and

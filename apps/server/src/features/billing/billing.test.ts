@@ -1,7 +1,8 @@
 import { type Endpoint, endpointsOf, Invoice, Notification, Plan, ProRated } from '@latchkey/contracts';
+import { pdfText } from '@latchkey/runtime/testing';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { billingWorld, pdfText } from '../../test/billing-world.ts';
+import { billingWorld } from '../../test/billing-world.ts';
 import { createBillingService } from './billing.service.ts';
 import { addDays, quoteLicences, todayUtc } from './proration.ts';
 
