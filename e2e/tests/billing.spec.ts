@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { pdfText } from '@latchkey/runtime/testing';
 import type { Page } from '@playwright/test';
 import { atRoute, signIn } from '../support/latchkey.ts';
-import { pdfText } from '../support/pdf-text.ts';
 import { shot, shots } from '../support/screenshots.ts';
 import { expect, test } from '../support/test.ts';
 

@@ -17,10 +17,7 @@ const messages = (code: string): Messages =>
 
 /** Alex's own sign-in: other specs sign in to the same team at the same time. */
 const signInRow = (page: Page) =>
-  page
-    .locator('[data-testid="event-row"][data-activity="auth.sign_in"]')
-    .filter({ hasText: ADMINS.alex.email })
-    .first();
+  page.locator('[data-testid="event-row"][data-activity="auth.sign_in"]').filter({ hasText: ADMINS.alex.email }).first();
 
 /** The log once the spec's own sign-in has reached the Hub (the outbox delivers within seconds). */
 async function openLog(page: Page) {

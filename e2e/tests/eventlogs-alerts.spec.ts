@@ -125,7 +125,7 @@ async function alertRulesWalk(page: Page, name: string, inbox: string, alexToken
   // A short secret is refused on its field before anything is sent.
   await dialog.getByTestId('alert-dest-webhook-secret').fill('short');
   await dialog.getByTestId('alert-template-submit').click();
-  await expect(dialog.getByText('Enter a signing secret of at least 16 characters.')).toBeVisible();
+  await expect(dialog.getByText('Enter a signing secret of at least 32 characters.')).toBeVisible();
   await dialog.getByTestId('alert-dest-webhook-secret').fill(SECRET);
   await threeWidths(page, 'eventlogs-alerts-switch-on', false);
   await dialog.getByTestId('alert-template-submit').click();

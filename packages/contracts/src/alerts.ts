@@ -4,6 +4,7 @@ import { ALERT_TEMPLATE_KEYS } from './alert-templates.ts';
 import { PageInfo, Paging } from './audit.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { EventFilters, EventRecord } from './eventlogs.ts';
+import { WEBHOOK_SIGNING_SECRET_MIN } from './eventlogs-constants.ts';
 
 /**
  * Alert rules on the Hub: a search of the team's event log (the event-log filters), a condition,
@@ -18,7 +19,6 @@ export const ALERT_GROUP_BY = ['actor', 'ip', 'target'] as const;
 export const ALERT_DESTINATION_KINDS = ['email', 'webhook', 'slack', 'teams', 'siem'] as const;
 export type AlertDestinationKind = (typeof ALERT_DESTINATION_KINDS)[number];
 export const ALERT_RULES_MAX = 100;
-export const ALERT_SIGNING_SECRET_MIN = 16;
 
 export const AlertCondition = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('every') }),
@@ -51,7 +51,7 @@ export const AlertDestinationInput = z.discriminatedUnion('kind', [
     id: DestinationId,
     kind: z.literal('webhook'),
     url: HttpsUrl,
-    signing_secret: z.union([z.string().trim().min(ALERT_SIGNING_SECRET_MIN).max(200), z.literal('')]).default(''),
+    signing_secret: z.union([z.string().trim().min(WEBHOOK_SIGNING_SECRET_MIN).max(200), z.literal('')]).default(''),
   }),
   z.object({ id: DestinationId, kind: z.literal('slack'), url: SecretUrl }),
   z.object({ id: DestinationId, kind: z.literal('teams'), url: SecretUrl }),
@@ -113,6 +113,7 @@ export const alertRulesListEndpoint = defineEndpoint({
   method: 'POST',
   path: '/audit/alerts/rules/',
   auth: 'hubAuth',
+  errors: ['service_disabled'],
   access: RULES.eventLogs,
   summary: "The team's alert rules, and the built-in templates not switched on yet.",
   input: z.object({ team_slug: TeamSlug }),
@@ -121,7 +122,13 @@ export const alertRulesListEndpoint = defineEndpoint({
 
 export const alertRuleCreateEndpoint = defineEndpoint({
   name: 'alertRuleCreate',
-  errors: ['not_allowed', 'alert_recipient_not_admin', 'alert_recipients_unverifiable', 'alert_email_needs_server'],
+  errors: [
+    'service_disabled',
+    'not_allowed',
+    'alert_recipient_not_admin',
+    'alert_recipients_unverifiable',
+    'alert_email_needs_server',
+  ],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/create/',
@@ -134,7 +141,13 @@ export const alertRuleCreateEndpoint = defineEndpoint({
 
 export const alertRuleUpdateEndpoint = defineEndpoint({
   name: 'alertRuleUpdate',
-  errors: ['not_found', 'alert_recipient_not_admin', 'alert_recipients_unverifiable', 'alert_email_needs_server'],
+  errors: [
+    'service_disabled',
+    'not_found',
+    'alert_recipient_not_admin',
+    'alert_recipients_unverifiable',
+    'alert_email_needs_server',
+  ],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/update/',
@@ -148,7 +161,7 @@ export const alertRuleUpdateEndpoint = defineEndpoint({
 
 export const alertRuleEnableEndpoint = defineEndpoint({
   name: 'alertRuleEnable',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/enable/',
@@ -161,7 +174,7 @@ export const alertRuleEnableEndpoint = defineEndpoint({
 
 export const alertRuleDeleteEndpoint = defineEndpoint({
   name: 'alertRuleDelete',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/delete/',
@@ -174,7 +187,13 @@ export const alertRuleDeleteEndpoint = defineEndpoint({
 
 export const alertTemplateEnableEndpoint = defineEndpoint({
   name: 'alertTemplateEnable',
-  errors: ['not_allowed', 'alert_recipient_not_admin', 'alert_recipients_unverifiable', 'alert_email_needs_server'],
+  errors: [
+    'service_disabled',
+    'not_allowed',
+    'alert_recipient_not_admin',
+    'alert_recipients_unverifiable',
+    'alert_email_needs_server',
+  ],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/templates/enable/',
@@ -192,7 +211,7 @@ export const alertTemplateEnableEndpoint = defineEndpoint({
 
 export const alertRuleTestEndpoint = defineEndpoint({
   name: 'alertRuleTest',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/test/',
@@ -205,7 +224,7 @@ export const alertRuleTestEndpoint = defineEndpoint({
 
 export const alertRuleFiringsEndpoint = defineEndpoint({
   name: 'alertRuleFirings',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/firings/',

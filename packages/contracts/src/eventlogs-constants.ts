@@ -75,7 +75,7 @@ export const MIN_RETENTION_DAYS = 1;
 
 /** The longest SIEM secret (token, key) accepted. */
 export const SIEM_SECRET_MAX = 2000;
-/** The shortest webhook signing secret accepted (the console makes 43 characters, 256 random bits). */
+/** The shortest webhook signing secret accepted, the SIEM webhook's and an alert rule's (the console makes 43 characters, 256 random bits). */
 export const WEBHOOK_SIGNING_SECRET_MIN = 32;
 /** Saved searches an admin may keep (their private ones and the shared ones they made): a clear error past it. */
 export const SAVED_SEARCHES_PER_ADMIN = 100;

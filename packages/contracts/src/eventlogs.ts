@@ -81,6 +81,7 @@ export const auditLogsFetchEndpoint = defineEndpoint({
   method: 'POST',
   path: '/audit/logs/fetch/',
   auth: 'hubAuth',
+  errors: ['service_disabled'],
   access: RULES.eventLogs,
   queryFields: ['page', 'page_size'],
   summary:
@@ -111,6 +112,7 @@ export const auditLogsFiltersFetchEndpoint = defineEndpoint({
   method: 'POST',
   path: '/audit/logs/filters/fetch/',
   auth: 'hubAuth',
+  errors: ['service_disabled'],
   access: RULES.eventLogs,
   queryFields: ['page', 'page_size'],
   summary: "The options of the event log's filters: the team's activities, actors, components and IP addresses seen.",
@@ -129,6 +131,7 @@ export const auditLogsExportEndpoint = defineEndpoint({
   method: 'POST',
   path: '/audit/logs/export/',
   auth: 'hubAuth',
+  errors: ['service_disabled'],
   access: RULES.eventLogs,
   summary:
     'The events of the current filter, oldest first, streamed as CSV or NDJSON (not JSON): every row with its seq, prev_hash and hash, so a third party can re-compute the chain. The X-Total-Count header says how many rows follow.',
@@ -145,6 +148,7 @@ export const auditLogsVerifyEndpoint = defineEndpoint({
   method: 'POST',
   path: '/audit/logs/verify/',
   auth: 'hubAuth',
+  errors: ['service_disabled'],
   access: RULES.eventLogs,
   summary:
     "Re-computes the team's hash chain over a range of sequence numbers (all by default) and says everywhere it breaks: a changed row (hash), an inserted or replaced one (link), a removed run (gap, at its first seq). `problems` lists them in seq order (the first 1,000; `problem_count` counts all); `problem` is the first, as before.",
@@ -257,7 +261,7 @@ export const eventsPullEndpoint = defineEndpoint({
   method: 'GET',
   path: '/api/v1/events/pull/',
   auth: 'public',
-  errors: ['unauthorized'],
+  errors: ['service_disabled', 'unauthorized'],
   summary:
     "For SIEMs that poll (Authorization: Bearer <the team's pull token>, read-only): the team's events oldest first after `cursor`, up to `limit`. Pass `next_cursor` back to continue: cursors are the chain's sequence, stable across restarts. `format=ocsf` maps each event to OCSF 1.1 (Authentication 3002 for sign-in and sign-out, Account Change 3001 otherwise).",
   input: z.object({

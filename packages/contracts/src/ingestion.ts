@@ -143,6 +143,7 @@ export const eventsIngestEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/events/',
   auth: 'device',
+  errors: ['service_disabled'],
   summary:
     "Append up to 100 activity events from the device (type and time; no item contents). A batch with an event outside the time bounds (2000-01-01 to one day after the Hub's clock) is refused whole (invalid_input, errors.event_time_out_of_range at events.N.occurred_at for each such event) and nothing is stored: the events carry no id, so a batch partly stored and sent again would store the rest twice.",
   input: z.object({

@@ -26,6 +26,7 @@ export * from './openapi.ts';
 export * from './outbound.ts';
 export { type AddressKind, addressKind, addressProblem, checkedAddress } from './outbound-addresses.ts';
 export * from './outbound-policy.ts';
+export * from './pump.ts';
 export * from './refresh-tokens.ts';
 export * from './request-id.ts';
 export * from './router.ts';

@@ -1,7 +1,8 @@
-import type { HubTokens, Scope } from '@latchkey/contracts';
-import { expect } from 'vitest';
+import type { AuxService, HubTokens, Scope } from '@latchkey/contracts';
+import type { Db } from '@latchkey/runtime';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { signEnrolmentGrant } from '../features/devices/enrolment-signer.ts';
-import { CREDENTIAL, type RunningHub, SERVER_KEY, signGrant, TEAM } from './hub-fixture.ts';
+import { CREDENTIAL, createHubDb, type RunningHub, SERVER_KEY, signGrant, startHub, TEAM } from './hub-fixture.ts';
 
 /** Registers a member's device through the ingestion API; returns its Authorization header. */
 export async function registerDevice(
@@ -46,4 +47,23 @@ export async function send<T = Record<string, unknown>>(
 ) {
   const res = await hub.post(path, body, headers);
   return { status: res.status, body: (await res.json()) as T };
+}
+
+/**
+ * A test file's own Hub: a database (Northwind with `services` switched on), the Hub on it and a
+ * super admin's header, made before the file's tests and closed after them. Its fields are set
+ * once the file's beforeAll ran: read them inside the tests.
+ */
+export function hubForFile(options: { services?: readonly AuxService[] } = {}) {
+  const at = {} as { db: Db; hub: RunningHub; admin: Record<string, string> };
+  beforeAll(async () => {
+    at.db = await createHubDb(options);
+    at.hub = await startHub(at.db);
+    at.admin = await consoleAuth(at.hub);
+  });
+  afterAll(async () => {
+    await at.hub.app.close();
+    await at.db.close();
+  });
+  return at;
 }

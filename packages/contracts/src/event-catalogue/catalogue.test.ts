@@ -8,6 +8,7 @@ import { EVENT_TYPES } from '../eventlogs-constants.ts';
 import { LOCALES } from '../locales.ts';
 import { WIZARD_ACTIONS } from '../onboarding-constants.ts';
 import { ENGLISH_ACTIVITY_LABELS } from './english-labels.ts';
+import { englishLabelsSource } from './english-labels-source.ts';
 import { eventsDocSource } from './events-doc.ts';
 import {
   ACTIVITY_CATALOGUE,
@@ -94,4 +95,10 @@ describe('the activity catalogue', () => {
 it('keeps the English labels the server and the Hub write (exports) equal to the console’s English source', () => {
   const en = messages('en');
   for (const e of ACTIVITY_CATALOGUE) expect(ENGLISH_ACTIVITY_LABELS[e.code], e.code).toBe(en[activityLabelKey(e.code)]);
+});
+
+it('writes the English labels from the console’s English source (npm run gen:events-doc), never by hand', () => {
+  expect(readFileSync(join(root, 'packages/contracts/src/event-catalogue/english-labels.ts'), 'utf8')).toBe(
+    englishLabelsSource(messages('en')),
+  );
 });

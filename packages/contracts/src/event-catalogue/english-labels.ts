@@ -1,9 +1,10 @@
+// Generated from apps/web/src/locales/en.json (activity.label.*) by `npm run gen:events-doc`; do not edit.
 import type { ActivityCode } from './index.ts';
 
 /**
  * The English labels, for what the server and the Hub write in English (the exports' `activity_label`
- * column). They are the console's English source (apps/web/src/locales/en.json, `activity.label.*`);
- * the catalogue's test fails while the two differ. Not in the console's bundle: it reads en.json.
+ * column): the console's English source, copied here because the programs do not read the console's
+ * files. Not in the console's bundle: it reads en.json.
  */
 export const ENGLISH_ACTIVITY_LABELS: Readonly<Record<ActivityCode, string>> = {
   'auth.sign_in': 'Signed in',
@@ -55,9 +56,6 @@ export const ENGLISH_ACTIVITY_LABELS: Readonly<Record<ActivityCode, string>> = {
   'policy.group_updated': 'Group policy changed',
   'policy.group_restored': 'Group policy restored',
   'policy.relaxed': 'Policy relaxed',
-  'scim.connector_created': 'SCIM connector created',
-  'scim.token_rotated': 'SCIM token rotated',
-  'scim.connector_revoked': 'SCIM connector revoked',
   'member.invited': 'Member invited',
   'member.invitation_resent': 'Invitation resent',
   'member.updated': 'Member updated',
@@ -73,6 +71,11 @@ export const ENGLISH_ACTIVITY_LABELS: Readonly<Record<ActivityCode, string>> = {
   'group.members_added': 'Group members added',
   'group.members_removed': 'Group members removed',
   'groups.removed': 'Groups deleted',
+  'sso.require_sso_enabled': 'Require SSO switched on',
+  'sso.require_sso_disabled': 'Require SSO switched off',
+  'scim.connector_created': 'SCIM connector created',
+  'scim.token_rotated': 'SCIM token rotated',
+  'scim.connector_revoked': 'SCIM connector revoked',
   'directory.connection_saved': 'Directory connection saved',
   'directory.connection_removed': 'Directory connection removed',
   'directory.previewed': 'Directory sync previewed',
@@ -135,8 +138,6 @@ export const ENGLISH_ACTIVITY_LABELS: Readonly<Record<ActivityCode, string>> = {
   'alert.rule_deleted': 'Alert rule deleted',
   'alert.fired': 'Alert fired',
   'alert.test_sent': 'Test alert sent',
-  'sso.require_sso_enabled': 'Require SSO switched on',
-  'sso.require_sso_disabled': 'Require SSO switched off',
   'onboarding.next': 'Onboarding: next step',
   'onboarding.skip': 'Onboarding: step skipped',
   'onboarding.back': 'Onboarding: step back',

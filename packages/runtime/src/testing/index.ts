@@ -18,6 +18,7 @@ export {
   RAW_QUERIES,
   valueFor,
 } from './fuzz-values.ts';
+export * from './pdf-text.ts';
 export * from './slapd.ts';
 export * from './smtp-receiver.ts';
 export * from './test-db.ts';

@@ -1,4 +1,4 @@
-import type { Db, JobLog, JobQueue, Jobs } from '@latchkey/runtime';
+import { createPump, type Db, type JobLog, type JobQueue, type Jobs } from '@latchkey/runtime';
 import { eventLogReads } from '../eventlogs/index.ts';
 import { evaluateBatch } from './alert-evaluate.ts';
 import type { DeliverJob } from './alert-firing.ts';
@@ -80,37 +80,17 @@ export function createAlertEngine(db: Db, jobs: Jobs, deliver: JobQueue<DeliverJ
     }
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let pumping: Promise<void> | null = null;
-  let again = false;
-  const tick = (): Promise<void> => {
-    if (pumping) {
-      // An append while the pump runs is looked at right after it.
-      again = true;
-      return pumping;
-    }
-    pumping = pump()
-      .catch((error: unknown) => o.log.warn({ err: error }, 'alert pump failed'))
-      .finally(() => {
-        pumping = null;
-        if (again) {
-          again = false;
-          void tick();
-        }
-      });
-    return pumping;
-  };
-
+  // An append while the pump runs is looked at right after it.
+  const { start, stop, kick } = createPump(pump, {
+    intervalMs: o.pumpIntervalMs,
+    log: o.log,
+    failed: 'alert pump failed',
+    whilePumping: 'again',
+  });
   return {
-    start() {
-      timer = setInterval(() => void tick(), o.pumpIntervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      await pumping;
-    },
+    start,
+    stop,
     /** New events for a team: look now rather than at the next tick. */
-    kick: () => void tick(),
+    kick,
   };
 }

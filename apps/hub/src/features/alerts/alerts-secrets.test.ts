@@ -109,6 +109,15 @@ describe('secrets', () => {
     expect(res.body.issues?.[0]).toEqual({ path: 'destinations.0.signing_secret', message: 'this field is required' });
   });
 
+  it("a secret shorter than the SIEM webhook's minimum (32 characters) is refused; 32 are taken", async () => {
+    const withSecret = (name: string, secret: string) =>
+      call('/rules/create/', rule(name, [{ kind: 'webhook', url: `${webhook.url}/a`, signing_secret: secret }]));
+    const short = await withSecret('Short secret', 's'.repeat(31));
+    expect(short.status).toBe(400);
+    expect(short.body.issues?.[0]?.path).toBe('destinations.0.signing_secret');
+    expect((await withSecret('Long enough secret', 's'.repeat(32))).status).toBe(200);
+  });
+
   it('an address the outbound guard refuses (the metadata service) is refused before it is saved', async () => {
     for (const url of ['https://169.254.169.254/latest', 'https://[::ffff:0:a9fe:a9fe]/x']) {
       const res = await call('/rules/create/', rule(`SSRF ${url}`, [{ kind: 'slack', url }]));

@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createSealer, type Db, migrate, openDb } from '@latchkey/runtime';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { expect, test } from 'vitest';
@@ -11,7 +9,7 @@ import { loadConfig } from '../../config.ts';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
 import { loadHubSealingKey } from '../../platform/keys.ts';
 import { ALERT_SIGNING_SECRET, alertWebhookReceiver } from '../../testing/alert-receivers.ts';
-import { pollUntil } from '../../testing/siem-hub.ts';
+import { freePort, runHub, until } from '../../testing/killable-hub.ts';
 import { selfSignedCert } from '../../testing/siem-receivers.ts';
 import { recordHubEvents } from '../eventlogs/index.ts';
 import { resolveDestinations, sealSecrets } from './alert-destinations.ts';
@@ -23,7 +21,6 @@ import { alertsRepository } from './alerts.repository.ts';
  * the same database. Every window fires exactly once (none lost, none twice), each firing holds
  * its own events, the log holds one alert.fired per firing, and every firing reaches the webhook.
  */
-const root = resolve(import.meta.dirname, '../../../../..');
 const onPostgres = process.env.TEST_DB === 'postgres';
 const TEAM = 'northwind';
 const ACTORS = 20;
@@ -31,40 +28,8 @@ const PER_ACTOR = 150;
 const COUNT = 50;
 const FIRINGS = (ACTORS * PER_ACTOR) / COUNT;
 
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-
-const until = (check: () => boolean | Promise<boolean>, what: string, ms = 120_000) => pollUntil(check, { ms, stepMs: 50, what });
-
-function hubProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/hub/src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => {
-    stderr += c;
-  });
-  const exited = new Promise<string>((r) => child.on('exit', (code, signal) => r(signal ?? String(code))));
-  return { child, exited, stderr: () => stderr };
-}
-
-async function ready(url: string, child: ChildProcess, stderr: () => string) {
-  await until(async () => {
-    if (child.exitCode !== null) throw new Error(`the Hub exited: ${stderr()}`);
-    return fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-  }, 'the Hub to be ready');
-}
+/** How long the Hub gets to be ready, and each wait for the webhook. */
+const LONG = 120_000;
 
 test(`the Hub killed mid-evaluation fires every window once: none lost, none twice (${onPostgres ? 'PostgreSQL' : 'PGlite data directory'})`, async () => {
   const tls = selfSignedCert();
@@ -76,7 +41,6 @@ test(`the Hub killed mid-evaluation fires every window once: none lost, none twi
     if (!pg) await db.close();
   };
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const env = {
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -135,28 +99,25 @@ test(`the Hub killed mid-evaluation fires every window once: none lost, none twi
   }
 
   const firingIds = () => new Set(receiver.bodies.map((b) => String(b.id)));
-  const first = hubProcess(env);
-  try {
-    await ready(url, first.child, first.stderr);
-    await until(() => receiver.bodies.length >= 1, 'the first firing to reach the webhook');
-    first.child.kill('SIGKILL');
-    expect(await first.exited).toBe('SIGKILL');
-  } finally {
-    if (first.child.exitCode === null) first.child.kill('SIGKILL');
-  }
+  const killed = await runHub(
+    env,
+    () => until(() => receiver.bodies.length >= 1, 'the first firing to reach the webhook', LONG),
+    'SIGKILL',
+    LONG,
+  );
+  expect(killed).toBe('SIGKILL');
   const beforeRestart = firingIds().size;
 
-  const second = hubProcess(env);
-  try {
-    await ready(url, second.child, second.stderr);
-    await until(() => firingIds().size >= FIRINGS, 'every firing to reach the webhook');
-    // A moment for any firing made twice to show.
-    await new Promise((r) => setTimeout(r, 1_000));
-    second.child.kill('SIGTERM');
-    await second.exited;
-  } finally {
-    if (second.child.exitCode === null) second.child.kill('SIGKILL');
-  }
+  await runHub(
+    env,
+    async () => {
+      await until(() => firingIds().size >= FIRINGS, 'every firing to reach the webhook', LONG);
+      // A moment for any firing made twice to show.
+      await new Promise((r) => setTimeout(r, 1_000));
+    },
+    'SIGTERM',
+    LONG,
+  );
 
   expect(beforeRestart).toBeLessThan(FIRINGS);
   expect(firingIds().size).toBe(FIRINGS);

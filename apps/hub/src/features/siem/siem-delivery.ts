@@ -1,4 +1,4 @@
-import type { Db, JobLog, Jobs } from '@latchkey/runtime';
+import { createPump, type Db, type JobLog, type Jobs } from '@latchkey/runtime';
 import { hubOutboundPolicy } from '../../platform/outbound.ts';
 import { eventLogReads, recordHubEvents } from '../eventlogs/index.ts';
 import { DeliveryError, SENDERS, type SenderContext } from './senders.ts';
@@ -165,27 +165,16 @@ export function createSiemDelivery(db: Db, jobs: Jobs, o: SiemDeliveryOptions) {
     }
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let pumping: Promise<void> | null = null;
-  const tick = () => {
-    pumping ??= pump()
-      .catch((error: unknown) => o.log.warn({ err: error }, 'SIEM pump failed'))
-      .finally(() => {
-        pumping = null;
-      });
-    return pumping;
-  };
-
+  const { start, stop, kick } = createPump(pump, {
+    intervalMs: o.pumpIntervalMs,
+    log: o.log,
+    failed: 'SIEM pump failed',
+    whilePumping: 'join',
+  });
   return {
-    start() {
-      timer = setInterval(() => void tick(), o.pumpIntervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      await pumping;
-    },
+    start,
+    stop,
     /** New events for a team, or a destination changed: look now rather than at the next tick. */
-    kick: () => void tick(),
+    kick,
   };
 }

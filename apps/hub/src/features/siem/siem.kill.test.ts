@@ -1,14 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Db, migrate, openDb } from '@latchkey/runtime';
 import { createPostgresDb } from '@latchkey/runtime/testing';
 import { expect, test } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrations-dir.ts';
-import { pollUntil } from '../../testing/siem-hub.ts';
+import { freePort, runHub, until } from '../../testing/killable-hub.ts';
 import { selfSignedCert, WEBHOOK_SIGNING_SECRET, WEBHOOK_TOKEN, webhookReceiver } from '../../testing/siem-receivers.ts';
 import { recordHubEvents } from '../eventlogs/index.ts';
 import { siemRepository } from './siem.repository.ts';
@@ -20,46 +18,12 @@ import { SIEM_BATCH } from './siem-delivery.ts';
  * then started again on the same database. Every event must reach the receiver at least once, and
  * exactly once after de-duplication by event id.
  */
-const root = resolve(import.meta.dirname, '../../../../..');
 const onPostgres = process.env.TEST_DB === 'postgres';
 const TEAM = 'northwind';
 const EVENTS = 3 * SIEM_BATCH + SIEM_BATCH / 5; // four batches, the last one short
 
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-
-const until = (check: () => boolean | Promise<boolean>, what: string, ms = 60_000) => pollUntil(check, { ms, stepMs: 50, what });
-
-/** The Hub as `npm start` runs it (node with tsx as a loader, so the pid killed is the Hub's own). */
-function hubProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/hub/src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => {
-    stderr += c;
-  });
-  const exited = new Promise<string>((r) => child.on('exit', (code, signal) => r(signal ?? String(code))));
-  return { child, exited, stderr: () => stderr };
-}
-
-async function ready(url: string, child: ChildProcess, stderr: () => string) {
-  await until(async () => {
-    if (child.exitCode !== null) throw new Error(`the Hub exited: ${stderr()}`);
-    return fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-  }, 'the Hub to be ready');
-}
+/** How long the Hub gets to be ready, and each wait for the receiver. */
+const WAIT = 60_000;
 
 /** The destination's cursor: the last seq it acknowledged. */
 async function cursorOf(open: () => Promise<Db>, done: (db: Db) => Promise<void>): Promise<number> {
@@ -121,7 +85,6 @@ test(`the Hub killed mid-batch loses nothing: every event delivered, exactly onc
   }
 
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const env = {
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -135,15 +98,13 @@ test(`the Hub killed mid-batch loses nothing: every event delivered, exactly onc
   };
   // The second request to arrive: taken by the receiver, answered only after the Hub is gone.
   receiver.delay = (n) => (n === 2 ? 30_000 : 0);
-  const first = hubProcess(env);
-  try {
-    await ready(url, first.child, first.stderr);
-    await until(() => receiver.requests >= 2, 'the second batch to reach the receiver');
-    first.child.kill('SIGKILL');
-    expect(await first.exited).toBe('SIGKILL');
-  } finally {
-    if (first.child.exitCode === null) first.child.kill('SIGKILL');
-  }
+  const killed = await runHub(
+    env,
+    () => until(() => receiver.requests >= 2, 'the second batch to reach the receiver', WAIT),
+    'SIGKILL',
+    WAIT,
+  );
+  expect(killed).toBe('SIGKILL');
   // Mid-batch: the delayed batch was taken by the receiver, never acknowledged; batches sent beside
   // it (several are out at once) may have been taken too, and the cursor stopped before the delayed one.
   await new Promise((r) => setTimeout(r, 200));
@@ -153,17 +114,16 @@ test(`the Hub killed mid-batch loses nothing: every event delivered, exactly onc
   expect(cursorAtKill).toBeLessThan(EVENTS);
   receiver.delay = undefined;
 
-  const second = hubProcess(env);
-  try {
-    await ready(url, second.child, second.stderr);
-    // Everything past the cursor comes again (what was taken before the kill may already hold every id).
-    const expected = takenBeforeKill.length + (EVENTS - cursorAtKill);
-    await until(() => receiver.received.length >= expected, 'the events past the cursor sent again');
-    second.child.kill('SIGTERM');
-    await second.exited;
-  } finally {
-    if (second.child.exitCode === null) second.child.kill('SIGKILL');
-  }
+  await runHub(
+    env,
+    async () => {
+      // Everything past the cursor comes again (what was taken before the kill may already hold every id).
+      const expected = takenBeforeKill.length + (EVENTS - cursorAtKill);
+      await until(() => receiver.received.length >= expected, 'the events past the cursor sent again', WAIT);
+    },
+    'SIGTERM',
+    WAIT,
+  );
 
   // At least once: what was past the cursor came again. Exactly once after de-duplication by id,
   // nothing foreign, and the only copies are of events taken before the kill beyond the cursor (seq = index + 1).

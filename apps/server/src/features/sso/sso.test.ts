@@ -1,8 +1,8 @@
-import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { selfSignedRsa } from '../../platform/self-signed.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { type ResponseOptions, signXml, startTestIdp, type TestIdp } from '../../test/saml-idp.ts';
+import { XSW } from '../../test/saml-wrapping.ts';
 import { postToAcs } from '../../test/sso-acs.ts';
 import { DEMO_ADMINS, DEMO_PASSWORD } from '../demo/index.ts';
 
@@ -255,114 +255,6 @@ describe('sign-in by SSO', () => {
 });
 
 /** The response's DOM, for the transformations of the hostile tests. */
-const dom = (xml: string) => new DOMParser().parseFromString(xml, 'text/xml');
-const text = (doc: Document) => new XMLSerializer().serializeToString(doc);
-const SAML = 'urn:oasis:names:tc:SAML:2.0:assertion';
-const DS = 'http://www.w3.org/2000/09/xmldsig#';
-const first = (node: Document | Element, ns: string, local: string) => node.getElementsByTagNameNS(ns, local)[0] as Element;
-
-/** A copy of the signed assertion made out to the attacker's target (Alex), without its signature, with a new ID. */
-function evilAssertion(doc: Document, keepSignature = false, keepId = false): Element {
-  const assertion = first(doc, SAML, 'Assertion');
-  const evil = assertion.cloneNode(true) as Element;
-  if (!keepId) evil.setAttribute('ID', '_evil');
-  const nameId = first(evil, SAML, 'NameID');
-  while (nameId.firstChild) nameId.removeChild(nameId.firstChild);
-  nameId.appendChild(doc.createTextNode(DEMO_ADMINS.superAdmin));
-  if (!keepSignature) {
-    const sig = first(evil, DS, 'Signature');
-    sig?.parentNode?.removeChild(sig);
-  }
-  return evil;
-}
-
-/** XML signature wrapping, XSW1–8 as SAMLRaider generates them, from one valid signed response. */
-const XSW: Record<string, (xml: string) => string> = {
-  XSW1(xml) {
-    // Response signature: an evil response whose signature holds the original signed response.
-    const doc = dom(xml);
-    const original = doc.documentElement;
-    const evil = original.cloneNode(true) as Element;
-    evil.setAttribute('ID', '_evilresponse');
-    const evilSig = first(evil, DS, 'Signature');
-    evilSig?.parentNode?.removeChild(evilSig);
-    const oldAssertion = first(evil, SAML, 'Assertion');
-    evil.replaceChild(evilAssertion(doc), oldAssertion);
-    const sig = first(original, DS, 'Signature').cloneNode(true) as Element;
-    sig.appendChild(original.cloneNode(true));
-    evil.insertBefore(sig, evil.childNodes[1] ?? null);
-    return text(dom(new XMLSerializer().serializeToString(evil)));
-  },
-  XSW2(xml) {
-    const doc = dom(xml);
-    const original = doc.documentElement;
-    const evil = original.cloneNode(true) as Element;
-    evil.setAttribute('ID', '_evilresponse');
-    const evilSig = first(evil, DS, 'Signature');
-    evilSig?.parentNode?.removeChild(evilSig);
-    evil.replaceChild(evilAssertion(doc), first(evil, SAML, 'Assertion'));
-    const sig = first(original, DS, 'Signature').cloneNode(true) as Element;
-    evil.insertBefore(original.cloneNode(true), evil.childNodes[1] ?? null);
-    evil.insertBefore(sig, evil.childNodes[2] ?? null);
-    return new XMLSerializer().serializeToString(evil);
-  },
-  XSW3(xml) {
-    const doc = dom(xml);
-    const assertion = first(doc, SAML, 'Assertion');
-    doc.documentElement.insertBefore(evilAssertion(doc), assertion);
-    return text(doc);
-  },
-  XSW4(xml) {
-    const doc = dom(xml);
-    const assertion = first(doc, SAML, 'Assertion');
-    const evil = evilAssertion(doc);
-    doc.documentElement.replaceChild(evil, assertion);
-    evil.appendChild(assertion);
-    return text(doc);
-  },
-  XSW5(xml) {
-    const doc = dom(xml);
-    const assertion = first(doc, SAML, 'Assertion');
-    const evil = evilAssertion(doc, true, true);
-    doc.documentElement.replaceChild(evil, assertion);
-    const sig = first(assertion, DS, 'Signature');
-    assertion.removeChild(sig);
-    doc.documentElement.appendChild(assertion);
-    return text(doc);
-  },
-  XSW6(xml) {
-    const doc = dom(xml);
-    const assertion = first(doc, SAML, 'Assertion');
-    const evil = evilAssertion(doc, true, true);
-    doc.documentElement.replaceChild(evil, assertion);
-    const originalSig = first(assertion, DS, 'Signature');
-    assertion.removeChild(originalSig);
-    first(evil, DS, 'Signature').appendChild(assertion);
-    return text(doc);
-  },
-  XSW7(xml) {
-    const doc = dom(xml);
-    const assertion = first(doc, SAML, 'Assertion');
-    const extensions = doc.createElementNS('urn:oasis:names:tc:SAML:2.0:protocol', 'samlp:Extensions');
-    extensions.appendChild(assertion.cloneNode(true));
-    doc.documentElement.insertBefore(extensions, assertion);
-    doc.documentElement.replaceChild(evilAssertion(doc, false, true), assertion);
-    return text(doc);
-  },
-  XSW8(xml) {
-    const doc = dom(xml);
-    const assertion = first(doc, SAML, 'Assertion');
-    const evil = evilAssertion(doc, true, true);
-    doc.documentElement.replaceChild(evil, assertion);
-    const object = doc.createElementNS(DS, 'ds:Object');
-    const originalSig = first(assertion, DS, 'Signature');
-    assertion.removeChild(originalSig);
-    object.appendChild(assertion);
-    first(evil, DS, 'Signature').appendChild(object);
-    return text(doc);
-  },
-};
-
 describe('hostile responses, each made from a valid one', () => {
   for (const [name, transform] of Object.entries(XSW)) {
     test(`${name} signature wrapping is refused`, async () => {

@@ -13,7 +13,7 @@ import {
   hubFieldErrors,
 } from './alert-text.ts';
 import { type AlertRule, useCreateAlertRule, useUpdateAlertRule } from './alerts-api.ts';
-import { type DestinationErrors, DestinationFields, destinationErrors } from './DestinationFields.tsx';
+import { type DestinationErrors, DestinationFields, destinationErrors, destinationProblems } from './DestinationFields.tsx';
 
 /** The filters a rule starts from: the event log's current search, or the rule's own. */
 export interface RuleFilters {
@@ -23,8 +23,6 @@ export interface RuleFilters {
   ip_addresses: string[];
   search_value: string;
 }
-
-const SECRET_MIN = 16;
 
 /** A new rule (from the log's search) or an edit: search, condition, cooldown, destinations. */
 export function AlertRuleForm({ rule, start, onClose }: { rule: AlertRule | null; start: RuleFilters; onClose: () => void }) {
@@ -51,10 +49,7 @@ export function AlertRuleForm({ rule, start, onClose }: { rule: AlertRule | null
     const found: typeof errors = {};
     if (!name.trim()) found.name = 'alerts.form.name_required';
     const destinations = destinationInput(dest, emailId);
-    if (destinations.length === 0) found.none = 'alerts.form.destination_required';
-    const secret = dest.webhook.secret.trim();
-    if (dest.webhook.on && (secret ? secret.length < SECRET_MIN : !dest.webhook.stored))
-      found.webhook_secret = 'alerts.form.secret_short';
+    Object.assign(found, destinationProblems(dest, destinations));
     setErrors(found);
     if (Object.keys(found).length) return;
     const body = {

@@ -7,7 +7,7 @@ import { getSession } from '../../../lib/session.ts';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { type DestinationValues, destinationInput, destinationValues, hubFieldErrors } from './alert-text.ts';
 import { useEnableAlertTemplate } from './alerts-api.ts';
-import { type DestinationErrors, DestinationFields, destinationErrors } from './DestinationFields.tsx';
+import { type DestinationErrors, DestinationFields, destinationErrors, destinationProblems } from './DestinationFields.tsx';
 
 /** The built-in rules not switched on yet, each with its one line and a "Switch on". */
 export function AlertTemplates({ keys }: { keys: readonly AlertTemplateKey[] }) {
@@ -52,9 +52,7 @@ function SwitchOnDialog({ template, onClose }: { template: AlertTemplateKey; onC
   const [errors, setErrors] = useState<DestinationErrors & { none?: string }>({});
   const submit = () => {
     const destinations = destinationInput(dest);
-    const found: typeof errors = {};
-    if (destinations.length === 0) found.none = 'alerts.form.destination_required';
-    if (dest.webhook.on && dest.webhook.secret.trim().length < 16) found.webhook_secret = 'alerts.form.secret_short';
+    const found = destinationProblems(dest, destinations);
     setErrors(found);
     if (Object.keys(found).length) return;
     enable.mutate(

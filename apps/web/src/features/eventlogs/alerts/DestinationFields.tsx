@@ -1,3 +1,4 @@
+import { WEBHOOK_SIGNING_SECRET_MIN } from '@latchkey/contracts/client';
 import { Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from '../../../lib/use-translation.ts';
 import { AdminRecipientPicker } from './AdminRecipientPicker.tsx';
@@ -88,6 +89,19 @@ export function DestinationFields({
       />
     </Stack>
   );
+}
+
+/**
+ * What the form refuses before sending: no destination at all, or a webhook without a secret long
+ * enough (left empty, a stored one is kept).
+ */
+export function destinationProblems(value: DestinationValues, sent: readonly unknown[]): DestinationErrors & { none?: string } {
+  const out: DestinationErrors & { none?: string } = {};
+  if (sent.length === 0) out.none = 'alerts.form.destination_required';
+  const secret = value.webhook.secret.trim();
+  if (value.webhook.on && (secret ? secret.length < WEBHOOK_SIGNING_SECRET_MIN : !value.webhook.stored))
+    out.webhook_secret = 'alerts.form.secret_short';
+  return out;
 }
 
 /** The Hub's field refusals (paths into the destinations sent) → the fields that show them. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conditionText, destinationInput, destinationValues } from './alert-text.ts';
-import { destinationErrors } from './DestinationFields.tsx';
+import { destinationErrors, destinationProblems } from './DestinationFields.tsx';
 
 // The i18n function as a recorder: the key and its values, so the words' parts can be checked.
 const t = (key: string, values?: Record<string, unknown>) => (values ? `${key}${JSON.stringify(values)}` : key);
@@ -59,5 +59,21 @@ describe("alert rules' text and destinations", () => {
       webhook_secret: 'alerts.form.secret_again',
       slack: 'alerts.form.invalid',
     });
+  });
+
+  it('refuses before sending: no destination, or a webhook whose secret is short or missing (unless one is stored)', () => {
+    const none = destinationValues([], '');
+    expect(destinationProblems(none, [])).toEqual({ none: 'alerts.form.destination_required' });
+    const webhook = (secret: string, stored: boolean) => ({
+      ...none,
+      webhook: { on: true, url: 'https://hooks.example/a', secret, stored },
+    });
+    const sent = [{ kind: 'webhook' }];
+    expect(destinationProblems(webhook('', false), sent)).toEqual({ webhook_secret: 'alerts.form.secret_short' });
+    expect(destinationProblems(webhook('  short-secret  ', true), sent)).toEqual({ webhook_secret: 'alerts.form.secret_short' });
+    expect(destinationProblems(webhook('', true), sent)).toEqual({});
+    // The SIEM webhook's minimum, 32 characters.
+    expect(destinationProblems(webhook('s'.repeat(31), false), sent)).toEqual({ webhook_secret: 'alerts.form.secret_short' });
+    expect(destinationProblems(webhook('s'.repeat(32), false), sent)).toEqual({});
   });
 });
