@@ -120,15 +120,12 @@ export const alertRulesListEndpoint = defineEndpoint({
   output: z.object({ rules: z.array(AlertRule), templates: z.array(z.enum(ALERT_TEMPLATE_KEYS)) }),
 });
 
+/** What a rule's e-mail recipients can be refused for at save (the licence server decides who is an administrator). */
+const RECIPIENT_ERRORS = ['alert_recipient_not_admin', 'alert_recipients_unverifiable', 'alert_email_needs_server'] as const;
+
 export const alertRuleCreateEndpoint = defineEndpoint({
   name: 'alertRuleCreate',
-  errors: [
-    'service_disabled',
-    'not_allowed',
-    'alert_recipient_not_admin',
-    'alert_recipients_unverifiable',
-    'alert_email_needs_server',
-  ],
+  errors: ['service_disabled', 'not_allowed', ...RECIPIENT_ERRORS],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/create/',
@@ -141,13 +138,7 @@ export const alertRuleCreateEndpoint = defineEndpoint({
 
 export const alertRuleUpdateEndpoint = defineEndpoint({
   name: 'alertRuleUpdate',
-  errors: [
-    'service_disabled',
-    'not_found',
-    'alert_recipient_not_admin',
-    'alert_recipients_unverifiable',
-    'alert_email_needs_server',
-  ],
+  errors: ['service_disabled', 'not_found', ...RECIPIENT_ERRORS],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/rules/update/',
@@ -187,13 +178,7 @@ export const alertRuleDeleteEndpoint = defineEndpoint({
 
 export const alertTemplateEnableEndpoint = defineEndpoint({
   name: 'alertTemplateEnable',
-  errors: [
-    'service_disabled',
-    'not_allowed',
-    'alert_recipient_not_admin',
-    'alert_recipients_unverifiable',
-    'alert_email_needs_server',
-  ],
+  errors: ['service_disabled', 'not_allowed', ...RECIPIENT_ERRORS],
   program: 'hub',
   method: 'POST',
   path: '/audit/alerts/templates/enable/',
