@@ -55,10 +55,11 @@ export function ProvisioningChart({ data }: { data: ProvisioningEntry[] }) {
   const x = (i: number) => pad.left + (data.length > 1 ? (i * (width - pad.left - pad.right)) / (data.length - 1) : 0);
   const y = (v: number) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
   return (
-    <div ref={ref}>
+    // A size container: the drawing's box below takes its height from this width (cqw).
+    <div ref={ref} style={{ containerType: 'inline-size' }}>
       {/* The drawing's box has the height below from the first frame, worked out by CSS from the
           card's width: measured a frame later, a drawing that grew pushed the cards under it down. */}
-      <div style={{ aspectRatio: '20 / 9', minHeight: 180, maxHeight: 260 }}>
+      <div style={{ height: 'clamp(180px, 45cqw, 260px)' }}>
         {/* Drawn left to right in every language: in a right-to-left page an SVG's text-anchor flips, so the
           y-axis figures slid over the first points and the last month ran off the edge. */}
         <svg
