@@ -1,7 +1,7 @@
 import type { ApiMap, EndpointInput, EndpointOutput, ErrorReply, HubTokens, RouteInfo } from '@latchkey/contracts/client';
 import { ApiError, ApprovalRequired, replyError } from './api-error.ts';
 import { noteApprovalRequired } from './approval-notices.ts';
-import { FAILED, rememberPrefetch, takePrefetch } from './prefetch.ts';
+import { FAILED, rememberPrefetch, takeArrivedPrefetch, takePrefetch } from './prefetch.ts';
 import { withRenewalLock } from './renewal-lock.ts';
 import { newRequestId, REQUEST_ID_HEADER } from './request-id.ts';
 import { getSession, needsRefresh, type Session, setSession, storedSession } from './session.ts';
@@ -198,6 +198,30 @@ export async function prefetchCall<K extends keyof ApiMap>(name: K, input: Endpo
   if (!owner) return null;
   const answer = await rememberPrefetch(name, input, owner, async () => sessionSend((await routeTable())[name], input, false));
   return answer === FAILED ? null : (answer as Out<K>);
+}
+
+/**
+ * A query's first data from a prefetched call that has already arrived (`pick` shapes it as the
+ * query's own function does), for React Query's `initialData`: the first render shows the answer
+ * instead of a skeleton and a second render a turn later. Nothing arrived yet: the query calls
+ * as usual (and `call` takes the prefetch when it comes).
+ */
+export function prefetchedData<K extends keyof ApiMap, T = Out<K>>(
+  name: K,
+  input: EndpointInput<ApiMap[K]>,
+  pick: (answer: Out<K>) => T = (answer) => answer as unknown as T,
+): { initialData: () => T | undefined; initialDataUpdatedAt: () => number | undefined } {
+  let at: number | undefined;
+  return {
+    // React Query asks for both only when it makes the query, the first time its key is used.
+    initialData: () => {
+      const arrived = takeArrivedPrefetch(name, input, prefetchOwner());
+      if (!arrived) return undefined;
+      at = arrived.at;
+      return pick(arrived.value as Out<K>);
+    },
+    initialDataUpdatedAt: () => at,
+  };
 }
 
 /** Calls a contract's endpoint by name with its typed input; session calls carry a fresh access token. */

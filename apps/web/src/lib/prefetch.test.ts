@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FAILED, PREFETCH_TTL_MS, rememberPrefetch, takePrefetch } from './prefetch.ts';
+import { FAILED, PREFETCH_TTL_MS, rememberPrefetch, takeArrivedPrefetch, takePrefetch } from './prefetch.ts';
 
 afterEach(() => vi.useRealTimers());
 
@@ -32,5 +32,28 @@ describe('prefetched calls (cold load)', () => {
       throw new Error('403');
     });
     await expect(takePrefetch('auxServices', {}, 'alex')).resolves.toBe(FAILED);
+  });
+
+  it('hands an answer that has arrived over at once, once, and leaves one still on its way to the call', async () => {
+    let arrive: (value: unknown) => void = () => {};
+    const answer = rememberPrefetch('notification', {}, 'alex', () => new Promise((resolve) => (arrive = resolve)));
+    expect(takeArrivedPrefetch('notification', {}, 'alex')).toBeUndefined();
+    arrive({ notice: null });
+    await answer;
+    expect(takeArrivedPrefetch('notification', {}, 'alex team-b')).toBeUndefined();
+    expect(takeArrivedPrefetch('notification', {}, 'alex')?.value).toEqual({ notice: null });
+    expect(takeArrivedPrefetch('notification', {}, 'alex')).toBeUndefined();
+    expect(takePrefetch('notification', {}, 'alex')).toBeNull();
+  });
+
+  it('never hands over a failure or a stale answer as arrived', async () => {
+    vi.useFakeTimers();
+    await rememberPrefetch('authType', {}, 'alex', async () => {
+      throw new Error('500');
+    });
+    expect(takeArrivedPrefetch('authType', {}, 'alex')).toBeUndefined();
+    await rememberPrefetch('licenceSummary', {}, 'alex', async () => ({ used: 1 }));
+    vi.advanceTimersByTime(PREFETCH_TTL_MS);
+    expect(takeArrivedPrefetch('licenceSummary', {}, 'alex')).toBeUndefined();
   });
 });

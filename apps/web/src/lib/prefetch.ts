@@ -13,6 +13,8 @@ interface Entry {
   at: number;
   /** Resolves to the answer, or to FAILED (the caller then calls as usual, with its error handling). */
   answer: Promise<unknown>;
+  /** The answer once it has arrived, and when: a first render can show it without waiting a turn. */
+  arrived?: { value: unknown; at: number };
 }
 
 export const FAILED: unique symbol = Symbol('prefetch failed');
@@ -28,9 +30,13 @@ export function rememberPrefetch(name: string, input: unknown, owner: string, st
   const key = keyOf(name, input);
   const held = entries.get(key);
   if (held && held.owner === owner && Date.now() - held.at < PREFETCH_TTL_MS) return held.answer;
-  const answer = start().catch(() => FAILED);
-  entries.set(key, { owner, at: Date.now(), answer });
-  return answer;
+  const entry: Entry = { owner, at: Date.now(), answer: start().catch(() => FAILED) };
+  entry.answer = entry.answer.then((value) => {
+    if (value !== FAILED) entry.arrived = { value, at: Date.now() };
+    return value;
+  });
+  entries.set(key, entry);
+  return entry.answer;
 }
 
 /** The answer of a matching prefetched call (once), or null when there is none to take. */
@@ -40,4 +46,16 @@ export function takePrefetch(name: string, input: unknown, owner: string): Promi
   if (!held) return null;
   entries.delete(key);
   return held.owner === owner && Date.now() - held.at < PREFETCH_TTL_MS ? held.answer : null;
+}
+
+/**
+ * The answer of a matching prefetched call that has already arrived (taken, once), or undefined
+ * when there is none yet: then the entry stays for the call that will wait for it.
+ */
+export function takeArrivedPrefetch(name: string, input: unknown, owner: string): { value: unknown; at: number } | undefined {
+  const key = keyOf(name, input);
+  const held = entries.get(key);
+  if (!held?.arrived || held.owner !== owner || Date.now() - held.at >= PREFETCH_TTL_MS) return undefined;
+  entries.delete(key);
+  return held.arrived;
 }

@@ -55,63 +55,68 @@ export function ProvisioningChart({ data }: { data: ProvisioningEntry[] }) {
   const x = (i: number) => pad.left + (data.length > 1 ? (i * (width - pad.left - pad.right)) / (data.length - 1) : 0);
   const y = (v: number) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
   return (
-    <div ref={ref}>
-      {/* Drawn left to right in every language: in a right-to-left page an SVG's text-anchor flips, so the
+    // A size container: the drawing's box below takes its height from this width (cqw).
+    <div ref={ref} style={{ containerType: 'inline-size' }}>
+      {/* The drawing's box has the height below from the first frame, worked out by CSS from the
+          card's width: measured a frame later, a drawing that grew pushed the cards under it down. */}
+      <div style={{ height: 'clamp(180px, 45cqw, 260px)' }}>
+        {/* Drawn left to right in every language: in a right-to-left page an SVG's text-anchor flips, so the
           y-axis figures slid over the first points and the last month ran off the edge. */}
-      <svg
-        viewBox={`0 0 ${width} ${height}`}
-        // The card's width, not the drawing's: a fixed width made the card's column as wide as the first drawing.
-        width="100%"
-        height={height}
-        direction="ltr"
-        style={{ display: 'block', direction: 'ltr' }}
-        data-testid="provisioning-chart"
-        aria-hidden
-      >
-        {ticks.map((v) => (
-          <g key={v}>
-            <line x1={pad.left} x2={width - pad.right} y1={y(v)} y2={y(v)} stroke="var(--mantine-color-gray-2)" />
+        <svg
+          viewBox={`0 0 ${width} ${height}`}
+          // The card's width, not the drawing's: a fixed width made the card's column as wide as the first drawing.
+          width="100%"
+          height="100%"
+          direction="ltr"
+          style={{ display: 'block', direction: 'ltr' }}
+          data-testid="provisioning-chart"
+          aria-hidden
+        >
+          {ticks.map((v) => (
+            <g key={v}>
+              <line x1={pad.left} x2={width - pad.right} y1={y(v)} y2={y(v)} stroke="var(--mantine-color-gray-2)" />
+              <text
+                x={pad.left - 8}
+                y={y(v) + 4}
+                textAnchor="end"
+                fontSize="11"
+                fill="var(--mantine-color-dimmed)"
+                data-testid="provisioning-tick"
+              >
+                {formatNumber(v)}
+              </text>
+            </g>
+          ))}
+          {data.map((d, i) => (
             <text
-              x={pad.left - 8}
-              y={y(v) + 4}
-              textAnchor="end"
+              key={d.date}
+              x={x(i) + (edgeAnchor(i, data.length) === 'start' ? -6 : edgeAnchor(i, data.length) === 'end' ? 6 : 0)}
+              y={height - 8}
+              // The first and last month labels grow inwards, so they are never cut at the chart's edges.
+              textAnchor={edgeAnchor(i, data.length)}
               fontSize="11"
               fill="var(--mantine-color-dimmed)"
-              data-testid="provisioning-tick"
+              data-testid="provisioning-month"
             >
-              {formatNumber(v)}
+              {(data.length - 1 - i) % labelEvery === 0 ? formatMonth(d.date) : ''}
             </text>
-          </g>
-        ))}
-        {data.map((d, i) => (
-          <text
-            key={d.date}
-            x={x(i) + (edgeAnchor(i, data.length) === 'start' ? -6 : edgeAnchor(i, data.length) === 'end' ? 6 : 0)}
-            y={height - 8}
-            // The first and last month labels grow inwards, so they are never cut at the chart's edges.
-            textAnchor={edgeAnchor(i, data.length)}
-            fontSize="11"
-            fill="var(--mantine-color-dimmed)"
-            data-testid="provisioning-month"
-          >
-            {(data.length - 1 - i) % labelEvery === 0 ? formatMonth(d.date) : ''}
-          </text>
-        ))}
-        {SERIES.map((s) => (
-          <g key={s.key}>
-            <polyline
-              fill="none"
-              stroke={s.color}
-              strokeWidth={2.5}
-              strokeLinejoin="round"
-              points={data.map((d, i) => `${x(i)},${y(d[s.key])}`).join(' ')}
-            />
-            {data.map((d, i) => (
-              <circle key={d.date} cx={x(i)} cy={y(d[s.key])} r={3} fill={s.color} data-testid="provisioning-point" />
-            ))}
-          </g>
-        ))}
-      </svg>
+          ))}
+          {SERIES.map((s) => (
+            <g key={s.key}>
+              <polyline
+                fill="none"
+                stroke={s.color}
+                strokeWidth={2.5}
+                strokeLinejoin="round"
+                points={data.map((d, i) => `${x(i)},${y(d[s.key])}`).join(' ')}
+              />
+              {data.map((d, i) => (
+                <circle key={d.date} cx={x(i)} cy={y(d[s.key])} r={3} fill={s.color} data-testid="provisioning-point" />
+              ))}
+            </g>
+          ))}
+        </svg>
+      </div>
       <div style={{ display: 'flex', gap: 16, justifyContent: 'center', fontSize: 13 }} data-testid="provisioning-legend">
         {SERIES.map((s) => (
           <span key={s.key} style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
