@@ -138,6 +138,8 @@ test('saved searches: a super admin saves a filtered log as shared; another open
     await page.getByTestId('saved-search-sharing').click();
     await expect(page.getByText(`“${mine}” is now shared with the team`)).toBeVisible();
     await other.page.reload();
+    // The reloaded log shows the filters its address holds before another search is chosen.
+    await expect(other.page.getByTestId('eventlogs-search')).toHaveValue('group.created');
     await other.page.getByTestId('saved-searches-button').click();
     await item(other.page, mine).click();
     await expect(other.page.getByTestId('eventlogs-search')).toHaveValue('auth.sign_in');

@@ -43,6 +43,8 @@ export function EventLogs() {
     dates: { start_timestamp: dayToEpoch(from, false), end_timestamp: dayToEpoch(to, true) },
     search_value: debounced,
   };
+  // A search is saved as the admin typed it, not as the debounced term the list has caught up with.
+  const typed: Filters = { ...filters, search_value: search.trim() };
   const list = useEventLogsQuery(page, filters, page > 1 ? cursors.current.get(page) : undefined);
   const verify = useVerifyChainMutation();
   const rows = list.data?.results;
@@ -94,7 +96,7 @@ export function EventLogs() {
           }}
           actions={
             <Group gap="sm">
-              <SavedSearchesMenu filters={filters} selectedId={saved} onOpen={openSaved} onSelected={setSaved} />
+              <SavedSearchesMenu filters={typed} selectedId={saved} onOpen={openSaved} onSelected={setSaved} />
               <VerifyChainButton verify={verify} />
               <ExportMenu filters={filters} />
               <Button
