@@ -81,14 +81,17 @@ export function useSiemToolQuery() {
   });
 }
 
-/** A mutation on the event log settings whose queries all refresh afterwards. */
+/**
+ * A mutation on the event log settings whose queries all refresh afterwards, refused or not: a
+ * refused test still moves the destination to "Waiting for test".
+ */
 function useEventsMutation<K extends keyof ApiMap>(name: K) {
   const client = useQueryClient();
   const team = useTeamSlug();
   return useMutation({
     mutationFn: (input: Omit<EndpointInput<ApiMap[K]>, 'team_slug'>) =>
       call(name, { team_slug: team, ...input } as EndpointInput<ApiMap[K]>),
-    onSuccess: () => client.invalidateQueries({ queryKey: eventKeys.all(team) }),
+    onSettled: () => client.invalidateQueries({ queryKey: eventKeys.all(team) }),
   });
 }
 
