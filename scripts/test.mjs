@@ -15,6 +15,8 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const out = mkdtempSync(join(tmpdir(), 'latchkey-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Every failed test by name, repeated at the very end: a long run's failures are otherwise far up the log. */
+const failures = [];
 let ok = true;
 
 function run(title, command, args, env = {}) {
@@ -30,14 +32,29 @@ function countVitest(file) {
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
   totals.skipped += report.numPendingTests + report.numTodoTests;
+  for (const result of report.testResults) {
+    const failed = result.assertionResults.filter((t) => t.status === 'failed');
+    for (const t of failed)
+      failures.push(
+        `${result.name.replace(root, '')}: ${t.fullName} — ${(t.failureMessages[0] ?? '').split('\n')[0].slice(0, 300)}`,
+      );
+    // A file that failed outside any test (its set-up, an import) has no failed test to name.
+    if (result.status === 'failed' && failed.length === 0) failures.push(`${result.name.replace(root, '')}: ${result.message}`);
+  }
 }
 
 function countPlaywright(file) {
   if (!existsSync(file)) return;
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  const { stats, suites } = JSON.parse(readFileSync(file, 'utf8'));
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests) if (t.status === 'unexpected') failures.push(`${spec.file} [${t.projectName}]: ${spec.title}`);
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of suites) walk(suite);
 }
 
 const built = run('console, server and Hub build', 'npm', ['run', 'build']);
@@ -101,5 +118,6 @@ if (built && run('sign-in bundle budget', 'node', ['scripts/bundle-budget.mjs'])
   }
 }
 
+if (failures.length > 0) console.info(`\nFailed:\n${failures.map((f) => `  ✘ ${f}`).join('\n')}`);
 console.info(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(ok && totals.failed === 0 && totals.passed > 0 ? 0 : 1);
