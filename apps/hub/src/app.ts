@@ -157,6 +157,7 @@ export async function buildHub({ config, db, rateLimitPerMinute = 600 }: HubDeps
     consoleUrl: config.ALLOWED_ORIGINS[0] ?? '',
     ca: config.SIEM_CA_FILE ? readFileSync(config.SIEM_CA_FILE, 'utf8') : undefined,
     retry: { limit: config.ALERT_RETRY_LIMIT, delaySeconds: config.ALERT_RETRY_DELAY_SECONDS },
+    leaseSeconds: config.ALERT_LEASE_SECONDS,
     recipients: alertRecipients,
   });
   const alertEngine = createAlertEngine(db, jobs, alertDelivery, {

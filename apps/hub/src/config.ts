@@ -98,7 +98,7 @@ const Config = z
     /** After a failed delivery the next waits this long, doubled each failure up to SIEM_RETRY_MAX_MS (with up to 50 % jitter), or as long as the destination's Retry-After says. */
     /** Alert rules: how often the pump looks for events not evaluated yet (every append looks at once too), in milliseconds. */
     ALERT_PUMP_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
-    /** How long an evaluation run holds its team's log, in seconds: a Hub killed mid-run resumes once it ends. */
+    /** How long an evaluation run holds its team's log, and a delivery its firing, in seconds: a Hub killed mid-run resumes once it ends. */
     ALERT_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
     /** An alert's delivery to one destination is retried this many times, the first after ALERT_RETRY_DELAY_SECONDS (doubling). */
     ALERT_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(6),

@@ -22,6 +22,8 @@ export interface AlertDeliveryOptions {
   consoleUrl: string;
   ca?: string | undefined;
   retry: { limit: number; delaySeconds: number };
+  /** How long a delivery is held by the Hub running it: one killed mid-send is retried once it ends. */
+  leaseSeconds: number;
   /** Who of an e-mail's recipients are the team's administrators now (the licence server's answer). */
   recipients: RecipientCheck;
 }
@@ -96,7 +98,7 @@ export function defineAlertDelivery(o: AlertDeliveryOptions) {
   return o.jobs.define<DeliverJob>('alert-deliver', (data, job) => deliver(data, job.attempt), {
     retryLimit: o.retry.limit,
     retryDelaySeconds: o.retry.delaySeconds,
-    expireInSeconds: 60,
+    expireInSeconds: o.leaseSeconds,
     concurrency: 4,
   });
 }
