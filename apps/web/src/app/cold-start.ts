@@ -87,11 +87,12 @@ export function startColdLoad(hash: string): void {
   for (const [name, input] of plan.calls) void prefetchCall(name, input as never);
   const landing = plan.landing;
   if (!landing) return;
-  void Promise.all([prefetchCall('teamInfo', {}), prefetchCall('adminScope', {}), prefetchCall('auxServices', {})]).then(
-    ([team, scopes, services]) => {
-      if (!team || !scopes || !services) return;
-      if (!canAccess(landing.rule, accessContextOf(team, scopes.scope, services.servers))) return;
-      for (const [name, input] of landing.calls) void prefetchCall(name, input as never);
-    },
-  );
+  // A rule about a Hub service waits for the team's services too; the others go as soon as the
+  // team and the scopes are known, before the screens' code arrives and keeps the browser busy.
+  const services = landing.rule.service ? prefetchCall('auxServices', {}) : Promise.resolve({ servers: [] });
+  void Promise.all([prefetchCall('teamInfo', {}), prefetchCall('adminScope', {}), services]).then(([team, scopes, known]) => {
+    if (!team || !scopes || !known) return;
+    if (!canAccess(landing.rule, accessContextOf(team, scopes.scope, known.servers))) return;
+    for (const [name, input] of landing.calls) void prefetchCall(name, input as never);
+  });
 }
