@@ -5,8 +5,10 @@
 //   BENCH_RUNS=<n>           runs per page (median reported; default 3)
 //   BENCH_DETAIL=1           also print each run's LCP element, its phases and the requests' timeline
 //   BENCH_PORT=<n>           the server's port (the Hub takes the next one; default 18280)
+//   BENCH_PROFILE=<folder>   also write a JavaScript CPU profile of one more cold load per page there
+//                            (<page>.cpuprofile; build with `vite build --sourcemap` to read it by source)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -119,6 +121,7 @@ export async function lighthouseBench() {
           url: lhr.finalDisplayedUrl,
         });
       }
+      if (process.env.BENCH_PROFILE) await profileColdLoad(page, path, process.env.BENCH_PROFILE);
       // A run Lighthouse could not measure (no LCP under heavy load) is left out, and counted.
       const measured = runs.filter((r) => Number.isFinite(r.lcp));
       const values = (key) => measured.map((r) => r[key]).sort((a, b) => a - b);
@@ -150,6 +153,21 @@ export async function lighthouseBench() {
     await Promise.all([server, hub].map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** One more cold load of `path` under the V8 sampling profiler, written as <folder>/<page>.cpuprofile. */
+async function profileColdLoad(page, path, folder) {
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.clearBrowserCache');
+  await page.goto('about:blank');
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  await page.goto(`${SERVER}/#${path}`, { waitUntil: 'networkidle0' });
+  const { profile } = await cdp.send('Profiler.stop');
+  await cdp.detach();
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, `${path.slice(1)}.cpuprofile`), JSON.stringify(profile));
 }
 
 /** What the LCP element is, what its time is made of, and when each request started and ended. */
