@@ -31,6 +31,7 @@ export const auditSummariesEndpoint = defineEndpoint({
   path: '/api/v1/audit/vault/summaries/',
   auth: 'hubAuth',
   access: RULES.audit,
+  errors: ['service_disabled'],
   summary: "Each member's vault health, sorted (ordering: field_id, desc) and paged, with the team's totals.",
   input: z.object({
     team_slug: z.string().max(100),
@@ -59,7 +60,7 @@ export const auditSummaryEndpoint = defineEndpoint({
   path: '/api/v1/audit/vault/summary/',
   auth: 'hubAuth',
   access: RULES.audit,
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   summary: "One member's vault summary and the devices that report it.",
   input: z.object({ team_slug: z.string().max(100), summary_id: z.uuid() }),
   output: z.object({

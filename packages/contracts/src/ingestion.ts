@@ -43,6 +43,7 @@ export const vaultSummaryIngestEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/vault/summary/',
   auth: 'device',
+  errors: ['service_disabled'],
   summary: "Report the member's vault health, computed on the device: counts and a 0-100 score, never secrets.",
   input: z
     .object({
@@ -66,7 +67,7 @@ export const shareCreateEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/shares/create/',
   auth: 'device',
-  errors: ['sharing_limit_exceeded'],
+  errors: ['service_disabled', 'sharing_limit_exceeded'],
   summary: "Record a share link the member created; its expiry and view limit must be within the team's sharing limits.",
   input: z
     .object({
@@ -84,7 +85,7 @@ export const shareViewEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/shares/view/',
   auth: 'device',
-  errors: ['share_unavailable'],
+  errors: ['service_disabled', 'share_unavailable'],
   summary: 'Count one view of a share link; refused once it is revoked, expired or used up.',
   input: z.object({ share_id: z.uuid() }),
   output: z.object({ views: z.number().int(), view_limit: z.number().int() }),
@@ -96,6 +97,7 @@ export const recoveryRequestCreateEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/recovery/requests/create/',
   auth: 'device',
+  errors: ['service_disabled'],
   summary: "Ask the team's recovery admins to recover the member's account (one open request at a time).",
   input: z.object({}).strict(),
   output: z.object({ request_id: z.string(), state: z.string() }),
@@ -107,7 +109,7 @@ export const recoveryRequestStatusEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/recovery/requests/status/',
   auth: 'device',
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   summary: "The state of the member's own recovery request and, once approved, when its link expires.",
   input: z.object({ request_id: z.uuid() }),
   output: z.object({ state: z.string(), link_expires_at: z.string().nullable() }),
@@ -119,6 +121,7 @@ export const recoveryAdminNominationsEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/recovery/admin/requests/',
   auth: 'device',
+  errors: ['service_disabled'],
   summary: "The member's own pending nominations to become a recovery admin, for the app to offer approval.",
   input: z.object({}).strict(),
   output: z.object({ requests: z.array(z.object({ request_id: z.string(), requested_by: z.string(), created_at: z.string() })) }),
@@ -130,7 +133,7 @@ export const recoveryAdminAcceptEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/v1/client/recovery/admin/requests/accept/',
   auth: 'device',
-  errors: ['not_found', 'user_key_missing'],
+  errors: ['service_disabled', 'not_found', 'user_key_missing'],
   summary:
     "The nominated member's approval of becoming a recovery admin, from a device with a public key (which receives the recovery group secret).",
   input: z.object({ request_id: z.uuid() }),

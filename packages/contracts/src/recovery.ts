@@ -34,6 +34,7 @@ export const recoveryRequestsEndpoint = defineEndpoint({
   path: '/organization/recovery/admin/requests/fetch/',
   auth: 'hubAuth',
   access: RULES.recovery,
+  errors: ['service_disabled'],
   summary: "Members' account recovery requests, newest first, filtered by state and searched by email.",
   input: z.object({
     team_slug: TeamSlug,
@@ -51,6 +52,7 @@ export const recoveryApproveEndpoint = defineEndpoint({
   path: '/organization/recovery/admin/request/',
   auth: 'hubAuth',
   access: RULES.recovery,
+  errors: ['service_disabled'],
   summary:
     "Approve the pending recovery requests of these members: each gets a recovery link valid for the team's link expiration period.",
   input: z.object({
@@ -69,7 +71,7 @@ export const recoveryDeleteEndpoint = defineEndpoint({
   path: '/organization/recovery/admin/request/delete/',
   auth: 'hubAuth',
   access: RULES.recovery,
-  errors: ['recovery_in_progress'],
+  errors: ['service_disabled', 'recovery_in_progress'],
   summary: 'Delete a recovery request; one approved with a live link needs force_delete.',
   input: z.object({ team_slug: TeamSlug, id: z.uuid(), force_delete: z.boolean().default(false) }),
   output: z.object({ deleted: z.literal(true) }),
@@ -94,6 +96,7 @@ export const recoveryAdminsEndpoint = defineEndpoint({
   path: '/recovery/admins/fetch/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
+  errors: ['service_disabled'],
   // Spec §7: /recovery/admins/fetch/?page&page_size.
   queryFields: ['page', 'page_size'],
   summary: 'Recovery admins, paged (page 1, size 10 by default) and filtered; fetch_all_admins returns every one on one page.',
@@ -123,7 +126,7 @@ export const recoveryCreateAdminRequestEndpoint = defineEndpoint({
   path: '/recovery/create/admin/request/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
-  errors: ['admin_already_exists', 'user_key_missing', 'recovery_role_required', 'server_unreachable'],
+  errors: ['service_disabled', 'admin_already_exists', 'user_key_missing', 'recovery_role_required', 'server_unreachable'],
   summary:
     'Ask a member to become a recovery admin; the licence server must confirm they hold the Recovery admin role (recovery_agent), they need a device with a public key, and they approve from it.',
   input: z.object({ team_slug: TeamSlug, device: OptionalDevice, email: Email, teamuser_id: z.string().trim().min(1).max(100) }),
@@ -137,6 +140,7 @@ export const recoveryFetchAdminRequestsEndpoint = defineEndpoint({
   path: '/recovery/fetch/admin/request/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
+  errors: ['service_disabled'],
   summary: 'Requests to become a recovery admin that the member has not approved yet.',
   input: z.object({ team_slug: TeamSlug }),
   output: z.object({ requests: z.array(RecoveryAdminRequest) }),
@@ -149,7 +153,7 @@ export const recoveryRemoveAdminEndpoint = defineEndpoint({
   path: '/group/member/remove/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
-  errors: ['not_found'],
+  errors: ['service_disabled', 'not_found'],
   summary: 'Remove a recovery admin (or withdraw a pending request) from the recovery group.',
   input: z.object({ team_slug: TeamSlug, device: OptionalDevice, email: Email, uid: z.uuid() }),
   output: z.object({ removed: z.literal(true) }),
@@ -162,6 +166,7 @@ export const userKeyVerifyEndpoint = defineEndpoint({
   path: '/user/key/verify/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
+  errors: ['service_disabled'],
   summary: 'Whether each member has a registered device with a public key (needed to become a recovery admin).',
   input: z.object({ team_slug: TeamSlug, emails: z.array(Email).min(1).max(100) }),
   output: z.object({ results: z.array(z.object({ email: z.string(), verified: z.boolean() })) }),
@@ -174,6 +179,7 @@ export const memberSecretVerifyEndpoint = defineEndpoint({
   path: '/group/member/secret/verify/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
+  errors: ['service_disabled'],
   summary: 'Whether a recovery admin holds the recovery group secret: approved, with a device key that is still registered.',
   input: z.object({ team_slug: TeamSlug, email: Email, uid: z.uuid() }),
   output: z.object({ verified: z.boolean() }),
@@ -195,6 +201,7 @@ export const recoverySettingsEndpoint = defineEndpoint({
   path: '/recovery/settings/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
+  errors: ['service_disabled'],
   summary: "The team's recovery settings: link expiration period (minutes) and notification recipients.",
   input: z.object({ team_slug: TeamSlug }),
   output: RecoverySettings,
@@ -207,6 +214,7 @@ export const recoveryLinkExpirationEndpoint = defineEndpoint({
   path: '/recovery/link/expiration/period/update/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
+  errors: ['service_disabled'],
   summary: 'Set how many minutes a recovery link stays valid (default 120).',
   input: z.object({
     team_slug: TeamSlug,
@@ -223,6 +231,7 @@ export const recoveryNotificationEndpoint = defineEndpoint({
   path: '/recovery/notification/recipient/type/update/',
   auth: 'hubAuth',
   access: RULES.recoveryAdmins,
+  errors: ['service_disabled'],
   summary: 'Choose who hears of new recovery requests; custom needs at least one email.',
   input: z
     .object({
