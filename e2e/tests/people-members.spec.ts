@@ -36,6 +36,29 @@ test('members: pages of 10 by keyset, search goes back to page 1', async ({ page
   await expect(page.getByTestId('members-empty')).toContainText('No members match');
 });
 
+for (const code of ['en', 'de']) {
+  test(`members at 1280 px in ${code}: no badge in the table is cut (the free-text columns wrap instead)`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, ADMINS.adam.email);
+    await page.evaluate(`localStorage.setItem('latchkey.language', '${code}')`);
+    // Opened afresh: the language is read at start.
+    await page.goto('/#/users');
+    await page.reload();
+    await expect(page.getByTestId('member-row')).toHaveCount(10);
+    const cut = await page
+      .getByTestId('member-row')
+      .locator('.mantine-Badge-root, .mantine-Badge-label')
+      .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+    expect(cut, 'badges cut to an ellipsis').toEqual([]);
+    // The whole table on screen: nothing scrolls sideways.
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      view: document.documentElement.clientWidth,
+    }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.view);
+  });
+}
+
 test('members: invite several from a CSV file, resend, then remove one with confirmation', async ({ page }) => {
   await openUsers(page);
   const stamp = Date.now().toString(36);

@@ -1,7 +1,7 @@
 import { DirectionProvider, MantineProvider, mergeThemeOverrides } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 import { installFocusReturn } from '../lib/focus-return.ts';
-import { cssVariablesResolver, theme } from '../lib/theme.ts';
+import { theme } from '../lib/theme.ts';
 import { useTranslation } from '../lib/use-translation.ts';
 import { AppRoutes } from './router.tsx';
 
@@ -18,7 +18,8 @@ export function App() {
   );
   return (
     <DirectionProvider>
-      <MantineProvider theme={localized} cssVariablesResolver={cssVariablesResolver}>
+      {/* Its style sheets are made at build time (src/theme.css, imported by main.tsx), not at each start. */}
+      <MantineProvider theme={localized} withCssVariables={false} withGlobalClasses={false}>
         <AppRoutes />
       </MantineProvider>
     </DirectionProvider>

@@ -1,11 +1,11 @@
 import { answers, DEFAULT_ROLES, type Endpoint } from '@latchkey/contracts';
 import type { Router } from '@latchkey/runtime';
 import { describe, expect, it } from 'vitest';
-import { consoleAuth, hubForFile, registerDevice, send } from '../../testing/clients.ts';
-import { TEAM } from '../../testing/hub-fixture.ts';
-import { auditRoutes } from '../audit/audit.routes.ts';
-import { recoveryRoutes } from '../recovery/recovery.routes.ts';
-import { sharingRoutes } from '../sharing/sharing.routes.ts';
+import { auditRoutes } from './features/audit/audit.routes.ts';
+import { recoveryRoutes } from './features/recovery/recovery.routes.ts';
+import { sharingRoutes } from './features/sharing/sharing.routes.ts';
+import { consoleAuth, hubForFile, registerDevice, send } from './testing/clients.ts';
+import { TEAM } from './testing/hub-fixture.ts';
 
 // A team with none of the gated services switched on here (integration on: devices still enrol).
 const at = hubForFile({ services: ['integration', 'audit_logs'] });
