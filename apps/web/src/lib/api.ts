@@ -201,18 +201,19 @@ export async function prefetchCall<K extends keyof ApiMap>(name: K, input: Endpo
 }
 
 /**
- * A query's first data from a prefetched call that has already arrived (`pick` shapes it as the
- * query's own function does), for React Query's `initialData`: the first render shows the answer
- * instead of a skeleton and a second render a turn later. Nothing arrived yet: the query calls
- * as usual (and `call` takes the prefetch when it comes).
+ * A query answered by one call: its `queryFn` (`pick` shapes the answer) and, for React Query's
+ * `initialData`, the same call's prefetched answer when it has already arrived, shaped alike: the
+ * first render shows the answer instead of a skeleton and a second render a turn later. Nothing
+ * arrived yet: the query calls as usual (and `call` takes the prefetch when it comes).
  */
-export function prefetchedData<K extends keyof ApiMap, T = Out<K>>(
+export function callQuery<K extends keyof ApiMap, T = Out<K>>(
   name: K,
   input: EndpointInput<ApiMap[K]>,
   pick: (answer: Out<K>) => T = (answer) => answer as unknown as T,
-): { initialData: () => T | undefined; initialDataUpdatedAt: () => number | undefined } {
+): { queryFn: () => Promise<T>; initialData: () => T | undefined; initialDataUpdatedAt: () => number | undefined } {
   let at: number | undefined;
   return {
+    queryFn: async () => pick(await call(name, input)),
     // React Query asks for both only when it makes the query, the first time its key is used.
     initialData: () => {
       const arrived = takeArrivedPrefetch(name, input, prefetchOwner());

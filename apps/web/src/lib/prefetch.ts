@@ -21,6 +21,9 @@ export const FAILED: unique symbol = Symbol('prefetch failed');
 const entries = new Map<string, Entry>();
 
 const keyOf = (name: string, input: unknown) => `${name} ${JSON.stringify(input ?? {})}`;
+/** An entry only the session that asked for it may take, and only while fresh. */
+const usable = (held: Entry | undefined, owner: string): held is Entry =>
+  held !== undefined && held.owner === owner && Date.now() - held.at < PREFETCH_TTL_MS;
 
 /**
  * Remembers a call already under way; a second one with the same name and input is not started.
@@ -29,7 +32,7 @@ const keyOf = (name: string, input: unknown) => `${name} ${JSON.stringify(input 
 export function rememberPrefetch(name: string, input: unknown, owner: string, start: () => Promise<unknown>): Promise<unknown> {
   const key = keyOf(name, input);
   const held = entries.get(key);
-  if (held && held.owner === owner && Date.now() - held.at < PREFETCH_TTL_MS) return held.answer;
+  if (usable(held, owner)) return held.answer;
   const entry: Entry = { owner, at: Date.now(), answer: start().catch(() => FAILED) };
   entry.answer = entry.answer.then((value) => {
     if (value !== FAILED) entry.arrived = { value, at: Date.now() };
@@ -45,7 +48,7 @@ export function takePrefetch(name: string, input: unknown, owner: string): Promi
   const held = entries.get(key);
   if (!held) return null;
   entries.delete(key);
-  return held.owner === owner && Date.now() - held.at < PREFETCH_TTL_MS ? held.answer : null;
+  return usable(held, owner) ? held.answer : null;
 }
 
 /**
@@ -55,7 +58,7 @@ export function takePrefetch(name: string, input: unknown, owner: string): Promi
 export function takeArrivedPrefetch(name: string, input: unknown, owner: string): { value: unknown; at: number } | undefined {
   const key = keyOf(name, input);
   const held = entries.get(key);
-  if (!held?.arrived || held.owner !== owner || Date.now() - held.at >= PREFETCH_TTL_MS) return undefined;
+  if (!usable(held, owner) || !held.arrived) return undefined;
   entries.delete(key);
   return held.arrived;
 }

@@ -1,6 +1,6 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { prefetchedData } from './api.ts';
+import { callQuery } from './api.ts';
 import { rememberPrefetch } from './prefetch.ts';
 import { type Session, setSession } from './session.ts';
 
@@ -17,8 +17,8 @@ describe("a query's first data from a prefetched call", () => {
     const client = new QueryClient({ defaultOptions: { queries: { staleTime: 15_000 } } });
     const observer = new QueryObserver(client, {
       queryKey: ['team', 'northwind', 'teams'],
+      ...callQuery('allTeams', {}, (answer) => answer.teams),
       queryFn,
-      ...prefetchedData('allTeams', {}, (answer) => answer.teams),
     });
     const first = observer.getCurrentResult();
     expect(first.status).toBe('success');
@@ -33,8 +33,8 @@ describe("a query's first data from a prefetched call", () => {
   it('is not there while the answer is on its way, nor for another session: the query calls', () => {
     setSession(session);
     rememberPrefetch('adminInfo', {}, owner, () => new Promise(() => {}));
-    expect(prefetchedData('adminInfo', {}).initialData()).toBeUndefined();
+    expect(callQuery('adminInfo', {}).initialData()).toBeUndefined();
     rememberPrefetch('teamInfo', {}, 'someone else', async () => ({ team_name: 'Other' }));
-    expect(prefetchedData('teamInfo', {}).initialData()).toBeUndefined();
+    expect(callQuery('teamInfo', {}).initialData()).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import type { LogoType } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call, prefetchedData } from '../../lib/api.ts';
+import { call, callQuery } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 const brandingKeys = { logo: (team: string) => ['branding', team, 'logo'] as const };
@@ -9,8 +9,7 @@ const brandingKeys = { logo: (team: string) => ['branding', team, 'logo'] as con
 export const useLogoQuery = () =>
   useQuery({
     queryKey: brandingKeys.logo(useTeamSlug()),
-    queryFn: async () => (await call('branding', {})).logo,
-    ...prefetchedData('branding', {}, (answer) => answer.logo),
+    ...callQuery('branding', {}, (answer) => answer.logo),
     staleTime: 5 * 60_000,
   });
 

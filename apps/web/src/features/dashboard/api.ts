@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { call, prefetchedData } from '../../lib/api.ts';
+import { callQuery } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the dashboard's figures; the team slug scopes the cache. */
@@ -15,30 +15,25 @@ export const dashboardKeys = {
 export const useNotificationQuery = () =>
   useQuery({
     queryKey: dashboardKeys.notification(useTeamSlug()),
-    queryFn: () => call('notification', {}),
-    ...prefetchedData('notification', {}),
+    ...callQuery('notification', {}),
   });
 export const useActivityQuery = () =>
   useQuery({
     queryKey: dashboardKeys.activity(useTeamSlug()),
-    queryFn: () => call('dashboardActivity', {}),
-    ...prefetchedData('dashboardActivity', {}),
+    ...callQuery('dashboardActivity', {}),
   });
 export const useProvisioningQuery = () =>
   useQuery({
     queryKey: dashboardKeys.provisioning(useTeamSlug()),
-    queryFn: async () => (await call('dashboardProvisioning', {})).data,
-    ...prefetchedData('dashboardProvisioning', {}, (answer) => answer.data),
+    ...callQuery('dashboardProvisioning', {}, (answer) => answer.data),
   });
 export const useLicenceSummaryQuery = () =>
   useQuery({
     queryKey: dashboardKeys.licences(useTeamSlug()),
-    queryFn: () => call('licenceSummary', {}),
-    ...prefetchedData('licenceSummary', {}),
+    ...callQuery('licenceSummary', {}),
   });
 export const useAuthTypeQuery = () =>
   useQuery({
     queryKey: dashboardKeys.authType(useTeamSlug()),
-    queryFn: () => call('authType', {}),
-    ...prefetchedData('authType', {}),
+    ...callQuery('authType', {}),
   });

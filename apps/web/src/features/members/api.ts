@@ -1,7 +1,7 @@
 import type { MemberFilters } from '@latchkey/contracts/client';
 import { DEFAULT_PAGE_SIZE } from '@latchkey/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call, prefetchedData } from '../../lib/api.ts';
+import { call, callQuery } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 import { dashboardKeys } from '../dashboard/index.ts';
 import { teamKeys } from '../team/index.ts';
@@ -18,15 +18,13 @@ export const memberKeys = {
 export const useMembersPageQuery = (filters: MemberFilters, after: string | null) =>
   useQuery({
     queryKey: memberKeys.page(useTeamSlug(), filters, after),
-    queryFn: () => call('members', { ...filters, after, page_size: DEFAULT_PAGE_SIZE }),
-    ...prefetchedData('members', { ...filters, after, page_size: DEFAULT_PAGE_SIZE }),
+    ...callQuery('members', { ...filters, after, page_size: DEFAULT_PAGE_SIZE }),
     placeholderData: keepPreviousData,
   });
 export const useMembersCountQuery = (filters: MemberFilters) =>
   useQuery({
     queryKey: memberKeys.count(useTeamSlug(), filters),
-    queryFn: async () => (await call('membersCount', filters)).total,
-    ...prefetchedData('membersCount', filters, (answer) => answer.total),
+    ...callQuery('membersCount', filters, (answer) => answer.total),
   });
 
 /** After a member change: the lists, the counts and the dashboard figures are stale. */

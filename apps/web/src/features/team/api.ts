@@ -1,7 +1,7 @@
 import type { AccessContext } from '@latchkey/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { accessContextOf } from '../../lib/access-context.ts';
-import { call, prefetchedData } from '../../lib/api.ts';
+import { call, callQuery } from '../../lib/api.ts';
 import { useTeamSlug } from '../../lib/team-slug.ts';
 
 /** Query keys of the signed-in team's data the frame reads; the team slug scopes the cache. */
@@ -14,27 +14,22 @@ export const teamKeys = {
   services: (team: string) => [...teamKeys.all(team), 'services'] as const,
 };
 
-export const useTeamInfoQuery = () =>
-  useQuery({ queryKey: teamKeys.team(useTeamSlug()), queryFn: () => call('teamInfo', {}), ...prefetchedData('teamInfo', {}) });
+export const useTeamInfoQuery = () => useQuery({ queryKey: teamKeys.team(useTeamSlug()), ...callQuery('teamInfo', {}) });
 const useScopesQuery = () =>
   useQuery({
     queryKey: teamKeys.scopes(useTeamSlug()),
-    queryFn: async () => (await call('adminScope', {})).scope,
-    ...prefetchedData('adminScope', {}, (answer) => answer.scope),
+    ...callQuery('adminScope', {}, (answer) => answer.scope),
   });
-export const useAdminInfoQuery = () =>
-  useQuery({ queryKey: teamKeys.admin(useTeamSlug()), queryFn: () => call('adminInfo', {}), ...prefetchedData('adminInfo', {}) });
+export const useAdminInfoQuery = () => useQuery({ queryKey: teamKeys.admin(useTeamSlug()), ...callQuery('adminInfo', {}) });
 export const useAllTeamsQuery = () =>
   useQuery({
     queryKey: teamKeys.teams(useTeamSlug()),
-    queryFn: async () => (await call('allTeams', {})).teams,
-    ...prefetchedData('allTeams', {}, (answer) => answer.teams),
+    ...callQuery('allTeams', {}, (answer) => answer.teams),
   });
 export const useAuxServicesQuery = () =>
   useQuery({
     queryKey: teamKeys.services(useTeamSlug()),
-    queryFn: async () => (await call('auxServices', {})).servers,
-    ...prefetchedData('auxServices', {}, (answer) => answer.servers),
+    ...callQuery('auxServices', {}, (answer) => answer.servers),
     // The server asks the Hub on every read: polling keeps the sidebar and guard on the live state.
     refetchInterval: 30_000,
     refetchOnWindowFocus: true,
