@@ -1,11 +1,12 @@
-// One load run in its own thread (its own core), for scripts/bench-people.ts: closed loop at
-// `concurrency`, or open loop at `rate` requests a second. Posts {latenciesMs, errors, seconds}.
+// One load run, for the API benches: closed loop at `concurrency`, or open loop at `rate` requests a
+// second. In a worker thread of its own it posts {latenciesMs, errors, seconds}; `run` answers them
+// to a caller in the same thread.
 //
 // A bare HTTP/1.1 client on keep-alive sockets, as wrk is: each request is bytes made once, each
 // reply is read only for its status and length. Node's http client cost as much CPU as the server
 // it measured, on the same two cores.
 import net from 'node:net';
-import { parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 
@@ -35,7 +36,7 @@ function connection(target, onReply) {
   return socket;
 }
 
-async function run(job) {
+export async function run(job) {
   const target = new URL(job.url);
   const requests = job.bodies.map((body, i) =>
     Buffer.from(
@@ -123,4 +124,4 @@ async function run(job) {
   return { latenciesMs: latencies, errors, seconds };
 }
 
-run(workerData).then((result) => parentPort.postMessage(result));
+if (!isMainThread) run(workerData).then((result) => parentPort.postMessage(result));

@@ -1,4 +1,4 @@
-// What the API benches share: a load run in its own thread (bench-load.mjs), and its figures.
+// What the API benches share: a load run (bench-load.mjs), and its figures.
 import { Worker } from 'node:worker_threads';
 
 export interface LoadResult {
@@ -19,9 +19,17 @@ export interface LoadJob {
   tokens?: string[];
   /** Sends each body once, then ends (within `seconds`). */
   once?: boolean;
+  /**
+   * The client runs in this thread, beside the server, as a raw query's loop does, rather than in
+   * a thread of its own: compared with that query, neither side then has a second thread taking
+   * turns with server and database on the cores (in use the client is another machine). A reply
+   * is timed when this thread reads it, so the server's work can only lengthen what is measured.
+   */
+  sameThread?: boolean;
 }
 
-export function load(job: LoadJob): Promise<LoadResult> {
+export async function load(job: LoadJob): Promise<LoadResult> {
+  if (job.sameThread) return (await import('./bench-load.mjs')).run(job);
   return new Promise<LoadResult>((resolve, reject) => {
     const worker = new Worker(new URL('./bench-load.mjs', import.meta.url), { workerData: job });
     worker.once('message', (result: LoadResult) => {

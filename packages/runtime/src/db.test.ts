@@ -74,6 +74,17 @@ describe(`database (${process.env.TEST_DB === 'postgres' ? 'PostgreSQL' : 'PGlit
     expect(await notes()).toEqual(['one', 'two', 'five']);
   });
 
+  test('a prepared statement answers each run with its own parameters, planned once per connection', async () => {
+    const sql = 'select $1::int * 2 as n';
+    const listed = await db.transaction(async (tx) => {
+      for (const n of [1, 2, 3]) expect(await tx.query(sql, [n], { prepare: true })).toEqual([{ n: n * 2 }]);
+      return tx.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements where statement = $1', [sql]);
+    });
+    // PostgreSQL keeps one named statement on the connection; embedded PGlite ignores the option.
+    expect(listed).toEqual([{ n: db.kind === 'postgres' ? 1 : 0 }]);
+    expect(await db.query(sql, [21], { prepare: true })).toEqual([{ n: 42 }]);
+  });
+
   test('a query outside a transaction is not part of it', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {

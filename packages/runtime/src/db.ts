@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -9,7 +9,18 @@ import { tracedQuery } from './tracing.ts';
 export type Row = Record<string, unknown>;
 
 export interface Queryable {
-  query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Row>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
+}
+
+export interface QueryOptions {
+  /**
+   * Planned once per connection and kept (a named prepared statement on PostgreSQL), for a hot
+   * statement whose planning costs a good part of its run. Only for SQL from a bounded set of
+   * texts (each text is one statement per connection), with explicit columns, whose plan suits
+   * every parameter: PostgreSQL may settle on one generic plan after five runs. Embedded PGlite
+   * ignores it.
+   */
+  prepare?: boolean;
 }
 
 /** The one query layer: the same SQL runs on embedded PGlite and on a PostgreSQL server. */
@@ -119,8 +130,8 @@ export function wrapPool(pool: pg.Pool): Db {
   };
   return {
     kind: 'postgres',
-    async query<T>(sql: string, params?: unknown[]) {
-      const rows = (await tracedQuery(sql, () => pool.query(sql, params))).rows as T[];
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions) {
+      const rows = (await tracedQuery(sql, () => pool.query(statement(sql, params, options)))).rows as T[];
       committed.emit([sql]);
       await announce(pool, [sql]);
       return rows;
@@ -144,9 +155,9 @@ export function wrapPool(pool: pg.Pool): Db {
       try {
         await client.query('BEGIN');
         const result = await fn({
-          query: async <T>(s: string, p?: unknown[]) => {
+          query: async <T>(s: string, p?: unknown[], options?: QueryOptions) => {
             statements.push(s);
-            return (await tracedQuery(s, () => client.query(s, p))).rows as T[];
+            return (await tracedQuery(s, () => client.query(statement(s, p, options)))).rows as T[];
           },
         });
         // In the transaction: other instances hear of the change exactly when it commits.
@@ -176,6 +187,20 @@ export function wrapPool(pool: pg.Pool): Db {
       await pool.end();
     },
   };
+}
+
+/** Prepared statements' names, by their text (a bounded set: see QueryOptions). */
+const statementNames = new Map<string, string>();
+
+/** The pg query for `sql`: named, so each connection plans it once, when it is to be prepared. */
+function statement(text: string, values: unknown[] | undefined, options: QueryOptions | undefined): pg.QueryConfig {
+  if (!options?.prepare) return { text, values };
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `lk_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
 }
 
 /** Channels are written into `listen` (an identifier, no parameter): only plain names. */

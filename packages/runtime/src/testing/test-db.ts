@@ -89,6 +89,8 @@ export async function createPostgresDb(
       await admin.query(`create database ${building}`);
       try {
         const pool = new pg.Pool({ connectionString: withDatabase(url, building), max: 1 });
+        // A failed build is dropped with force while its connection may still be closing.
+        pool.on('error', () => undefined);
         try {
           await migrate(wrapPool(pool), migrationsDir);
         } finally {

@@ -12,8 +12,8 @@ const toMember = (r: MemberRow): Member => ({
   licensed: r.licensed,
   usage: r.usage,
   status: r.status,
-  onboarded_at: new Date(r.onboarded_at).toISOString(),
-  last_active_at: r.last_active_at ? new Date(r.last_active_at).toISOString() : null,
+  onboarded_at: r.onboarded_at.toISOString(),
+  last_active_at: r.last_active_at?.toISOString() ?? null,
   source: r.source,
 });
 

@@ -1,0 +1,3 @@
+import type { LoadJob, LoadResult } from './bench-stats.ts';
+
+export function run(job: LoadJob): Promise<LoadResult>;
