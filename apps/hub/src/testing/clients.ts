@@ -67,3 +67,16 @@ export function hubForFile(options: { services?: readonly AuxService[] } = {}) {
   });
   return at;
 }
+
+/**
+ * As hubForFile, with two super admins of Northwind, Alex (hubForFile's admin) and Blair: for what one
+ * admin sees of and may do with another's work. Its fields are set once the file's beforeAll ran.
+ */
+export function hubWithTwoSuperAdmins() {
+  const at = hubForFile() as ReturnType<typeof hubForFile> & { alex: Record<string, string>; blair: Record<string, string> };
+  beforeAll(async () => {
+    at.alex = at.admin;
+    at.blair = await consoleAuth(at.hub, ['super_admin'], 'blair@northwind.example');
+  });
+  return at;
+}
