@@ -76,6 +76,35 @@ function findClipped(): Finding[] {
       if (text && measure.measureText(text).width > room + 1) findings.push(`field cut: ${where(el)} "${text}"`);
     }
   }
+  // An e-mail address wraps only before its "@" or a dot (UI.md), never inside a word: in the
+  // innermost element holding each address, every line that starts inside it starts at one of those.
+  const address = /[^\s@()]+@[^\s@()]+\.[^\s@()]+/g;
+  for (const el of document.querySelectorAll('body *')) {
+    const text = el.textContent ?? '';
+    const found = [...text.matchAll(address)];
+    if (found.length === 0 || [...el.children].some((child) => address.test(child.textContent ?? ''))) continue;
+    address.lastIndex = 0;
+    const inside = (at: number) => found.some((m) => at > (m.index ?? 0) && at < (m.index ?? 0) + m[0].length);
+    const nodes = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let offset = 0;
+    let lastTop: number | undefined;
+    for (let node = nodes.nextNode(); node; node = nodes.nextNode()) {
+      const length = node.textContent?.length ?? 0;
+      for (let i = 0; i < length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect) continue;
+        const at = offset + i;
+        if (lastTop !== undefined && rect.top > lastTop + 2 && inside(at) && !/[@.]/.test(text[at] ?? '')) {
+          findings.push(`e-mail broken inside a word: ${where(el)} (a line starts at "${text.slice(at, at + 8)}")`);
+        }
+        lastTop = rect.top;
+      }
+      offset += length;
+    }
+  }
   const page = document.documentElement;
   if (page.scrollWidth > page.clientWidth) findings.push(`the page scrolls sideways: ${page.scrollWidth} > ${page.clientWidth}`);
   return findings;

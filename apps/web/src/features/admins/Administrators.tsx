@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Column, DataTable, RowMenu } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListToolbar } from '../../components/ListToolbar.tsx';
 import { ModalError } from '../../components/ModalError.tsx';
 import { PageAction } from '../../components/PageHeader.tsx';
@@ -59,7 +60,7 @@ export function Administrators() {
             )}
           </Group>
           <Text size="xs" c="dimmed">
-            {a.email}
+            <EmailAddress address={a.email} />
           </Text>
         </>
       ),

@@ -3,6 +3,7 @@ import { Anchor, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { ListSearch } from '../../components/ListToolbar.tsx';
 import { formatDate, formatNumber } from '../../lib/format.ts';
 import { useListState } from '../../lib/use-list-state.ts';
@@ -28,7 +29,7 @@ function auditColumns(atRiskBelow: number): Column<AuditSummaryRow>[] {
       sortable: true,
       cell: (s) => (
         <Anchor component={Link} href={`/vault/${s.summary_id}`} size="sm" fw={500}>
-          {s.email}
+          <EmailAddress address={s.email} />
         </Anchor>
       ),
     },

@@ -2,6 +2,7 @@ import { AUDIT_POLICY_DEFAULTS } from '@latchkey/contracts/client';
 import { Card, Group, RingProgress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'wouter';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { ApiError } from '../../lib/api-error.ts';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
@@ -70,8 +71,8 @@ export function VaultSummary() {
               }
             />
             <Stack gap={4} style={{ flex: '1 1 200px', minWidth: 0 }}>
-              <Title order={2} size="h4" data-testid="vault-email" style={{ wordBreak: 'break-all' }}>
-                {s.email}
+              <Title order={2} size="h4" data-testid="vault-email">
+                <EmailAddress address={s.email} />
               </Title>
               <ScoreBadge score={s.score} atRiskBelow={policy.at_risk_below_score} />
               <Text size="sm" c="dimmed">

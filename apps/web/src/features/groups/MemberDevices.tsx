@@ -3,6 +3,7 @@ import { Badge, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core'
 import { lazy, Suspense } from 'react';
 import { useParams } from 'wouter';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { DataFetchError } from '../../components/StatusScreens.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -48,7 +49,7 @@ export function MemberDevices() {
               {data.member.source !== 'console' && <MemberSourceBadge source={data.member.source} />}
             </Group>
             <Text size="sm" c="dimmed">
-              {data.member.email}
+              <EmailAddress address={data.member.email} />
             </Text>
             <MemberManagedNote source={data.member.source} />
           </Stack>

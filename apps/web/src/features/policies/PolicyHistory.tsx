@@ -3,6 +3,7 @@ import { Anchor, Badge, Card, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { EmailAddress } from '../../components/EmailAddress.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { usePolicyHistoryQuery } from './api.ts';
@@ -35,7 +36,9 @@ export function PolicyHistory() {
       header: 'policy.history.who',
       cell: (row) => (
         <>
-          <Text size="sm">{row.actor_email}</Text>
+          <Text size="sm">
+            <EmailAddress address={row.actor_email} />
+          </Text>
           {row.approved_by.length > 0 && (
             <Text size="xs" c="dimmed" data-testid="policy-history-approved-by">
               {t('policy.history.approved_by', { names: row.approved_by.join(', ') })}

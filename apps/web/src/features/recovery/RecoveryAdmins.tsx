@@ -163,7 +163,9 @@ function WaitingRequests({ onWithdraw }: { onWithdraw: (a: { id: string; email: 
       <Stack gap={6}>
         {requests.data.map((r) => (
           <Group key={r.id} justify="space-between" data-testid="admin-request" data-email={r.user.email}>
-            <Text size="sm">{r.user.email}</Text>
+            <Text size="sm">
+              <EmailAddress address={r.user.email} />
+            </Text>
             <Button size="xs" variant="subtle" color="gray" onClick={() => onWithdraw({ id: r.id, email: r.user.email })}>
               {t('recovery.admin.withdraw')}
             </Button>

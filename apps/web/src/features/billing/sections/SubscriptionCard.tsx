@@ -2,6 +2,7 @@ import { emailProblem, type Subscription } from '@latchkey/contracts/client';
 import { Badge, Button, Group, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { EmailAddress } from '../../../components/EmailAddress.tsx';
 import { ModalError } from '../../../components/ModalError.tsx';
 import { errorMessage, errorValues } from '../../../lib/api-error.ts';
 import { formatDate, formatMoney, isolate } from '../../../lib/format.ts';
@@ -59,8 +60,8 @@ function BillingEmail({ s }: { s: Subscription }) {
     return (
       <Fact label={t('billing.billing_email')}>
         <Group gap={4} wrap="wrap">
-          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }} data-testid="billing-email">
-            {s.billing_email}
+          <Text size="sm" fw={500} data-testid="billing-email">
+            <EmailAddress address={s.billing_email} />
           </Text>
           <Button
             size="compact-xs"
