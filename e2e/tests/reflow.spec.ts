@@ -78,12 +78,11 @@ function findClipped(): Finding[] {
   }
   // An e-mail address wraps only before its "@" or a dot (UI.md), never inside a word: in the
   // innermost element holding each address, every line that starts inside it starts at one of those.
-  const address = /[^\s@()]+@[^\s@()]+\.[^\s@()]+/g;
+  const address = /[^\s@()]+@[^\s@()]+\.[^\s@()]+/;
   for (const el of document.querySelectorAll('body *')) {
     const text = el.textContent ?? '';
-    const found = [...text.matchAll(address)];
+    const found = [...text.matchAll(new RegExp(address, 'g'))];
     if (found.length === 0 || [...el.children].some((child) => address.test(child.textContent ?? ''))) continue;
-    address.lastIndex = 0;
     const inside = (at: number) => found.some((m) => at > (m.index ?? 0) && at < (m.index ?? 0) + m[0].length);
     const nodes = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     let offset = 0;
