@@ -51,7 +51,7 @@ export function Administrators() {
         <>
           <Group gap={6}>
             <Text size="sm" fw={500}>
-              {a.name || a.email}
+              {a.name || <EmailAddress address={a.email} />}
             </Text>
             {a.status === 'pending' && (
               <Badge variant="outline" color="yellow" size="sm" data-testid="admin-pending">

@@ -44,7 +44,7 @@ export function MemberDevices() {
           <Stack gap={2}>
             <Group gap="sm" wrap="wrap">
               <Title order={2} size="h3" data-testid="device-member-name">
-                {data.member.name || data.member.email}
+                {data.member.name || <EmailAddress address={data.member.email} />}
               </Title>
               {data.member.source !== 'console' && <MemberSourceBadge source={data.member.source} />}
             </Group>
